@@ -1,0 +1,60 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "gtio-console",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "gtio", targets: ["gtio"]),
+        .library(name: "GTIOCatalog", targets: ["GTIOCatalog"]),
+        .library(name: "GTIOStore", targets: ["GTIOStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+    ],
+    targets: [
+        // The event contract: types, validation, timestamps. No I/O, no SQLite.
+        .target(name: "GTIOCatalog"),
+        // The append-only log in SQLite, its quarantine and its checkpoints.
+        .target(
+            name: "GTIOStore",
+            dependencies: ["GTIOCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Streaming JSON Lines ingest: read, validate on one core, append on the other.
+        .target(
+            name: "GTIOIngest",
+            dependencies: ["GTIOCatalog", "GTIOStore"]),
+        // A seeded, simulated GTIO community for demos and benchmarks.
+        .target(name: "GTIOSimulation", dependencies: ["GTIOCatalog"]),
+        // The command surface: subcommands, output formats.
+        .target(
+            name: "GTIOConsole",
+            dependencies: [
+                "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),
+
+        .target(
+            name: "GTIOTestSupport",
+            dependencies: ["GTIOCatalog", "GTIOStore"],
+            path: "Tests/GTIOTestSupport"),
+        .testTarget(
+            name: "GTIOCatalogTests",
+            dependencies: ["GTIOCatalog", "GTIOTestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(
+            name: "GTIOStoreTests",
+            dependencies: ["GTIOStore", "GTIOTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "GTIOIngestTests",
+            dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOTestSupport"]),
+        .testTarget(
+            name: "GTIOConsoleTests",
+            dependencies: ["GTIOConsole", "GTIOTestSupport"]),
+    ]
+)

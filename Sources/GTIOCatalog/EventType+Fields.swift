@@ -1,0 +1,100 @@
+extension EventType {
+    static let providers = ["facebook", "aol", "google", "twitter", "yahoo"]
+
+    /// The `data` fields of this type in the order of EVENTS.md §2, which is also the order
+    /// in which they are checked (§4: a line has one reason, the first check that fails).
+    public var fields: [FieldSpec] { Self.fieldTable[self]! }
+
+    private static let fieldTable: [EventType: [FieldSpec]] = [
+        .appOpened: [
+            FieldSpec("first_launch", .bool, column: .flag),
+            FieldSpec("upgraded_from", .string, required: false, column: .text),
+        ],
+        .track: [
+            FieldSpec("name", .string, column: .value),
+            FieldSpec("screen", .string, required: false, column: .object),
+            FieldSpec("props", .object, required: false),
+        ],
+        .userSignedUp: [
+            FieldSpec("provider", .enumeration(providers), column: .value),
+            FieldSpec("name", .string, column: .text),
+        ],
+        .userSignedIn: [FieldSpec("provider", .enumeration(providers), column: .value)],
+        .userSignInFailed: [
+            FieldSpec("provider", .enumeration(providers), column: .value),
+            FieldSpec("reason", .string, required: false, column: .text),
+        ],
+        .userSignedOut: [],
+        .userProfileCompleted: [],
+        .userProfileUpdated: [
+            FieldSpec("name", .string, required: false, column: .text),
+            FieldSpec("location", .string, required: false),
+            FieldSpec("bio", .string, required: false),
+            FieldSpec("website", .string, required: false),
+        ],
+        .userPrivacyChanged: [FieldSpec("private", .bool, column: .flag)],
+        .userFollowed: [
+            FieldSpec("target", .id, column: .subject),
+            FieldSpec("via", .enumeration(["quickadd", "suggested", "profile", "search", "hearts", "feed"]),
+                      required: false, column: .value),
+        ],
+        .userUnfollowed: [FieldSpec("target", .id, column: .subject)],
+        .followApproved: [FieldSpec("follower", .id, column: .subject)],
+        .followDeclined: [FieldSpec("follower", .id, column: .subject)],
+        .userBlocked: [FieldSpec("target", .id, column: .subject)],
+        .userUnblocked: [FieldSpec("target", .id, column: .subject)],
+        .quickaddShown: [FieldSpec("suggested", .idList, column: .list)],
+        .quickaddSkipped: [],
+        .postCreated: [
+            FieldSpec("post", .id, column: .subject),
+            FieldSpec("kind", .enumeration(["outfit", "product"]), column: .value),
+            FieldSpec("voting", .bool, column: .flag),
+            FieldSpec("description", .string, required: false, column: .text),
+            FieldSpec("brands", .stringList, required: false),
+            FieldSpec("frames", .integer(allowed: [1, 3]), required: false),
+            FieldSpec("product", .id, required: false, column: .object),
+            FieldSpec("price", .number(minimum: 0), required: false, column: .number),
+            FieldSpec("location", .location, required: false),
+        ],
+        .postDeleted: [FieldSpec("post", .id, column: .subject)],
+        .postHearted: [FieldSpec("post", .id, column: .subject)],
+        .postUnhearted: [FieldSpec("post", .id, column: .subject)],
+        .postVoted: [
+            FieldSpec("post", .id, column: .subject),
+            FieldSpec("verdict", .enumeration(["wear_it", "change_it"]), column: .value),
+        ],
+        .postFlagged: [
+            FieldSpec("post", .id, column: .subject),
+            FieldSpec("reason", .string, required: false, column: .text),
+        ],
+        .postShared: [
+            FieldSpec("post", .id, column: .subject),
+            FieldSpec("channel", .enumeration(["twitter", "facebook"]), column: .value),
+        ],
+        .reviewAdded: [
+            FieldSpec("review", .id, column: .subject),
+            FieldSpec("post", .id, column: .object),
+            FieldSpec("text", .string, column: .text),
+        ],
+        .reviewAgreed: [FieldSpec("review", .id, column: .subject)],
+        .reviewFlagged: [FieldSpec("review", .id, column: .subject)],
+        .reviewRemoved: [FieldSpec("review", .id, column: .subject)],
+        .productHearted: [FieldSpec("product", .id, column: .subject)],
+        .productUnhearted: [FieldSpec("product", .id, column: .subject)],
+        .productSuggested: [
+            FieldSpec("product", .id, column: .subject),
+            FieldSpec("channel", .enumeration(["gtio", "sms", "email", "facebook"]), column: .value),
+            FieldSpec("to", .id, required: false, column: .object),
+        ],
+        .inviteSent: [FieldSpec("channel", .enumeration(["sms", "email", "facebook"]), column: .value)],
+        .shoppingListAdded: [FieldSpec("product", .id, column: .subject)],
+        .shoppingListRemoved: [FieldSpec("product", .id, column: .subject)],
+        .shoppingListEmailed: [],
+        .notificationSeen: [FieldSpec("notification", .id, column: .subject)],
+        .moderationResolved: [
+            FieldSpec("item", .item, column: .subject),
+            FieldSpec("action", .enumeration(["remove", "dismiss"]), column: .value),
+            FieldSpec("note", .string, required: false, column: .text),
+        ],
+    ]
+}
