@@ -13,7 +13,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
@@ -22,11 +21,18 @@ let package = Package(
         // The append-only log in SQLite, its quarantine and its checkpoints.
         .target(
             name: "GTIOStore",
-            dependencies: ["GTIOCatalog", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "GTIOCatalog",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // Streaming JSON Lines ingest: read, validate on one core, append on the other.
         .target(
             name: "GTIOIngest",
-            dependencies: ["GTIOCatalog", "GTIOStore"]),
+            dependencies: [
+                "GTIOCatalog", "GTIOStore",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]),
         // A seeded, simulated GTIO community for demos and benchmarks.
         .target(name: "GTIOSimulation", dependencies: ["GTIOCatalog"]),
         // The command surface: subcommands, output formats.
@@ -35,7 +41,6 @@ let package = Package(
             dependencies: [
                 "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),
 

@@ -1,1 +1,3 @@
-print("gtio")
+import GTIOConsole
+
+GTIOCommand.runAsMain()

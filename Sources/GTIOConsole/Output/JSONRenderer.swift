@@ -1,0 +1,49 @@
+/// JSON output: an array of objects with the table's columns as keys, in column order.
+enum JSONRenderer {
+    static func render(_ table: ResultTable) -> String {
+        var out = "["
+        for (index, row) in table.rows.enumerated() {
+            out += index == 0 ? "\n  " : ",\n  "
+            out += object(zip(table.columns, row).map { ($0, $1) })
+        }
+        out += table.rows.isEmpty ? "]\n" : "\n]\n"
+        return out
+    }
+
+    /// One object with `members` in order, on one line.
+    static func object(_ members: [(String, Cell)]) -> String {
+        object(encoded: members.map { ($0.0, value($0.1)) })
+    }
+
+    /// One object whose member values are already JSON text (nested arrays and objects).
+    static func object(encoded members: [(String, String)]) -> String {
+        "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    static func value(_ cell: Cell) -> String {
+        switch cell {
+        case .null: "null"
+        case .integer, .bool: cell.plainText
+        case .number(let number): number.isFinite ? cell.plainText : "null"
+        case .text, .timestamp: string(cell.plainText)
+        }
+    }
+
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,86 @@
+/// Aligned text columns for a terminal: numbers right-aligned, long text cut with an
+/// ellipsis so the table fits `width`, and a row count underneath.
+struct TableRenderer {
+    var width: Int?
+
+    func render(_ table: ResultTable) -> String {
+        let cells = table.rows.map { row in row.map(display) }
+        var widths = table.columns.map(\.count)
+        for row in cells {
+            for (index, text) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], text.count)
+            }
+        }
+        if let width { widths = fit(widths, into: width) }
+        var lines: [String] = []
+        lines.append(zip(table.columns, widths).map { pad(cut($0, $1), $1, right: false) }.joined(separator: "  "))
+        lines.append(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  "))
+        for (rowIndex, row) in cells.enumerated() {
+            var parts: [String] = []
+            for (index, text) in row.enumerated() where index < widths.count {
+                parts.append(pad(cut(text, widths[index]), widths[index], right: table.rows[rowIndex][index].isNumeric))
+            }
+            lines.append(parts.joined(separator: "  "))
+        }
+        let count = table.rows.count
+        lines.append("(\(count) row\(count == 1 ? "" : "s"))")
+        return lines.map { $0.trailingSpacesTrimmed }.joined(separator: "\n") + "\n"
+    }
+
+    private func display(_ cell: Cell) -> String {
+        switch cell {
+        case .null: ""
+        case .number(let value):
+            value == value.rounded() && abs(value) < 1e12 ? String(Int64(value)) : String(format6(value))
+        case .text(let text): text.replacingOccurrences(of: "\n", with: "⏎")
+        default: cell.plainText
+        }
+    }
+
+    /// Six significant digits: enough to compare scores, short enough to read.
+    private func format6(_ value: Double) -> String {
+        let magnitude = abs(value)
+        guard magnitude >= 1e-4 && magnitude < 1e9 else { return String(value) }
+        var decimals = 5
+        var bound = 1.0
+        while magnitude >= bound * 10 && decimals > 0 { bound *= 10; decimals -= 1 }
+        var scaled = (value * pow10(decimals)).rounded() / pow10(decimals)
+        if scaled == 0 { scaled = 0 }
+        var text = String(scaled)
+        if let dot = text.firstIndex(of: "."), !text.contains("e") {
+            let fraction = text[text.index(after: dot)...]
+            if fraction.count > decimals { text = String(text[..<text.index(dot, offsetBy: decimals + 1)]) }
+        }
+        return text
+    }
+
+    private func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { value, _ in value * 10 } }
+
+    /// Shrinks the widest columns first until the row fits, keeping each at least 4 wide.
+    private func fit(_ widths: [Int], into total: Int) -> [Int] {
+        var widths = widths
+        let separators = max(0, widths.count - 1) * 2
+        while widths.reduce(0, +) + separators > total {
+            guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 4 else { break }
+            widths[widest] -= 1
+        }
+        return widths
+    }
+
+    private func cut(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}
+
+extension String {
+    var trailingSpacesTrimmed: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the console knows of where its output goes.
+enum Terminal {
+    static var standardOutputIsTerminal: Bool { isatty(1) == 1 }
+    static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
+    static var standardInputIsTerminal: Bool { isatty(0) == 1 }
+
+    /// Columns of the terminal on standard output, nil when it is not one.
+    static var width: Int? {
+        guard standardOutputIsTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// Writes `text` to standard error unbuffered.
+    static func writeError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Writes `text` to standard output.
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

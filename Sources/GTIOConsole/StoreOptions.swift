@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import GTIOStore
+
+/// `--store PATH`, shared by every command that reads or writes the log.
+struct StoreOptions: ParsableArguments {
+    /// The store used when neither `--store` nor `GTIO_STORE` names one.
+    static let defaultPath = "events.gtio"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The event store (an SQLite file, created on first use).",
+        discussion: "Defaults to $GTIO_STORE, or \(defaultPath) in the current folder.",
+        valueName: "path"))
+    var store: String?
+
+    var path: String {
+        store ?? ProcessInfo.processInfo.environment["GTIO_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath
+    }
+
+    func open() throws -> EventStore {
+        try EventStore(path: path)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GTIOCatalog
+import GTIOStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads JSON Lines sources into an event log: one thread validates lines into batches while
+/// the calling thread appends them, each batch in its own transaction.
+public struct Ingestor: Sendable {
+    /// Lines per batch (and per transaction). Large batches make the sorted id inserts pay off.
+    public var batchSize: Int
+    /// Batches validated ahead of the writer; bounds memory to about (capacity + 2) batches.
+    public var lookahead = 2
+
+    public init(batchSize: Int = 50_000) {
+        self.batchSize = batchSize
+    }
+
+    private struct Pending: Sendable {
+        var batch: EventBatch
+        var bytesRead: Int64
+        var note: String?
+    }
+
+    /// Opens every source first, so a missing file stops the ingest before anything is appended.
+    public static func open(_ sources: [IngestSource]) throws(IngestError) -> [(IngestSource, Int32, Int64?)] {
+        guard !sources.isEmpty else { throw .noInput }
+        var opened: [(IngestSource, Int32, Int64?)] = []
+        for source in sources {
+            switch source {
+            case .standardInput:
+                opened.append((source, 0, nil))
+            case .file(let path):
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                    opened.forEach { if $0.1 != 0 { close($0.1) } }
+                    throw .fileMissing(path: path)
+                }
+                if isFolder.boolValue {
+                    opened.forEach { if $0.1 != 0 { close($0.1) } }
+                    throw .isAFolder(path: path)
+                }
+                let descriptor = Glibc.open(path, O_RDONLY)
+                guard descriptor >= 0 else {
+                    let reason = String(cString: strerror(errno))
+                    opened.forEach { if $0.1 != 0 { close($0.1) } }
+                    throw .cannotOpen(path: path, reason: reason)
+                }
+                var info = stat()
+                fstat(descriptor, &info)
+                opened.append((source, descriptor, Int64(info.st_size)))
+            }
+        }
+        return opened
+    }
+
+    /// Ingests every source in order into `log`, calling `progress` after each batch.
+    public func ingest(
+        _ sources: [IngestSource], into log: any EventLog,
+        progress: (IngestProgress) -> Void = { _ in }
+    ) throws -> IngestReport {
+        let opened = try Self.open(sources)
+        defer { opened.forEach { if $0.1 != 0 { close($0.1) } } }
+        let started = DispatchTime.now()
+        var report = IngestReport()
+        for (source, descriptor, size) in opened {
+            var sourceReport = IngestReport.SourceReport(source: source, outcome: AppendOutcome())
+            let channel = BatchChannel<Result<Pending, IngestError>>(capacity: lookahead)
+            let batchSize = self.batchSize
+            let producer = Thread {
+                Self.produce(source: source, descriptor: descriptor, size: size, batchSize: batchSize, into: channel)
+            }
+            producer.stackSize = 8 << 20
+            producer.start()
+            do {
+                while let item = channel.receive() {
+                    let pending = try item.get()
+                    if let note = pending.note { sourceReport.note = note }
+                    let outcome = try log.append(pending.batch)
+                    sourceReport.outcome.add(outcome)
+                    report.total.add(outcome)
+                    progress(IngestProgress(
+                        source: source, bytesRead: pending.bytesRead, bytesTotal: size,
+                        bytesReadOverall: report.bytes + pending.bytesRead, outcome: report.total))
+                }
+            } catch {
+                channel.cancel()
+                throw error
+            }
+            report.bytes += size ?? 0
+            if size == 0 { sourceReport.note = "empty file: nothing to ingest" }
+            report.sources.append(sourceReport)
+        }
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return report
+    }
+
+    /// Runs on the producer thread: reads lines, validates them, and sends batches.
+    private static func produce(
+        source: IngestSource, descriptor: Int32, size: Int64?, batchSize: Int,
+        into channel: BatchChannel<Result<Pending, IngestError>>
+    ) {
+        defer { channel.close() }
+        let name = source.name
+        if size != nil, let offset = binaryOffset(LineReader.peek(descriptor: descriptor, count: 8192)) {
+            let head = LineReader.peek(descriptor: descriptor, count: 4096)
+            let rejected = RejectedLine(
+                line: 0,
+                reason: "binary file (a NUL byte at offset \(offset)), not JSON Lines: nothing read from it; first \(head.count) bytes kept",
+                original: head)
+            _ = channel.send(.success(Pending(
+                batch: EventBatch(source: name, rejected: [rejected]), bytesRead: size ?? 0,
+                note: "binary file: refused whole (NUL byte at offset \(offset))")))
+            return
+        }
+        var reader = LineReader(descriptor: descriptor)
+        defer { reader.deallocate() }
+        var batch = EventBatch(source: name)
+        batch.events.reserveCapacity(batchSize)
+        do {
+            try reader.forEachLine { item, bytesRead in
+                switch item {
+                case .line(let number, let bytes):
+                    switch EventValidator.validate(bytes) {
+                    case .success(let event): batch.events.append((number, event))
+                    case .failure(let rejection):
+                        batch.rejected.append(RejectedLine(line: number, reason: rejection.description, original: Array(bytes)))
+                    }
+                case .tooLong(let number, let prefix, let length):
+                    batch.rejected.append(RejectedLine(
+                        line: number,
+                        reason: "line is \(length) bytes, over the 1 MiB limit; its first \(prefix.count) bytes are kept",
+                        original: prefix))
+                }
+                if batch.read >= batchSize {
+                    guard channel.send(.success(Pending(batch: batch, bytesRead: bytesRead))) else {
+                        throw CancellationError()
+                    }
+                    batch = EventBatch(source: name)
+                    batch.events.reserveCapacity(batchSize)
+                }
+            }
+            if batch.read > 0 {
+                _ = channel.send(.success(Pending(batch: batch, bytesRead: reader.bytesRead)))
+            }
+        } catch let error as IngestError {
+            _ = channel.send(.failure(error))
+        } catch {
+            // Cancelled by the writer, which already has its own error to report.
+        }
+    }
+
+    /// The offset of the first NUL byte: JSON text never holds one raw, binary files nearly always do.
+    static func binaryOffset(_ head: [UInt8]) -> Int? {
+        head.firstIndex(of: 0)
+    }
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Splits a file descriptor's bytes into JSON Lines lines without holding more than a few MiB,
+/// whatever the input size (EVENTS.md §4: `\n` or `\r\n`, a byte-order mark dropped, a last
+/// line without `\n` read, blank lines skipped but still numbered).
+struct LineReader {
+    /// The longest line accepted; a longer one is reported with its first `keptPrefix` bytes.
+    static let maximumLineLength = 1 << 20
+    static let keptPrefix = 64 << 10
+    private static let chunkSize = 1 << 20
+
+    enum Item {
+        case line(number: Int, bytes: UnsafeBufferPointer<UInt8>)
+        case tooLong(number: Int, prefix: [UInt8], length: Int)
+    }
+
+    private let descriptor: Int32
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// Bytes consumed so far, for progress.
+    private(set) var bytesRead: Int64 = 0
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer = .allocate(capacity: Self.maximumLineLength + Self.chunkSize + 2)
+    }
+
+    func deallocate() { buffer.deallocate() }
+
+    /// The first bytes of the input, to tell a binary file before reading it as lines;
+    /// they are read again by `forEachLine`, so call this on a seekable file only.
+    static func peek(descriptor: Int32, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
+        return got > 0 ? Array(bytes[0..<got]) : []
+    }
+
+    /// Calls `body` with each non-blank line in order. The bytes are valid only during the call.
+    mutating func forEachLine(_ body: (Item, _ bytesRead: Int64) throws -> Void) throws {
+        var start = 0, end = 0, scan = 0
+        var lineNumber = 0
+        var atFileStart = true
+        var skippingLongLine: (number: Int, prefix: [UInt8], length: Int)?
+        var endOfInput = false
+
+        func emit(_ from: Int, _ to: Int, number: Int) throws {
+            var last = to
+            if last > from && buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+            var first = from
+            if atFileStart {
+                atFileStart = false
+                if last - first >= 3 && buffer[first] == 0xEF && buffer[first + 1] == 0xBB && buffer[first + 2] == 0xBF {
+                    first += 3
+                }
+            }
+            var blank = true
+            for index in first..<last {
+                let byte = buffer[index]
+                if byte != 0x20 && byte != 0x09 && byte != 0x0D { blank = false; break }
+            }
+            if blank { return }
+            try body(.line(number: number, bytes: UnsafeBufferPointer(rebasing: buffer[first..<last])), bytesRead)
+        }
+
+        while true {
+            // Hand out every complete line in the buffer.
+            while scan < end {
+                let searched = UnsafeMutableRawPointer(buffer.baseAddress! + scan)
+                guard let found = memchr(searched, 0x0A, end - scan) else { scan = end; break }
+                let newline = found - UnsafeMutableRawPointer(buffer.baseAddress!)
+                lineNumber += 1
+                if var long = skippingLongLine {
+                    long.length += newline - start
+                    try body(.tooLong(number: long.number, prefix: long.prefix, length: long.length), bytesRead)
+                    skippingLongLine = nil
+                    atFileStart = false
+                } else if newline - start > Self.maximumLineLength {
+                    try body(.tooLong(number: lineNumber, prefix: Array(buffer[start..<(start + Self.keptPrefix)]),
+                                      length: newline - start), bytesRead)
+                    atFileStart = false
+                } else {
+                    try emit(start, newline, number: lineNumber)
+                }
+                start = newline + 1
+                scan = start
+            }
+            if endOfInput {
+                if start < end {
+                    lineNumber += 1
+                    if var long = skippingLongLine {
+                        long.length += end - start
+                        try body(.tooLong(number: long.number, prefix: long.prefix, length: long.length), bytesRead)
+                    } else if end - start > Self.maximumLineLength {
+                        try body(.tooLong(number: lineNumber, prefix: Array(buffer[start..<(start + Self.keptPrefix)]),
+                                          length: end - start), bytesRead)
+                    } else {
+                        try emit(start, end, number: lineNumber)
+                    }
+                } else if let long = skippingLongLine {
+                    try body(.tooLong(number: long.number, prefix: long.prefix, length: long.length), bytesRead)
+                }
+                return
+            }
+            // An unfinished line longer than the limit: keep its start, drop the rest as it comes.
+            if end - start > Self.maximumLineLength {
+                if skippingLongLine == nil {
+                    skippingLongLine = (lineNumber + 1, Array(buffer[start..<(start + Self.keptPrefix)]), 0)
+                }
+                skippingLongLine!.length += end - start
+                start = end
+                scan = end
+            }
+            // Move the unfinished line to the front and read more after it.
+            if start > 0 {
+                let pending = end - start
+                if pending > 0 {
+                    memmove(buffer.baseAddress!, buffer.baseAddress! + start, pending)
+                }
+                scan -= start
+                end = pending
+                start = 0
+            }
+            let got = read(descriptor, buffer.baseAddress! + end, min(Self.chunkSize, buffer.count - end))
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw IngestError.readFailed(reason: String(cString: strerror(errno)))
+            }
+            if got == 0 {
+                endOfInput = true
+            } else {
+                end += got
+                bytesRead += Int64(got)
+            }
+        }
+    }
+}

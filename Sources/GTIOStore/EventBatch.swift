@@ -1,0 +1,33 @@
+import GTIOCatalog
+
+/// A run of consecutive input lines from one source, appended in one transaction:
+/// after a crash the log ends at a batch boundary, never inside one.
+public struct EventBatch: Sendable {
+    /// Where the lines came from: an absolute file path, `<stdin>`, or a request name.
+    public var source: String
+    /// The valid events with their line numbers, in input order.
+    public var events: [(line: Int, event: ValidatedEvent)]
+    /// The lines that failed validation.
+    public var rejected: [RejectedLine]
+    /// Non-blank lines read for this batch (events plus rejected).
+    public var read: Int { events.count + rejected.count }
+
+    public init(source: String, events: [(line: Int, event: ValidatedEvent)] = [], rejected: [RejectedLine] = []) {
+        self.source = source
+        self.events = events
+        self.rejected = rejected
+    }
+}
+
+/// A line that failed validation, kept byte for byte (it may not even be UTF-8).
+public struct RejectedLine: Sendable, Equatable {
+    public var line: Int
+    public var reason: String
+    public var original: [UInt8]
+
+    public init(line: Int, reason: String, original: [UInt8]) {
+        self.line = line
+        self.reason = reason
+        self.original = original
+    }
+}

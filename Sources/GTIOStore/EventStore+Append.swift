@@ -1,0 +1,111 @@
+import GRDB
+import GTIOCatalog
+
+extension EventStore {
+    public func append(_ batch: EventBatch) throws -> AppendOutcome {
+        try write { db in try Self.append(batch, in: db) }
+    }
+
+    /// Appends inside an open write transaction; `EventStore.append` wraps it in one.
+    static func append(_ batch: EventBatch, in db: Database) throws -> AppendOutcome {
+        var outcome = AppendOutcome()
+        outcome.read = batch.read
+        outcome.rejected = batch.rejected.count
+        let recorded = now()
+        let lastSeq = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0
+        let batchNumber = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(batch), 0) FROM batches") ?? 0) + 1
+
+        let isNew = try insertIDs(of: batch, in: db)
+
+        let insertEvent = SQLiteStatementBinding(try db.cachedStatement(sql: """
+            INSERT INTO events (seq, id, type, at, recorded, user, device, v, subject, object, value, flag, number, text, original, batch)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """))
+        let insertListItem = SQLiteStatementBinding(try db.cachedStatement(
+            sql: "INSERT INTO event_lists (seq, position, user) VALUES (?, ?, ?)"))
+        var seq = lastSeq
+        var seqOfLine: [Int: Int64?] = [:]
+        let openLines = try openQuarantineLines(of: batch, in: db)
+        for (index, (line, event)) in batch.events.enumerated() {
+            guard isNew[index] else {
+                outcome.duplicates += 1
+                if openLines.contains(line) { seqOfLine[line] = .some(nil) }
+                continue
+            }
+            seq += 1
+            insertEvent.bind(1, seq)
+            insertEvent.bind(2, event.id)
+            insertEvent.bind(3, event.type.rawValue)
+            insertEvent.bind(4, event.at.milliseconds)
+            insertEvent.bind(5, recorded)
+            insertEvent.bind(6, event.user)
+            insertEvent.bind(7, event.device)
+            insertEvent.bind(8, event.version)
+            insertEvent.bind(9, event.subject)
+            insertEvent.bind(10, event.object)
+            insertEvent.bind(11, event.value)
+            insertEvent.bind(12, event.flag.map { $0 ? 1 : 0 } as Int64?)
+            insertEvent.bind(13, event.number)
+            insertEvent.bind(14, event.text)
+            insertEvent.bind(15, event.original)
+            insertEvent.bind(16, batchNumber)
+            try insertEvent.step(db)
+            for (position, user) in event.list.enumerated() {
+                insertListItem.bind(1, seq)
+                insertListItem.bind(2, Int64(position))
+                insertListItem.bind(3, user)
+                try insertListItem.step(db)
+            }
+            if openLines.contains(line) { seqOfLine[line] = .some(seq) }
+        }
+        if seq > lastSeq {
+            outcome.appended = Int(seq - lastSeq)
+            outcome.firstSeq = lastSeq + 1
+            outcome.lastSeq = seq
+        }
+
+        outcome.quarantined = try quarantine(batch.rejected, from: batch.source, recorded: recorded, in: db)
+        outcome.settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: db)
+
+        let lines = batch.events.map(\.line) + batch.rejected.map(\.line)
+        try db.execute(
+            sql: """
+                INSERT INTO batches (batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [batchNumber, batch.source, lines.min(), lines.max(), outcome.firstSeq, outcome.lastSeq,
+                        outcome.read, outcome.appended, outcome.duplicates, outcome.rejected, recorded])
+        return outcome
+    }
+
+    /// Inserts the batch's ids into `event_ids` in sorted order and says, per event in input
+    /// order, whether its id was new. Sorted inserts touch the id B-tree's pages in order:
+    /// measured here 205 k ids/s in 100 k-id transactions against 57–162 k/s for a UNIQUE
+    /// index on the events themselves. Among equal ids the earliest line wins.
+    private static func insertIDs(of batch: EventBatch, in db: Database) throws -> [Bool] {
+        let events = batch.events
+        // Sort on an 8-byte big-endian prefix first: comparing whole Swift strings is slower.
+        var keys: [(prefix: UInt64, index: Int)] = events.indices.map { index in
+            var prefix: UInt64 = 0
+            var taken = 0
+            for byte in events[index].event.id.utf8.prefix(8) {
+                prefix = prefix << 8 | UInt64(byte)
+                taken += 1
+            }
+            return (prefix << (8 * UInt64(8 - taken)), index)
+        }
+        keys.sort { a, b in
+            if a.prefix != b.prefix { return a.prefix < b.prefix }
+            let idA = events[a.index].event.id.utf8, idB = events[b.index].event.id.utf8
+            if idA.elementsEqual(idB) { return a.index < b.index }
+            return idA.lexicographicallyPrecedes(idB)
+        }
+        let insertID = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
+        var isNew = [Bool](repeating: false, count: events.count)
+        for key in keys {
+            insertID.bind(1, events[key.index].event.id)
+            isNew[key.index] = try insertID.step(db) == 1
+        }
+        return isNew
+    }
+}

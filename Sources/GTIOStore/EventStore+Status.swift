@@ -1,0 +1,29 @@
+import Foundation
+import GRDB
+import GTIOCatalog
+
+extension EventStore {
+    /// Counts and extents of the log, its quarantine and its consumers.
+    public func status() throws -> StoreStatus {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), IFNULL(MAX(seq), 0), MIN(at), MAX(at) FROM events")!
+            let firstAt: Int64? = row[2], lastAt: Int64? = row[3]
+            let checkpoints = try Row.fetchAll(db, sql: "SELECT name, seq FROM checkpoints ORDER BY name")
+                .map { (name: $0[0] as String, seq: $0[1] as Int64) }
+            return StoreStatus(
+                path: path,
+                events: row[0],
+                lastSeq: row[1],
+                firstAt: firstAt.map(Timestamp.init(milliseconds:)),
+                lastAt: lastAt.map(Timestamp.init(milliseconds:)),
+                batches: try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM batches") ?? 0,
+                quarantined: try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM quarantine WHERE status = 'open'") ?? 0,
+                sizeBytes: fileSize(path) + fileSize(path + "-wal"),
+                checkpoints: checkpoints)
+        }
+    }
+
+    private func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+
+/// The embedded event log: one SQLite file in WAL mode, append-only by its own triggers.
+public final class EventStore: EventLog {
+    /// The store file's absolute path.
+    public let path: String
+    /// The connection pool; read models and the console read through it.
+    public let pool: DatabasePool
+
+    /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
+    public init(path: String) throws(StoreError) {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        self.path = absolute
+        try Self.checkBeforeOpening(absolute)
+
+        var configuration = Configuration()
+        // Two ingests on one store take turns per batch; a batch commits in well under a
+        // second, so five minutes only runs out when another process hangs holding the lock.
+        configuration.busyMode = .timeout(300)
+        configuration.prepareDatabase { db in
+            // FULL makes each committed batch durable against power loss, at one fsync per batch.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: absolute, configuration: configuration)
+            try StoreSchema.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: absolute)
+        } catch {
+            throw .cannotOpen(path: absolute, reason: "\(error)")
+        }
+    }
+
+    /// Refuses, before SQLite touches the file, a missing folder, a file that is not SQLite,
+    /// and an SQLite database that is not a GTIO store (opening it as a pool would switch it to WAL).
+    private static func checkBeforeOpening(_ path: String) throws(StoreError) {
+        let manager = FileManager.default
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .folderMissing(path: path, folder: folder)
+        }
+        guard manager.fileExists(atPath: path) else {
+            guard manager.isWritableFile(atPath: folder) else { throw .readOnly(path: path) }
+            return
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .cannotOpen(path: path, reason: "the file cannot be read (check its permissions)")
+        }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        try? handle.close()
+        if header.isEmpty { return }
+        guard header == Data("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
+
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let probe = try DatabaseQueue(path: path, configuration: configuration)
+            let (applicationID, tables) = try probe.read { db in
+                (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0)
+            }
+            try probe.close()
+            if applicationID != StoreSchema.applicationID && tables > 0 { throw StoreError.notAGTIOStore(path: path) }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw translate(error, path: path)
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    static func translate(_ error: DatabaseError, path: String) -> StoreError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB: .notADatabase(path: path)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: .readOnly(path: path)
+        default:
+            if error.message?.contains("superseded") == true { .newerStore(path: path) }
+            else { .database(error.message ?? "\(error)") }
+        }
+    }
+
+    /// Runs `body` in a write transaction, turning SQLite errors into store errors.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(body)
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Runs `body` on a read-only snapshot, turning SQLite errors into store errors.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    public func lastSeq() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0 }
+    }
+
+    public func checkpoint(named name: String) throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoints WHERE name = ?", arguments: [name]) ?? 0 }
+    }
+
+    /// Records that consumer `name` has applied the log through `seq`. Read models call this
+    /// inside the transaction that writes their own tables, so both commit or neither does.
+    public static func setCheckpoint(_ db: Database, name: String, seq: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO checkpoints (name, seq, updated) VALUES (?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, updated = excluded.updated
+                """,
+            arguments: [name, seq, now()])
+    }
+}

@@ -1,0 +1,67 @@
+import GRDB
+import GRDBSQLite
+
+/// Binds and steps a prepared statement through the SQLite C API.
+///
+/// Used only for the two inserts of the ingest hot path: measured here, GRDB's
+/// `StatementArguments` path inserts ≈ 470 k rows/s and the C API ≈ 740 k rows/s, and
+/// the append budget per event is a few microseconds.
+struct SQLiteStatementBinding {
+    let statement: Statement
+    private var handle: OpaquePointer { statement.sqliteStatement }
+
+    // SQLite copies transient text before bind returns, so Swift's buffers may move after.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private static let emptyText: StaticString = ""
+
+    init(_ statement: Statement) {
+        self.statement = statement
+    }
+
+    func bind(_ index: Int32, _ text: String?) {
+        guard var text else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        text.withUTF8 { bytes in
+            // An empty buffer may have no address, and a null pointer would bind NULL, not ''.
+            let pointer = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(Self.emptyText.utf8Start)
+            sqlite3_bind_text(handle, index, pointer.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+        }
+    }
+
+    func bind(_ index: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            let pointer = buffer.baseAddress ?? UnsafeRawPointer(Self.emptyText.utf8Start)
+            sqlite3_bind_blob(handle, index, pointer, Int32(buffer.count), Self.transient)
+        }
+    }
+
+    func bind(_ index: Int32, _ integer: Int64?) {
+        guard let integer else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        sqlite3_bind_int64(handle, index, integer)
+    }
+
+    func bind(_ index: Int32, _ number: Double?) {
+        guard let number else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        sqlite3_bind_double(handle, index, number)
+    }
+
+    /// Runs the statement to completion, resets it, and returns how many rows it changed.
+    @discardableResult
+    func step(_ db: Database) throws -> Int {
+        let code = sqlite3_step(handle)
+        defer { sqlite3_reset(handle) }
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+        return Int(sqlite3_changes(db.sqliteConnection))
+    }
+}

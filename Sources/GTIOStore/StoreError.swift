@@ -1,0 +1,37 @@
+/// What went wrong opening or using a store, in words for the person at the console.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case folderMissing(path: String, folder: String)
+    case notADatabase(path: String)
+    case notAGTIOStore(path: String)
+    case newerStore(path: String)
+    case cannotOpen(path: String, reason: String)
+    case readOnly(path: String)
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .folderMissing(let path, let folder):
+            "cannot create the store \(path): the folder \(folder) does not exist (create it, or pass --store with an existing folder)"
+        case .notADatabase(let path):
+            "\(path) is not a GTIO store: it is not an SQLite database (pass --store with a .gtio file, or a new path to create one)"
+        case .notAGTIOStore(let path):
+            "\(path) is an SQLite database but not a GTIO store (pass --store with a .gtio file, or a new path to create one)"
+        case .newerStore(let path):
+            "\(path) was written by a newer gtio; upgrade gtio to open it"
+        case .cannotOpen(let path, let reason):
+            "cannot open the store \(path): \(reason)"
+        case .readOnly(let path):
+            "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
+        case .database(let message):
+            "store error: \(message)"
+        }
+    }
+
+    /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
+    public var isUsageError: Bool {
+        switch self {
+        case .folderMissing, .notADatabase, .notAGTIOStore: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import GRDB
+
+/// The store's tables, as named migrations. Documented for analysts in `docs/STORE.md`.
+enum StoreSchema {
+    /// `PRAGMA application_id` of a GTIO store ("GTIO" in ASCII), so that any other
+    /// SQLite file is recognised as not ours before anything is written to it.
+    static let applicationID: Int32 = 0x4754_494F
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 event log") { db in
+            try db.execute(sql: """
+                PRAGMA application_id = \(applicationID);
+
+                -- The log. seq is the gapless position; at and recorded are UTC milliseconds.
+                CREATE TABLE events (
+                    seq      INTEGER PRIMARY KEY,
+                    id       TEXT    NOT NULL,
+                    type     TEXT    NOT NULL,
+                    at       INTEGER NOT NULL,
+                    recorded INTEGER NOT NULL,
+                    user     TEXT,
+                    device   TEXT,
+                    v        INTEGER NOT NULL,
+                    subject  TEXT,
+                    object   TEXT,
+                    value    TEXT,
+                    flag     INTEGER,
+                    number   REAL,
+                    text     TEXT,
+                    original TEXT    NOT NULL,
+                    batch    INTEGER NOT NULL
+                );
+                -- List-valued fields (quickadd.shown suggested), one row per element.
+                CREATE TABLE event_lists (
+                    seq      INTEGER NOT NULL,
+                    position INTEGER NOT NULL,
+                    user     TEXT    NOT NULL,
+                    PRIMARY KEY (seq, position)
+                ) WITHOUT ROWID;
+                -- Every producer id in the log, for exact dedup. Kept apart from events so that
+                -- each batch inserts its ids in sorted order (see EventStore.append).
+                CREATE TABLE event_ids (id TEXT PRIMARY KEY) WITHOUT ROWID;
+                -- One row per committed ingest batch: where the events came from.
+                CREATE TABLE batches (
+                    batch      INTEGER PRIMARY KEY,
+                    source     TEXT    NOT NULL,
+                    first_line INTEGER,
+                    last_line  INTEGER,
+                    first_seq  INTEGER,
+                    last_seq   INTEGER,
+                    read       INTEGER NOT NULL,
+                    appended   INTEGER NOT NULL,
+                    duplicates INTEGER NOT NULL,
+                    rejected   INTEGER NOT NULL,
+                    recorded   INTEGER NOT NULL
+                );
+
+                CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events cannot be updated'); END;
+                CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events cannot be deleted'); END;
+                CREATE TRIGGER events_gapless BEFORE INSERT ON events
+                WHEN NEW.seq IS NOT (SELECT IFNULL(MAX(seq), 0) + 1 FROM events)
+                BEGIN SELECT RAISE(ABORT, 'the event log is gapless: seq must be the last seq + 1'); END;
+                CREATE TRIGGER event_lists_no_update BEFORE UPDATE ON event_lists
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: event_lists cannot be updated'); END;
+                CREATE TRIGGER event_lists_no_delete BEFORE DELETE ON event_lists
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: event_lists cannot be deleted'); END;
+                CREATE TRIGGER event_ids_no_update BEFORE UPDATE ON event_ids
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: event_ids cannot be updated'); END;
+                CREATE TRIGGER event_ids_no_delete BEFORE DELETE ON event_ids
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: event_ids cannot be deleted'); END;
+                CREATE TRIGGER batches_no_update BEFORE UPDATE ON batches
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: batches cannot be updated'); END;
+                CREATE TRIGGER batches_no_delete BEFORE DELETE ON batches
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: batches cannot be deleted'); END;
+
+                -- Lines that failed validation, verbatim, with where they came from and why.
+                CREATE TABLE quarantine (
+                    entry       INTEGER PRIMARY KEY,
+                    source      TEXT    NOT NULL,
+                    line        INTEGER NOT NULL,
+                    reason      TEXT    NOT NULL,
+                    original    BLOB    NOT NULL,
+                    fingerprint INTEGER NOT NULL,
+                    recorded    INTEGER NOT NULL,
+                    status      TEXT    NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'appended', 'duplicate')),
+                    seq         INTEGER,
+                    settled     INTEGER,
+                    UNIQUE (source, line, fingerprint)
+                );
+                CREATE INDEX quarantine_open ON quarantine (status, source, line);
+
+                -- How far each consumer of the log (read models) has applied it.
+                CREATE TABLE checkpoints (
+                    name    TEXT PRIMARY KEY,
+                    seq     INTEGER NOT NULL,
+                    updated INTEGER NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}
