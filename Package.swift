@@ -43,6 +43,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),
+        // Figures for scripts/bench-*.sh that the CLI cannot give: raw SQLite, validation alone.
+        .executableTarget(
+            name: "gtio-bench",
+            dependencies: ["GTIOCatalog", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
 
         .target(
             name: "GTIOTestSupport",
@@ -60,6 +64,8 @@ let package = Package(
             dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOTestSupport"]),
         .testTarget(
             name: "GTIOConsoleTests",
-            dependencies: ["GTIOConsole", "GTIOTestSupport"]),
+            // Depending on the executable makes `swift test` build the real `gtio` the tests run.
+            dependencies: ["GTIOConsole", "GTIOSimulation", "GTIOTestSupport", "gtio",
+                           .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -72,7 +72,7 @@ public struct JSONReader {
         guard position + count <= bytes.count else { throw error("unexpected end of input") }
         let start = literal.utf8Start
         for index in 0..<count where bytes[position + index] != start[index] {
-            throw error("invalid literal")
+            throw error("invalid literal (expected true, false or null)")
         }
         position += count
     }

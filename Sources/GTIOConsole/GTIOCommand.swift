@@ -18,7 +18,7 @@ public struct GTIOCommand: ParsableCommand {
             """,
         subcommands: [
             IngestCommand.self, StatusCommand.self, EventsCommand.self, EventCommand.self,
-            QuarantineCommand.self, DemoCommand.self,
+            QuarantineCommand.self, DemoCommand.self, CatalogCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -1,0 +1,51 @@
+extension JSONValue {
+    /// JSON text, indented by two spaces per level, members in their order.
+    public func prettyPrinted(indent: String = "") -> String {
+        let inner = indent + "  "
+        switch self {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number):
+            if let integer = number.integer { return String(integer) }
+            return String(number.value)
+        case .string(let text): return Self.quoted(text)
+        case .array(let elements):
+            if elements.isEmpty { return "[]" }
+            // Arrays of scalars stay on one line: enums read better that way.
+            if elements.allSatisfy({ if case .array = $0 { return false }; if case .object = $0 { return false }; return true }) {
+                return "[" + elements.map { $0.prettyPrinted() }.joined(separator: ", ") + "]"
+            }
+            return "[\n" + elements.map { inner + $0.prettyPrinted(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .object(let object):
+            if object.members.isEmpty { return "{}" }
+            return "{\n" + object.members.map { inner + Self.quoted($0.key) + ": " + $0.value.prettyPrinted(indent: inner) }
+                .joined(separator: ",\n") + "\n\(indent)}"
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// The same value with every object's members sorted by key, for order-blind comparison.
+    public var normalized: JSONValue {
+        switch self {
+        case .array(let elements): .array(elements.map(\.normalized))
+        case .object(let object):
+            .object(JSONObject(object.members.map { ($0.key, $0.value.normalized) }.sorted { $0.0 < $1.0 }))
+        default: self
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import GTIOTestSupport
+import Testing
+@testable import GTIOCatalog
+
+@Suite struct CatalogSchemaTests {
+    private var folder: URL { SharedFiles.packageRoot.appendingPathComponent("Events/schemas") }
+
+    @Test func everyTypeHasASchemaFileAndNoFileIsStray() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".schema.json") }
+        #expect(Set(files) == Set(EventType.allCases.map { "\($0.rawValue).schema.json" }))
+    }
+
+    @Test(arguments: EventType.allCases)
+    func committedSchemaMatchesTheCatalog(type: EventType) throws {
+        let text = try String(contentsOf: folder.appendingPathComponent("\(type.rawValue).schema.json"), encoding: .utf8)
+        let committed = try JSONReader.parse(text)
+        // Member order may differ if someone edits a file by hand; content may not.
+        #expect(committed.normalized == EventSchema.document(for: type).normalized,
+                "Events/schemas/\(type.rawValue).schema.json disagrees with the Swift catalog: fix one, or regenerate with gtio catalog --write-schemas Events/schemas")
+    }
+
+    @Test func requiredDataFieldsFollowTheContractTable() {
+        // Spot checks straight from EVENTS.md §2, independent of the generated files.
+        #expect(EventType.postCreated.fields.filter(\.isRequired).map(\.name) == ["post", "kind", "voting"])
+        #expect(EventType.reviewAdded.fields.filter(\.isRequired).map(\.name) == ["review", "post", "text"])
+        #expect(EventType.productSuggested.fields.map(\.name) == ["product", "channel", "to"])
+        #expect(EventType.userSignedOut.fields.isEmpty)
+        #expect(EventType.allCases.filter { !$0.requiresUser } == [.appOpened, .track, .userSignInFailed])
+    }
+}

@@ -1,0 +1,62 @@
+import PropertyBased
+import Testing
+@testable import GTIOCatalog
+
+@Suite struct TimestampTests {
+    @Test(arguments: [
+        ("2012-04-23T00:03:17.246Z", "2012-04-23T00:03:17.246Z"),
+        ("2012-04-23T00:04:14+00:00", "2012-04-23T00:04:14.000Z"),
+        ("2012-04-24T06:08:22.989-06:00", "2012-04-24T12:08:22.989Z"),
+        ("2012-04-24T23:10:45.759+10:00", "2012-04-24T13:10:45.759Z"),
+        ("2012-04-25T21:07:11.144000Z", "2012-04-25T21:07:11.144Z"),
+        ("2012-05-02T23:50:14.1Z", "2012-05-02T23:50:14.100Z"),
+        ("2012-05-02t23:50:14z", "2012-05-02T23:50:14.000Z"),
+        ("2012-05-02T23:50:14-00:00", "2012-05-02T23:50:14.000Z"),
+        ("2012-05-02T23:59:59.9999Z", "2012-05-02T23:59:59.999Z"),  // truncated, not rounded
+        ("2012-01-01T00:30:00+01:00", "2011-12-31T23:30:00.000Z"),
+        ("2012-02-29T12:00:00Z", "2012-02-29T12:00:00.000Z"),
+        ("2000-02-29T12:00:00Z", "2000-02-29T12:00:00.000Z"),
+    ])
+    func parsesTheFormsEventsMayUse(text: String, utc: String) throws {
+        let moment = try #require(Timestamp(rfc3339: text))
+        #expect(moment.description == utc)
+    }
+
+    @Test(arguments: [
+        "2012-04-23 00:03:17Z",       // space for T
+        "2012-04-23T00:03:17",        // no offset
+        "2012-04-23T00:03:17+0200",   // offset without colon
+        "2012-02-30T00:00:00Z",       // impossible date
+        "2011-02-29T00:00:00Z",       // not a leap year
+        "1900-02-29T00:00:00Z",       // century, not a leap year
+        "2012-04-23T24:00:00Z",       // hour 24
+        "2012-04-23T23:59:60Z",       // leap second
+        "2012-13-01T00:00:00Z",
+        "2012-04-23T00:03Z",          // no seconds
+        "2012-04-23T00:03:17.Z",      // empty fraction
+        "2012-04-23T00:03:17+24:00",
+        "2012-04-23",
+        "",
+        "2012-04-23T00:03:17Z ",
+    ])
+    func rejectsWhatSection4Rejects(text: String) {
+        #expect(Timestamp(rfc3339: text) == nil)
+    }
+
+    @Test func knowsTheEpochAndDays() throws {
+        #expect(Timestamp(rfc3339: "1970-01-01T00:00:00Z")?.milliseconds == 0)
+        #expect(Timestamp(milliseconds: -1).description == "1969-12-31T23:59:59.999Z")
+        #expect(Timestamp(milliseconds: -1).day == -1)
+        #expect(Timestamp(rfc3339: "2012-04-23T23:59:59.999Z")?.day == 15453)
+        #expect(Timestamp(date: "2012-04-23")?.description == "2012-04-23T00:00:00.000Z")
+        #expect(Timestamp(date: "2012-02-30") == nil)
+    }
+
+    @Test func formattingThenParsingGivesTheSameMoment() async {
+        // Years 0001 to 9999: every moment RFC 3339 can write.
+        await propertyCheck(input: Gen.int64(in: -62_135_596_800_000...253_402_300_799_999)) { millis in
+            let moment = Timestamp(milliseconds: millis)
+            #expect(Timestamp(rfc3339: moment.description) == moment)
+        }
+    }
+}

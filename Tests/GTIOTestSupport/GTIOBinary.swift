@@ -1,0 +1,66 @@
+import Foundation
+
+/// Runs the real `gtio` executable that `swift build` put beside the test bundle.
+public enum GTIOBinary {
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The `gtio` executable in the same build products folder as this test process.
+    public static var path: String {
+        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = testExecutable.deletingLastPathComponent()
+        // On Linux the tests run from `<products>/gtio-consolePackageTests.xctest`.
+        while !folder.path.isEmpty && folder.path != "/" {
+            let candidate = folder.appendingPathComponent("gtio").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        fatalError("gtio executable not found near \(testExecutable.path); run swift build first")
+    }
+
+    /// Runs `gtio arguments…` with `input` on standard input and waits for it.
+    @discardableResult
+    public static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+        directory: String? = nil
+    ) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["GTIO_STORE"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        // Read both pipes before waiting, so a large output cannot fill a pipe and stall the child.
+        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Starts `gtio arguments…` without waiting, output discarded, for crash and race tests.
+    public static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A fresh folder under the system's temporary directory, removed when released.
+public final class TemporaryDirectory: Sendable {
+    public let path: String
+
+    public init() {
+        let base = FileManager.default.temporaryDirectory.path
+        path = base + "/gtio-test-" + UUID().uuidString.prefix(8).lowercased()
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// `name` inside the folder.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `text` to `name` and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ text: String) -> String {
+        let file = file(name)
+        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        return file
+    }
+
+    /// Writes raw `bytes` to `name` and returns its path.
+    @discardableResult
+    public func write(_ name: String, bytes: [UInt8]) -> String {
+        let file = file(name)
+        FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        return file
+    }
+}
