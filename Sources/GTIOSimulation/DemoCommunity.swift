@@ -67,6 +67,8 @@ struct DemoState {
     var recentVotes: [(member: Int, post: Int)] = []
     var recentReviews: [(author: Int, review: String)] = []
     var flaggedItems: [String] = []
+    /// Posts that draw flags from many people (and so get hidden until a moderator decides).
+    var troubledPosts: [Int] = []
     var pendingRequests: [(follower: Int, owner: Int)] = []
     var follows: [(follower: Int, target: Int)] = []
     var recentLines: [[UInt8]] = []
@@ -275,6 +277,7 @@ struct DemoState {
         let author = activeMember()
         let post = Post(id: nextID("p"), author: author, appeal: pow(random.unit(), 3) + 0.005)
         posts.append(post)
+        if random.chance(0.04) { troubledPosts.append(posts.count - 1) }
         let isProduct = random.chance(0.2)
         do { var w = begin(.postCreated, user: author); w.field("post", post.id)
             w.field("kind", isProduct ? "product" : "outfit")
@@ -343,11 +346,18 @@ struct DemoState {
             flaggedItems.append("review:" + review)
             return
         }
-        // A few posts draw many flags (reaching three flaggers and hidden); most draw one.
+        // A few troubled posts draw many flags (reaching three flaggers, so hidden); the rest one each.
         guard !posts.isEmpty else { return }
-        let post = random.chance(0.5) ? posts.count - 1 - random.below(min(posts.count, 5)) : (livePost() ?? 0)
-        do { var w = begin(.postFlagged, user: activeMember()); w.field("post", posts[post].id)
-            if random.chance(0.7) { w.field("reason", DemoNames.flagReasons[random.below(DemoNames.flagReasons.count)]) }; finish(w, sink) }
+        let post: Int
+        if random.chance(0.6), !troubledPosts.isEmpty {
+            post = troubledPosts[troubledPosts.count - 1 - random.below(min(troubledPosts.count, 3))]
+        } else {
+            post = livePost() ?? random.below(posts.count)
+        }
+        do { var w = begin(.postFlagged, user: activeMember())
+            w.field("post", posts[post].id)
+            if random.chance(0.7) { w.field("reason", DemoNames.flagReasons[random.below(DemoNames.flagReasons.count)]) }
+            finish(w, sink) }
         flaggedItems.append("post:" + posts[post].id)
     }
 
