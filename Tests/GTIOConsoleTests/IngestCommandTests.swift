@@ -1,0 +1,119 @@
+import Foundation
+import GTIOTestSupport
+import Testing
+
+private func heartLine(_ id: String) -> String {
+    #"{"id":"\#(id)","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u1","data":{"post":"p1"}}"#
+}
+
+/// Parses the one JSON object a command printed.
+func jsonObject(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+@Suite struct IngestCommandTests {
+    let folder = TemporaryDirectory()
+    var store: String { folder.file("log.gtio") }
+
+    @Test func cleanInputExitsZeroWithTheCounts() throws {
+        let path = folder.write("a.jsonl", [heartLine("a"), heartLine("b"), heartLine("a")].joined(separator: "\n"))
+        let result = try GTIOBinary.run(["ingest", path, "--store", store])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("read 3, appended 2, duplicates 1, rejected 0 in "))
+        #expect(result.stderr == "")
+    }
+
+    @Test func jsonSummaryCarriesTheKeysScriptsRelyOn() throws {
+        let path = folder.write("a.jsonl", heartLine("a") + "\nnot json\n")
+        let result = try GTIOBinary.run(["ingest", path, "--store", store, "--format", "json"])
+        #expect(result.status == 3)
+        let summary = try jsonObject(result.stdout)
+        #expect(summary["read"] as? Int == 2)
+        #expect(summary["appended"] as? Int == 1)
+        #expect(summary["duplicates"] as? Int == 0)
+        #expect(summary["rejected"] as? Int == 1)
+    }
+
+    @Test func standardInputIsADash() throws {
+        let result = try GTIOBinary.run(["ingest", "-", "--store", store], input: heartLine("s1") + "\n" + heartLine("s2") + "\n")
+        #expect(result.status == 0)
+        let status = try jsonObject(try GTIOBinary.run(["status", "--store", store, "--format", "json"]).stdout)
+        #expect(status["events"] as? Int == 2)
+        #expect(status["last_seq"] as? Int == 2)
+        #expect(status["quarantined"] as? Int == 0)
+    }
+
+    @Test func theStoreComesFromTheEnvironmentOrTheCurrentFolder() throws {
+        let path = folder.write("a.jsonl", heartLine("a"))
+        #expect(try GTIOBinary.run(["ingest", path], environment: ["GTIO_STORE": store]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: store))
+        #expect(try GTIOBinary.run(["ingest", path], directory: folder.path).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.file("events.gtio")))
+    }
+
+    @Test func badInputGetsOneLineAndTheRightExitCode() throws {
+        let good = folder.write("good.jsonl", heartLine("a"))
+        let notes = folder.write("notes.txt", "dear diary")
+        let cases: [([String], Int32, String)] = [
+            (["ingest", folder.file("missing.jsonl"), "--store", store], 2,
+             "gtio: \(folder.file("missing.jsonl")): no such file (give JSON Lines files, or - for standard input)\n"),
+            (["ingest", good, "--store", folder.file("no/such/folder.gtio")], 2,
+             "gtio: cannot create the store \(folder.file("no/such/folder.gtio")): the folder \(folder.file("no/such")) does not exist (create it, or pass --store with an existing folder)\n"),
+            (["ingest", good, "--store", notes], 2,
+             "gtio: \(notes) is not a GTIO store: it is not an SQLite database (pass --store with a .gtio file, or a new path to create one)\n"),
+            (["ingest", good, "--store", "/proc/x.gtio"], 1,
+             "gtio: cannot write to the store /proc/x.gtio: it or its folder is read-only (pass --store with a writable path)\n"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try GTIOBinary.run(arguments)
+            #expect(result.status == status, "\(arguments)")
+            #expect(result.stderr == message)
+            #expect(result.stdout == "")
+        }
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "dear diary")
+        let usage = try GTIOBinary.run(["ingest", "--store", store])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.hasPrefix("Error: give at least one JSON Lines file, or - for standard input\n"))
+    }
+
+    @Test func anEmptyAndABinaryFileAreReportedAndTheOthersIngested() throws {
+        let empty = folder.write("empty.jsonl", "")
+        let binary = folder.write("binary.jsonl", bytes: [0x7B, 0x00, 0x01, 0x02])
+        let good = folder.write("good.jsonl", heartLine("a"))
+        let result = try GTIOBinary.run(["ingest", empty, binary, good, "--store", store])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("gtio: \(empty): empty file: nothing to ingest\n"))
+        #expect(result.stderr.contains("gtio: \(binary): binary file: refused whole (NUL byte at offset 1)\n"))
+        #expect(result.stdout.contains("\(good): read 1, appended 1, duplicates 0, rejected 0"))
+    }
+
+    @Test func quarantineListsShowsAndRetriesFromACorrectedFile() throws {
+        let path = folder.write("feed.jsonl", heartLine("a") + "\n" + #"{"id":"b","type":"post.hearted","at":"yesterday","user":"u1","data":{"post":"p1"}}"# + "\n")
+        #expect(try GTIOBinary.run(["ingest", path, "--store", store]).status == 3)
+        let list = try GTIOBinary.run(["quarantine", "--store", store, "--format", "csv"])
+        #expect(list.stdout.hasPrefix("entry,source,line,status,reason,original\r\n1,\(path),2,open,"))
+        #expect(list.stdout.contains(#"at: ""yesterday"" is not an RFC 3339 time"#))
+        let show = try GTIOBinary.run(["quarantine", "show", "1", "--store", store])
+        #expect(show.stdout.contains("source    \(path), line 2"))
+        #expect(try GTIOBinary.run(["quarantine", "show", "9", "--store", store]).status == 1)
+
+        let fixed = folder.write("fixed.jsonl", heartLine("a") + "\n" + heartLine("b") + "\n")
+        let retry = try GTIOBinary.run(["quarantine", "retry", "--from", fixed, "--source", path, "--store", store])
+        #expect(retry.stdout == "appended 1, duplicates 0, still rejected 0\n")
+        let status = try jsonObject(try GTIOBinary.run(["status", "--store", store, "--format", "json"]).stdout)
+        #expect(status["events"] as? Int == 2)
+        #expect(status["quarantined"] as? Int == 0)
+    }
+
+    @Test func dashCRunsTheSameCommand() throws {
+        let path = folder.write("a.jsonl", heartLine("a"))
+        try GTIOBinary.run(["ingest", path, "--store", store])
+        let direct = try GTIOBinary.run(["events", "--store", store, "--format", "csv"])
+        let viaC = try GTIOBinary.run(["--store", store, "-c", "events --format csv"])
+        #expect(direct.status == 0)
+        #expect(viaC.stdout == direct.stdout)
+        #expect(direct.stdout.hasPrefix("seq,id,type,at,recorded,user,device,v,subject,object,value,flag,number,text,list\r\n1,a,post.hearted,2012-04-23T00:00:00.000Z,"))
+        let unknown = try GTIOBinary.run(["-c", "folowers u1", "--store", store])
+        #expect(unknown.status == 2)
+    }
+}
