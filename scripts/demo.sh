@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The main job on the embedded default store: builds gtio, writes a simulated GTIO community's
+# event log, ingests it (and a file of broken lines, to show the quarantine), then shows the log.
+# EVENTS=1000000 bash scripts/demo.sh for a bigger one; GTIO_STORE=path to choose the store.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+events=${EVENTS:-200000}
+export GTIO_STORE=${GTIO_STORE:-demo.gtio}
+
+swift build -c release --product gtio
+gtio=.build/release/gtio
+
+echo "== writing $events simulated events to demo.jsonl"
+"$gtio" demo --events "$events" --seed 42 --out demo.jsonl
+
+echo "== ingesting into $GTIO_STORE"
+"$gtio" ingest demo.jsonl
+
+echo "== ingesting Events/samples/bad-lines.jsonl (every line is wrong in its own way)"
+set +e
+"$gtio" ingest Events/samples/bad-lines.jsonl
+status=$?
+set -e
+if [ "$status" -ne 3 ]; then
+  echo "expected exit code 3 (some input rejected), got $status" >&2
+  exit 1
+fi
+
+echo "== status"
+"$gtio" status
+echo "== the quarantine"
+"$gtio" quarantine --limit 5
+echo "== the last events"
+"$gtio" events --tail 8
+echo
+echo "Explore with: $gtio events --help, $gtio status, or sqlite3 $GTIO_STORE (tables: docs/STORE.md)"
