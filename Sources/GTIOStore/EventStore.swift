@@ -21,6 +21,11 @@ public final class EventStore: EventLog {
         configuration.prepareDatabase { db in
             // FULL makes each committed batch durable against power loss, at one fsync per batch.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // The id B-tree of a million events is ~30 MB; SQLite's default 2 MB page cache made
+            // dedup lookups read(2) pages over and over (re-ingest of 1 M events: 413–525 k/s).
+            // Memory-mapped reads serve them from the OS page cache without copies.
+            try db.execute(sql: "PRAGMA cache_size = -32768")
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
         }
         do {
             pool = try DatabasePool(path: absolute, configuration: configuration)
