@@ -33,13 +33,15 @@ let package = Package(
                 "GTIOCatalog", "GTIOStore",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
+        // Read models: a fold of the log by the rules of EVENTS.md §3, and their queries.
+        .target(name: "GTIOProjections", dependencies: ["GTIOCatalog", "GTIOStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // A seeded, simulated GTIO community for demos and benchmarks.
         .target(name: "GTIOSimulation", dependencies: ["GTIOCatalog"]),
         // The command surface: subcommands, output formats.
         .target(
             name: "GTIOConsole",
             dependencies: [
-                "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation",
+                "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation", "GTIOProjections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),
@@ -62,6 +64,10 @@ let package = Package(
         .testTarget(
             name: "GTIOIngestTests",
             dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOTestSupport"]),
+        .testTarget(
+            name: "GTIOProjectionsTests",
+            dependencies: ["GTIOProjections", "GTIOSimulation", "GTIOTestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GTIOConsoleTests",
             // Depending on the executable makes `swift test` build the real `gtio` the tests run.

@@ -19,6 +19,8 @@ public struct GTIOCommand: ParsableCommand {
         subcommands: [
             IngestCommand.self, StatusCommand.self, EventsCommand.self, EventCommand.self,
             QuarantineCommand.self, DemoCommand.self, CatalogCommand.self,
+            LooksCommand.self, VerdictCommand.self, VerdictsCommand.self, FollowersCommand.self, FollowingCommand.self,
+            SuggestCommand.self, FlagsCommand.self, StatsCommand.self, AnomaliesCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -1,0 +1,74 @@
+import ArgumentParser
+import GTIOProjections
+
+/// Checks that `user` is in the log, or says so (exit 1).
+func requireKnown(_ user: String, in models: ReadModels) throws {
+    guard models.knows(user: user) else {
+        throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
+    }
+}
+
+func userRows(_ users: [String], _ models: ReadModels) -> [[Cell]] {
+    users.map { [.text($0), Cell(models.name(of: $0))] }
+}
+
+/// `followers USER` (6.5).
+struct FollowersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "followers", abstract: "List a user's followers by display name (6.5).")
+    @Argument(help: "The user id.") var user: String
+    @Option(help: "How many (0: all).") var limit = 0
+    @OptionGroup var query: QueryOptions
+
+    func run() throws {
+        let models = try query.readModels()
+        try requireKnown(user, in: models)
+        var users = models.followers(of: user)
+        if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
+        try query.emit(ResultTable(columns: ["user", "name"], rows: userRows(users, models)))
+    }
+}
+
+/// `following USER` (6.6).
+struct FollowingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "following", abstract: "List whom a user follows, by display name (6.6).")
+    @Argument(help: "The user id.") var user: String
+    @Option(help: "How many (0: all).") var limit = 0
+    @OptionGroup var query: QueryOptions
+
+    func run() throws {
+        let models = try query.readModels()
+        try requireKnown(user, in: models)
+        var users = models.following(of: user)
+        if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
+        try query.emit(ResultTable(columns: ["user", "name"], rows: userRows(users, models)))
+    }
+}
+
+/// `suggest USER [--page N]` (1.8, 6.2).
+struct SuggestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggest",
+        abstract: "Quick-add and suggested friends for a user, 10 a page (1.8, 6.2).",
+        discussion: "A user with no events at all still gets the popular list.")
+    @Argument(help: "The user id.") var user: String
+    @Option(help: "The page; refresh (6.2) is the next page.") var page = 1
+    @Option(help: "Suggestions per page.") var pageSize = 10
+    @OptionGroup var query: QueryOptions
+
+    func validate() throws {
+        if page < 1 { throw ValidationError("--page must be 1 or more, got \(page)") }
+        if pageSize < 1 { throw ValidationError("--page-size must be 1 or more, got \(pageSize)") }
+    }
+
+    func run() throws {
+        let rows = try query.readModels().suggestions(for: user, page: page, pageSize: pageSize)
+        try query.emit(ResultTable(
+            columns: ["rank", "user", "mutual", "followers", "reason"],
+            rows: rows.map {
+                [.integer(Int64($0.rank)), .text($0.user), .integer(Int64($0.mutual)), .integer(Int64($0.followers)),
+                 .text($0.reason)]
+            }))
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import GTIOProjections
+
+/// `looks [popular|new|top|wear-it]`: the ranked looks of 9.1.
+struct LooksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "looks",
+        abstract: "Rank looks: popular, new, top or wear-it (9.1).",
+        discussion: "Example: gtio -c 'looks popular --limit 20 --as-of 2012-05-01'")
+
+    @Argument(help: ArgumentHelp("popular, new, top or wear-it.", valueName: "tab")) var tab: String = "popular"
+    @Option(help: "How many (0: all).") var limit = 20
+    @OptionGroup var query: QueryOptions
+
+    func validate() throws {
+        guard LooksTab(rawValue: tab) != nil else {
+            throw ValidationError("unknown tab \"\(tab)\" (expected popular, new, top or wear-it)")
+        }
+    }
+
+    func run() throws {
+        let looks = try query.readModels().looks(LooksTab(rawValue: tab)!, limit: try checkedLimit(limit))
+        var table = ResultTable(columns: ["rank", "post", "author", "points", "hearts", "votes", "reviews", "score"])
+        table.rows = looks.map {
+            [.integer(Int64($0.rank)), .text($0.post), .text($0.author), .integer(Int64($0.points)),
+             .integer(Int64($0.hearts)), .integer(Int64($0.votes)), .integer(Int64($0.reviews)), .number($0.score)]
+        }
+        try query.emit(table)
+    }
+}

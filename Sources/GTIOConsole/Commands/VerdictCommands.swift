@@ -1,0 +1,48 @@
+import ArgumentParser
+import GTIOProjections
+
+let verdictColumns = ["post", "wear_it", "change_it", "share", "wilson", "verdict"]
+
+func verdictRow(_ verdict: VoteVerdict) -> [Cell] {
+    [.text(verdict.post), .integer(Int64(verdict.wearIt)), .integer(Int64(verdict.changeIt)),
+     .number(verdict.share), .number(verdict.wilson), .text(verdict.label)]
+}
+
+/// `verdict POST`: one post's vote verdict (3.2).
+struct VerdictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verdict", abstract: "Show a post's vote verdict: wear it, change it, split or pending (3.2).")
+
+    @Argument(help: "The post id.") var post: String
+    @OptionGroup var query: QueryOptions
+
+    func run() throws {
+        let models = try query.readModels()
+        guard let found = models.state.posts[post] else {
+            throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
+        }
+        var table = ResultTable(columns: verdictColumns)
+        if let verdict = models.verdict(post: post) {
+            table.rows = [verdictRow(verdict)]
+        } else {
+            let why = found.life == .live ? "it has no counted votes yet" : "it was \(found.life == .deleted ? "deleted" : "removed")"
+            Terminal.writeError("(no verdict for \(post): \(why))\n")
+        }
+        try query.emit(table)
+    }
+}
+
+/// `verdicts`: every live post with a counted vote.
+struct VerdictsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verdicts", abstract: "List vote verdicts of every live post with votes, best Wilson bound first.")
+
+    @Option(help: "How many (0: all).") var limit = 0
+    @OptionGroup var query: QueryOptions
+
+    func run() throws {
+        var verdicts = try query.readModels().verdicts()
+        if let limit = try checkedLimit(limit) { verdicts = Array(verdicts.prefix(limit)) }
+        try query.emit(ResultTable(columns: verdictColumns, rows: verdicts.map(verdictRow)))
+    }
+}

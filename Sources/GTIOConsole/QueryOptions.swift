@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import GTIOCatalog
+import GTIOProjections
+import GTIOStore
+
+/// Options every read-model query takes: output, and the moment it answers for.
+struct QueryOptions: ParsableArguments {
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "table, csv or json.") var format: OutputFormat = .table
+    @Option(help: ArgumentHelp("Write the answer to this file instead of standard output.", valueName: "file"))
+    var out: String?
+    @Option(help: ArgumentHelp(
+        "Answer as if the log held only events up to this time (YYYY-MM-DD means the end of that UTC day).",
+        valueName: "time"))
+    var asOf: String?
+    @Option(help: ArgumentHelp("Answer as if the log ended at this seq.", valueName: "N")) var atSeq: Int64?
+
+    func validate() throws {
+        if asOf != nil && atSeq != nil { throw ValidationError("give --as-of or --at-seq, not both") }
+        if let atSeq, atSeq < 0 { throw ValidationError("--at-seq must be 0 or more, got \(atSeq)") }
+    }
+
+    var view: LogView {
+        get throws {
+            if let asOf { return .asOf(try TimeArgument.parse(asOf, option: "--as-of", endOfDay: true)) }
+            if let atSeq { return .atSeq(atSeq) }
+            return .latest
+        }
+    }
+
+    /// The read models of the requested view.
+    func readModels() throws -> ReadModels {
+        let view = try self.view
+        return try view.readModels(from: try storeOptions.open())
+    }
+
+    /// Prints or writes `table` in the requested format.
+    func emit(_ table: ResultTable) throws {
+        if let out {
+            let text = table.rendered(as: format)
+            guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
+                throw ConsoleError.badArgument("--out \(out): cannot be written (does its folder exist?)")
+            }
+            Terminal.writeError("wrote \(table.rows.count) row\(table.rows.count == 1 ? "" : "s") to \(out)\n")
+        } else {
+            Terminal.write(table.rendered(as: format, width: Terminal.width))
+        }
+    }
+}
+
+/// `--limit N` with a per-command default; 0 means no limit.
+func checkedLimit(_ limit: Int) throws -> Int? {
+    guard limit >= 0 else { throw ValidationError("--limit must be 0 (no limit) or more, got \(limit)") }
+    return limit == 0 ? nil : limit
+}

@@ -1,0 +1,71 @@
+import GTIOStore
+
+extension CommunityState {
+    /// The state of the edge `from → to`, nil when there is none.
+    public func edge(from: String, to: String) -> EdgeState? { outgoing[from]?[to] }
+
+    public func isBlocked(_ a: String, _ b: String) -> Bool {
+        blocks.contains(BlockPair(a, b)) || blocks.contains(BlockPair(b, a))
+    }
+
+    mutating func setEdge(from: String, to: String, _ state: EdgeState?) {
+        let previous = outgoing[from]?[to]
+        if previous == .following {
+            followerCounts[to, default: 0] -= 1
+            followingCounts[from, default: 0] -= 1
+        }
+        if state == .following {
+            followerCounts[to, default: 0] += 1
+            followingCounts[from, default: 0] += 1
+        }
+        outgoing[from, default: [:]][to] = state
+        incoming[to, default: [:]][from] = state
+    }
+
+    mutating func applyFollow(_ event: LogRecord) {
+        guard let a = event.user, let b = event.subject else { return }
+        if a == b { return ignore(event, .selfFollow) }
+        if isBlocked(a, b) { return ignore(event, .blocked) }
+        if edge(from: a, to: b) != nil { return ignore(event, .alreadyFollowing) }
+        setEdge(from: a, to: b, privateUsers.contains(b) ? .requested : .following)
+    }
+
+    mutating func applyUnfollow(_ event: LogRecord) {
+        guard let a = event.user, let b = event.subject else { return }
+        guard edge(from: a, to: b) != nil else { return ignore(event, .noSuchEdge) }
+        setEdge(from: a, to: b, nil)
+    }
+
+    /// `follow.approved` / `follow.declined`: the acting user owns the account, `subject` asked.
+    mutating func applyAnswer(_ event: LogRecord) {
+        guard let owner = event.user, let follower = event.subject else { return }
+        guard edge(from: follower, to: owner) == .requested else { return ignore(event, .noSuchEdge) }
+        setEdge(from: follower, to: owner, event.type == .followApproved ? .following : nil)
+    }
+
+    mutating func applyPrivacy(_ event: LogRecord) {
+        guard let user = event.user, let isPrivate = event.flag else { return }
+        if isPrivate {
+            privateUsers.insert(user)  // existing followers stay
+            return
+        }
+        privateUsers.remove(user)
+        // Going public approves every pending request.
+        for (follower, state) in incoming[user] ?? [:] where state == .requested {
+            setEdge(from: follower, to: user, .following)
+        }
+    }
+
+    mutating func applyBlock(_ event: LogRecord) {
+        guard let a = event.user, let b = event.subject else { return }
+        if a == b { return ignore(event, .selfBlock) }
+        if blocks.insert(BlockPair(a, b)).inserted == false { ignore(event, .repeated) }
+        if edge(from: a, to: b) != nil { setEdge(from: a, to: b, nil) }
+        if edge(from: b, to: a) != nil { setEdge(from: b, to: a, nil) }
+    }
+
+    mutating func applyUnblock(_ event: LogRecord) {
+        guard let a = event.user, let b = event.subject else { return }
+        if blocks.remove(BlockPair(a, b)) == nil { ignore(event, .noSuchBlock) }
+    }
+}

@@ -1,0 +1,65 @@
+import GTIOStore
+
+extension CommunityState {
+    /// Distinct open flaggers at which an item is hidden from every ranking.
+    public static let hiddenAt = 3
+
+    public func isHidden(_ item: String) -> Bool { (items[item]?.open.count ?? 0) >= Self.hiddenAt }
+
+    mutating func closeFlags(_ item: String) {
+        items[item]?.open.removeAll()
+    }
+
+    mutating func addFlag(_ item: String, _ event: LogRecord, day: Int64) {
+        guard let user = event.user else { return }
+        var entry = items[item] ?? FlagItem(item: item)
+        let mark = FlagMark(at: event.at, seq: event.seq, reason: event.text)
+        entry.history.append((user, mark))
+        if entry.open[user] != nil {
+            // A user's repeated flag keeps their first time and counts once.
+            items[item] = entry
+            return ignore(event, .repeated)
+        }
+        entry.open[user] = mark
+        entry.lastFlagSeq = event.seq
+        entry.lastFlagAt = event.at
+        items[item] = entry
+        count(.flags, day)
+    }
+
+    mutating func applyPostFlag(_ event: LogRecord, day: Int64) {
+        switch livePost(event.subject) {
+        case .failure(let anomaly): ignore(event, anomaly)
+        case .success(let post): addFlag("post:" + post.id, event, day: day)
+        }
+    }
+
+    mutating func applyReviewFlag(_ event: LogRecord, day: Int64) {
+        switch liveReview(event.subject) {
+        case .failure(let anomaly): ignore(event, anomaly)
+        case .success(let review): addFlag("review:" + review.id, event, day: day)
+        }
+    }
+
+    /// The earliest open flag of an item by `at`, then `seq`.
+    public func firstFlagged(_ item: String) -> FlagMark? {
+        items[item]?.open.values.min { ($0.at, $0.seq) < ($1.at, $1.seq) }
+    }
+
+    mutating func applyResolution(_ event: LogRecord) {
+        guard let item = event.subject, let moderator = event.user,
+              let open = items[item]?.open, !open.isEmpty
+        else { return ignore(event, .nothingOpen) }
+        decisions.append(Decision(
+            seq: event.seq, at: event.at, item: item, action: event.value ?? "dismiss", moderator: moderator,
+            note: event.text, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at))
+        if event.value == "remove" {
+            if item.hasPrefix("post:") {
+                endPost(String(item.dropFirst(5)), as: .removed)
+            } else {
+                removeReview(String(item.dropFirst(7)))
+            }
+        }
+        closeFlags(item)
+    }
+}

@@ -1,0 +1,224 @@
+import GTIOCatalog
+import GTIOStore
+
+/// Everything the read models know, folded from the log in `seq` order by the rules of
+/// EVENTS.md §3. A pure function of the events applied: the same events give the same state.
+public struct CommunityState: Sendable {
+    public enum EdgeState: Sendable, Equatable { case following, requested }
+    public enum Life: Sendable, Equatable { case live, deleted, removed }
+
+    public struct Post: Sendable {
+        public var id: String
+        public var author: String
+        public var kind: String
+        public var voting: Bool
+        public var created: Int64
+        public var createdSeq: Int64
+        public var life = Life.live
+        public var description: String?
+        /// Who hearts it, with the seq of the heart that counts (for "newest first").
+        public var hearts: [String: Int64] = [:]
+        public var wearIt = 0
+        public var changeIt = 0
+        public var voters: Set<String> = []
+        /// Its reviews, in the order they were added.
+        public var reviews: [String] = []
+        public var liveReviews = 0
+        public var shares = 0
+    }
+
+    public struct Review: Sendable {
+        public var id: String
+        public var post: String
+        public var author: String
+        public var text: String
+        public var at: Int64
+        public var removed = false
+        public var agreers: Set<String> = []
+    }
+
+    /// A user's first open flag on an item: kept when they flag again.
+    public struct FlagMark: Sendable, Equatable {
+        public var at: Int64
+        public var seq: Int64
+        public var reason: String?
+    }
+
+    public struct FlagItem: Sendable {
+        public var item: String
+        public var open: [String: FlagMark] = [:]
+        /// The seq of the latest flag that opened or joined the current round (the queue's version).
+        public var lastFlagSeq: Int64 = 0
+        public var lastFlagAt: Int64 = 0
+        /// Every flag ever applied, closed rounds included, for the item's history.
+        public var history: [(user: String, mark: FlagMark)] = []
+    }
+
+    public struct Decision: Sendable, Equatable {
+        public var seq: Int64
+        public var at: Int64
+        public var item: String
+        public var action: String
+        public var moderator: String
+        public var note: String?
+        public var flaggers: Int
+        /// When the round it closed was first flagged.
+        public var firstFlagged: Int64
+    }
+
+    public struct Signup: Sendable, Equatable {
+        public var at: Int64
+        public var provider: String
+        public var device: String?
+    }
+
+    // MARK: Position
+
+    /// The last seq applied, 0 for none.
+    public internal(set) var lastSeq: Int64 = 0
+    /// The largest `at` applied: "now" of the default view.
+    public internal(set) var newestAt: Int64?
+    public internal(set) var eventCount = 0
+
+    // MARK: People
+
+    public internal(set) var knownUsers: Set<String> = []
+    public internal(set) var names: [String: String] = [:]
+    public internal(set) var privateUsers: Set<String> = []
+    public internal(set) var signups: [String: Signup] = [:]
+
+    // MARK: Follow graph
+
+    public internal(set) var outgoing: [String: [String: EdgeState]] = [:]
+    public internal(set) var incoming: [String: [String: EdgeState]] = [:]
+    public internal(set) var followerCounts: [String: Int] = [:]
+    public internal(set) var followingCounts: [String: Int] = [:]
+    public internal(set) var blocks: Set<BlockPair> = []
+
+    // MARK: Posts, reviews, moderation
+
+    public internal(set) var posts: [String: Post] = [:]
+    public internal(set) var postsByAuthor: [String: [String]] = [:]
+    public internal(set) var reviews: [String: Review] = [:]
+    public internal(set) var items: [String: FlagItem] = [:]
+    public internal(set) var decisions: [Decision] = []
+    public internal(set) var productHearts: Set<BlockPair> = []
+    public internal(set) var shoppingList: Set<BlockPair> = []
+
+    // MARK: Engagement
+
+    public internal(set) var activeUsersByDay: [Int64: Set<String>] = [:]
+    public internal(set) var activeDevicesByDay: [Int64: Set<String>] = [:]
+    public internal(set) var signupsByDay: [Int64: [String: Int]] = [:]
+    public internal(set) var eventsByDay: [Int64: [EventType: Int]] = [:]
+    public internal(set) var actionsByDay: [Int64: [Action: Int]] = [:]
+    public internal(set) var anomalies: [AnomalyKey: Int] = [:]
+
+    public init() {}
+
+    /// An ordered pair of ids: a block, a product heart, a shopping-list entry.
+    public struct BlockPair: Hashable, Sendable {
+        public var first: String
+        public var second: String
+        public init(_ first: String, _ second: String) {
+            self.first = first
+            self.second = second
+        }
+    }
+
+    public struct AnomalyKey: Hashable, Sendable {
+        public var type: EventType
+        public var anomaly: Anomaly
+    }
+
+    /// The applied actions that engagement counts per day (EVENTS.md, Engagement).
+    public enum Action: String, Sendable, CaseIterable {
+        case posts, hearts, votes, reviews, flags, shares, invites, suggestions
+    }
+
+    // MARK: Applying
+
+    /// Applies one event; events must come in increasing `seq`.
+    public mutating func apply(_ event: LogRecord) {
+        lastSeq = event.seq
+        eventCount += 1
+        if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
+        let day = Timestamp(milliseconds: event.at).day
+        eventsByDay[day, default: [:]][event.type, default: 0] += 1
+        if let user = event.user {
+            knownUsers.insert(user)
+            activeUsersByDay[day, default: []].insert(user)
+        }
+        if let device = event.device { activeDevicesByDay[day, default: []].insert(device) }
+
+        switch event.type {
+        case .userSignedUp: applySignUp(event, day: day)
+        case .userProfileUpdated:
+            if let user = event.user, let name = event.text { names[user] = name }
+        case .userPrivacyChanged: applyPrivacy(event)
+        case .userFollowed: applyFollow(event)
+        case .userUnfollowed: applyUnfollow(event)
+        case .followApproved, .followDeclined: applyAnswer(event)
+        case .userBlocked: applyBlock(event)
+        case .userUnblocked: applyUnblock(event)
+        case .postCreated: applyPostCreated(event, day: day)
+        case .postDeleted: applyPostDeleted(event)
+        case .postHearted: applyHeart(event, day: day)
+        case .postUnhearted: applyUnheart(event)
+        case .postVoted: applyVote(event, day: day)
+        case .postFlagged: applyPostFlag(event, day: day)
+        case .postShared: applyShare(event, day: day)
+        case .reviewAdded: applyReviewAdded(event, day: day)
+        case .reviewAgreed: applyAgree(event)
+        case .reviewFlagged: applyReviewFlag(event, day: day)
+        case .reviewRemoved: applyReviewRemoved(event)
+        case .moderationResolved: applyResolution(event)
+        case .productHearted: applySetAdd(\.productHearts, event)
+        case .productUnhearted: applySetRemove(\.productHearts, event)
+        case .shoppingListAdded: applySetAdd(\.shoppingList, event)
+        case .shoppingListRemoved: applySetRemove(\.shoppingList, event)
+        case .inviteSent: count(.invites, day)
+        case .productSuggested: count(.suggestions, day)
+        default: break  // tracking, sessions and the rest only count as activity
+        }
+        if let target = event.type.targetsUser ? event.subject : nil { knownUsers.insert(target) }
+    }
+
+    mutating func ignore(_ event: LogRecord, _ anomaly: Anomaly) {
+        anomalies[AnomalyKey(type: event.type, anomaly: anomaly), default: 0] += 1
+    }
+
+    mutating func count(_ action: Action, _ day: Int64) {
+        actionsByDay[day, default: [:]][action, default: 0] += 1
+    }
+
+    private mutating func applySignUp(_ event: LogRecord, day: Int64) {
+        guard let user = event.user else { return }
+        if let name = event.text { names[user] = name }
+        // A second sign-up updates the name but is not a second sign-up.
+        guard signups[user] == nil, let provider = event.value else { return }
+        signups[user] = Signup(at: event.at, provider: provider, device: event.device)
+        signupsByDay[day, default: [:]][provider, default: 0] += 1
+    }
+
+    /// Product hearts and the shopping list are sets per (user, product), like post hearts.
+    private mutating func applySetAdd(_ set: WritableKeyPath<CommunityState, Set<BlockPair>>, _ event: LogRecord) {
+        guard let user = event.user, let product = event.subject else { return }
+        if self[keyPath: set].insert(BlockPair(user, product)).inserted == false { ignore(event, .repeated) }
+    }
+
+    private mutating func applySetRemove(_ set: WritableKeyPath<CommunityState, Set<BlockPair>>, _ event: LogRecord) {
+        guard let user = event.user, let product = event.subject else { return }
+        if self[keyPath: set].remove(BlockPair(user, product)) == nil { ignore(event, .notInSet) }
+    }
+}
+
+extension EventType {
+    /// Types whose `subject` is another user (so that user is known to the console).
+    var targetsUser: Bool {
+        switch self {
+        case .userFollowed, .userUnfollowed, .followApproved, .followDeclined, .userBlocked, .userUnblocked: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// One open item of the moderation queue (3.1, 3.4).
+public struct FlaggedItem: Sendable, Equatable {
+    public var item: String
+    /// Distinct users with open flags on it.
+    public var flaggers: Int
+    public var firstFlagged: Int64
+    public var lastFlagged: Int64
+    public var hidden: Bool
+    /// The seq of the latest flag in the open round: what `resolve --expect` checks.
+    public var version: Int64
+}
+
+extension ReadModels {
+    /// Open items: most distinct flaggers first, then the oldest open flag, then item.
+    public func moderationQueue() -> [FlaggedItem] {
+        state.items.values.compactMap { entry -> FlaggedItem? in
+            guard !entry.open.isEmpty, let first = state.firstFlagged(entry.item) else { return nil }
+            return FlaggedItem(
+                item: entry.item, flaggers: entry.open.count, firstFlagged: first.at,
+                lastFlagged: entry.open.values.map(\.at).max() ?? first.at,
+                hidden: entry.open.count >= CommunityState.hiddenAt, version: entry.lastFlagSeq)
+        }
+        .sorted { a, b in
+            if a.flaggers != b.flaggers { return a.flaggers > b.flaggers }
+            if a.firstFlagged != b.firstFlagged { return a.firstFlagged < b.firstFlagged }
+            return a.item.utf8.lexicographicallyPrecedes(b.item.utf8)
+        }
+    }
+}

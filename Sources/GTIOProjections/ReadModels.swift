@@ -1,0 +1,135 @@
+import Foundation
+import GTIOCatalog
+
+/// The read models of one view of the log: a folded state and its "now".
+public struct ReadModels: Sendable {
+    public let state: CommunityState
+    /// UTC ms: the as-of time, or the largest `at` in view.
+    public let now: Int64
+
+    public init(state: CommunityState, now: Int64? = nil) {
+        self.state = state
+        self.now = now ?? state.newestAt ?? 0
+    }
+
+    /// Whether `user` appears anywhere in the log in view (as actor or as another user's target).
+    public func knows(user: String) -> Bool { state.knownUsers.contains(user) }
+
+    // MARK: Popular looks (9.1)
+
+    /// Whether a post may appear in rankings and make its author a quick-add candidate.
+    func isEligible(_ post: CommunityState.Post) -> Bool {
+        post.life == .live && !state.isHidden("post:" + post.id) && !state.privateUsers.contains(post.author)
+            && post.created <= now
+    }
+
+    func points(_ post: CommunityState.Post) -> Int { post.hearts.count + post.wearIt + post.changeIt + 2 * post.liveReviews }
+
+    /// Hours from `created` to now, never negative.
+    func ageHours(_ post: CommunityState.Post) -> Double { Double(max(0, now - post.created)) / 3_600_000 }
+
+    /// The ranked looks of `tab`; `limit` nil or 0 for all.
+    public func looks(_ tab: LooksTab, limit: Int? = 20) -> [Look] {
+        var candidates: [Look] = []
+        for post in state.posts.values where isEligible(post) {
+            let verdict = VoteVerdict(post: post.id, wearIt: post.wearIt, changeIt: post.changeIt)
+            let points = points(post)
+            let score: Double
+            switch tab {
+            case .popular: score = Double(points) / pow(ageHours(post) + 2, 1.8)
+            case .new: score = ageHours(post)
+            case .top: score = Double(points)
+            case .wearIt:
+                guard verdict.votes >= 5 else { continue }
+                score = verdict.wilson
+            }
+            candidates.append(Look(
+                rank: 0, post: post.id, author: post.author, points: points, hearts: post.hearts.count,
+                votes: verdict.votes, reviews: post.liveReviews, score: score, created: post.created))
+        }
+        let ordered: (Look, Look) -> Bool = { a, b in
+            if tab == .new {
+                if a.created != b.created { return a.created > b.created }
+            } else if a.score != b.score {
+                return a.score > b.score
+            }
+            if a.created != b.created { return a.created > b.created }
+            return a.post.utf8.lexicographicallyPrecedes(b.post.utf8)
+        }
+        var ranked = Self.top(candidates, limit: limit, by: ordered)
+        for index in ranked.indices { ranked[index].rank = index + 1 }
+        return ranked
+    }
+
+    /// The first `limit` of `items` in order, without sorting all of them when a few are asked for.
+    static func top<T>(_ items: [T], limit: Int?, by ordered: (T, T) -> Bool) -> [T] {
+        guard let limit, limit > 0, limit < items.count / 8 else { return items.sorted(by: ordered) }
+        var best: [T] = []
+        best.reserveCapacity(limit + 1)
+        for item in items {
+            if best.count == limit, let last = best.last, !ordered(item, last) { continue }
+            let index = best.firstIndex { ordered(item, $0) } ?? best.count
+            best.insert(item, at: index)
+            if best.count > limit { best.removeLast() }
+        }
+        return best
+    }
+
+    // MARK: Vote verdicts (3.2)
+
+    /// Every live post with at least one counted vote, hidden and private ones included.
+    public func verdicts() -> [VoteVerdict] {
+        state.posts.values
+            .filter { $0.life == .live && $0.wearIt + $0.changeIt > 0 }
+            .map { VoteVerdict(post: $0.id, wearIt: $0.wearIt, changeIt: $0.changeIt) }
+            .sorted { a, b in
+                if a.wilson != b.wilson { return a.wilson > b.wilson }
+                if a.votes != b.votes { return a.votes > b.votes }
+                return a.post.utf8.lexicographicallyPrecedes(b.post.utf8)
+            }
+    }
+
+    /// The verdict of one post: nil when it has none (no counted vote, or deleted or removed).
+    public func verdict(post: String) -> VoteVerdict? {
+        guard let found = state.posts[post], found.life == .live, found.wearIt + found.changeIt > 0 else { return nil }
+        return VoteVerdict(post: post, wearIt: found.wearIt, changeIt: found.changeIt)
+    }
+
+    // MARK: Follow graph (6.x, 7.7, 13.4)
+
+    /// The display name: the latest signed-up or profile name; nil when none (or empty).
+    public func name(of user: String) -> String? {
+        guard let name = state.names[user], !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// Lowercased name (or id when nameless) by code points, then id.
+    func nameOrder(_ a: String, _ b: String) -> Bool {
+        let keyA = (name(of: a) ?? a).lowercased(), keyB = (name(of: b) ?? b).lowercased()
+        if keyA != keyB { return keyA.unicodeScalars.lexicographicallyPrecedes(keyB.unicodeScalars) { $0.value < $1.value } }
+        return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
+    }
+
+    /// Users with a *following* edge to `user`, by display name.
+    public func followers(of user: String) -> [String] {
+        (state.incoming[user] ?? [:]).filter { $0.value == .following }.map(\.key).sorted(by: nameOrder)
+    }
+
+    /// Users `user` follows (*following* edges only), by display name.
+    public func following(of user: String) -> [String] {
+        (state.outgoing[user] ?? [:]).filter { $0.value == .following }.map(\.key).sorted(by: nameOrder)
+    }
+
+    public func followerCount(_ user: String) -> Int { state.followerCounts[user] ?? 0 }
+    public func followingCount(_ user: String) -> Int { state.followingCounts[user] ?? 0 }
+
+    /// The follow button viewer → target (13.4): 0 off, 1 following, 2 requested; nil for oneself.
+    public func followButton(viewer: String, target: String) -> Int? {
+        guard viewer != target else { return nil }
+        switch state.edge(from: viewer, to: target) {
+        case .following: return 1
+        case .requested: return 2
+        case nil: return 0
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import GTIOCatalog
+
+/// An event as read models see it: its position and typed columns, never the JSON original.
+public struct LogRecord: Sendable {
+    public var seq: Int64
+    public var type: EventType
+    public var at: Int64
+    public var user: String?
+    public var device: String?
+    public var subject: String?
+    public var object: String?
+    public var value: String?
+    public var flag: Bool?
+    public var text: String?
+    /// The users a `quickadd.shown` suggested; empty for every other type.
+    public var list: [String]
+
+    public init(
+        seq: Int64, type: EventType, at: Int64, user: String? = nil, device: String? = nil,
+        subject: String? = nil, object: String? = nil, value: String? = nil, flag: Bool? = nil,
+        text: String? = nil, list: [String] = []
+    ) {
+        self.seq = seq
+        self.type = type
+        self.at = at
+        self.user = user
+        self.device = device
+        self.subject = subject
+        self.object = object
+        self.value = value
+        self.flag = flag
+        self.text = text
+        self.list = list
+    }
+
+    /// The record of a validated event at `seq` (for tests and in-memory logs).
+    public init(seq: Int64, _ event: ValidatedEvent) {
+        self.init(
+            seq: seq, type: event.type, at: event.at.milliseconds, user: event.user, device: event.device,
+            subject: event.subject, object: event.object, value: event.value, flag: event.flag, text: event.text,
+            list: event.list)
+    }
+}
+
+/// Which part of the log a scan reads: the events in view of an as-of query.
+public struct LogScope: Sendable, Equatable {
+    /// Only events with `seq` greater than this.
+    public var afterSeq: Int64 = 0
+    /// Only events with `seq` up to this.
+    public var throughSeq: Int64?
+    /// Only events with `at` up to this (UTC ms).
+    public var atMost: Int64?
+
+    public init(afterSeq: Int64 = 0, throughSeq: Int64? = nil, atMost: Int64? = nil) {
+        self.afterSeq = afterSeq
+        self.throughSeq = throughSeq
+        self.atMost = atMost
+    }
+}

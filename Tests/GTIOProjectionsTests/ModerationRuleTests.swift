@@ -1,0 +1,131 @@
+import Testing
+@testable import GTIOProjections
+
+@Suite struct ModerationRuleTests {
+    @Test func severalFlagsByOneUserCountOnceAndKeepTheirFirstTime() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        let first = log.clock
+        log.flag("p", by: "b")
+        log.flag("p", by: "b")
+        let queue = log.models().moderationQueue()
+        #expect(queue.map(\.item) == ["post:p"])
+        #expect(queue[0].flaggers == 1)
+        #expect(queue[0].firstFlagged == first)
+    }
+
+    @Test func threeDistinctFlaggersHideAPostFromRankingsUntilDecided() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        log.post("q", by: "a")
+        for user in ["b", "c", "d"] { log.flag("p", by: user) }
+        var models = log.models()
+        #expect(models.moderationQueue()[0].hidden)
+        #expect(models.looks(.new).map(\.post) == ["q"])
+        log.resolve("post:p", "dismiss")
+        models = log.models()
+        #expect(models.moderationQueue().isEmpty)
+        #expect(models.looks(.new).map(\.post) == ["q", "p"])
+    }
+
+    @Test func queueOrderIsFlaggersThenOldestOpenFlagThenItem() {
+        var log = TestLog()
+        for post in ["p1", "p2", "p3", "p4"] { log.post(post, by: "a") }
+        log.flag("p3", by: "x")
+        log.flag("p2", by: "x")
+        log.flag("p4", by: "x", at: log.records[5].at)  // same time as p2's flag: item order decides
+        log.flag("p1", by: "x")
+        log.flag("p1", by: "y")
+        #expect(log.models().moderationQueue().map(\.item) == ["post:p1", "post:p3", "post:p2", "post:p4"])
+    }
+
+    @Test func firstFlaggedIsTheEarliestOpenFlagByAt() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        let early = log.clock - 10 * TestLog.minute
+        log.flag("p", by: "b")
+        log.flag("p", by: "c", at: early)  // a late event: its at is earlier
+        #expect(log.models().moderationQueue()[0].firstFlagged == early)
+    }
+
+    @Test func removeEndsTheItemForGoodAndItsCountsWithIt() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        log.heart("p", by: "b")
+        log.vote("p", by: "b", "wear_it")
+        log.flag("p", by: "c")
+        log.resolve("post:p", "remove")
+        log.flag("p", by: "d")
+        log.heart("p", by: "d")
+        let models = log.models()
+        #expect(models.state.posts["p"]!.life == .removed)
+        #expect(models.verdict(post: "p") == nil)
+        #expect(models.looks(.top).isEmpty)
+        #expect(models.moderationQueue().isEmpty)
+        #expect(models.state.decisions.map(\.action) == ["remove"])
+    }
+
+    @Test func dismissClosesTheRoundAndALaterFlagReopensItFresh() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        for user in ["b", "c", "d"] { log.flag("p", by: user) }
+        log.resolve("post:p", "dismiss")
+        let reopened = log.clock
+        log.flag("p", by: "b")  // the same user may reopen it
+        let queue = log.models().moderationQueue()
+        #expect(queue.count == 1)
+        #expect(queue[0].flaggers == 1)
+        #expect(queue[0].firstFlagged == reopened)
+        #expect(queue[0].hidden == false)
+    }
+
+    @Test func resolvingAnItemWithNoOpenFlagsIsIgnored() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        log.resolve("post:p", "remove")
+        let models = log.models()
+        #expect(models.state.posts["p"]!.life == .live)
+        #expect(models.state.decisions.isEmpty)
+        #expect(models.anomalies().first?.anomaly == .nothingOpen)
+    }
+
+    @Test func deletingAPostClosesItsFlagsAndItsReviewsFlags() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        log.review("r", on: "p", by: "b")
+        log.flag("p", by: "c")
+        log.flagReview("r", by: "c")
+        #expect(log.models().moderationQueue().count == 2)
+        log.delete("p", by: "a")
+        #expect(log.models().moderationQueue().isEmpty)
+    }
+
+    @Test func removingAReviewClosesItsFlagsAndStopsItCounting() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        log.review("r", on: "p", by: "b")
+        log.flagReview("r", by: "c")
+        log.resolve("review:r", "remove")
+        let models = log.models()
+        #expect(models.moderationQueue().isEmpty)
+        #expect(models.state.posts["p"]!.liveReviews == 0)
+    }
+
+    @Test func aHiddenReviewStillCountsInItsPostsPoints() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        log.review("r", on: "p", by: "b")
+        for user in ["c", "d", "e"] { log.flagReview("r", by: user) }
+        let models = log.models()
+        #expect(models.moderationQueue()[0].hidden)
+        #expect(models.looks(.top)[0].points == 2)
+    }
+
+    @Test func hiddenIsTakenAtNow() {
+        var log = TestLog()
+        log.post("p", by: "a")
+        for user in ["b", "c", "d"] { log.flag("p", by: user) }
+        #expect(log.models(.atSeq(3)).moderationQueue()[0].hidden == false)
+        #expect(log.models().moderationQueue()[0].hidden)
+    }
+}
