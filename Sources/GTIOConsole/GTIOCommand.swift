@@ -20,7 +20,7 @@ public struct GTIOCommand: ParsableCommand {
             IngestCommand.self, StatusCommand.self, EventsCommand.self, EventCommand.self,
             QuarantineCommand.self, DemoCommand.self, CatalogCommand.self,
             LooksCommand.self, VerdictCommand.self, VerdictsCommand.self, FollowersCommand.self, FollowingCommand.self,
-            SuggestCommand.self, FlagsCommand.self, StatsCommand.self, AnomaliesCommand.self,
+            SuggestCommand.self, FlagsCommand.self, StatsCommand.self, AnomaliesCommand.self, RebuildCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -30,10 +30,17 @@ struct QueryOptions: ParsableArguments {
         }
     }
 
-    /// The read models of the requested view.
+    /// The read models of the requested view; the latest view also brings lagging tables up to date.
     func readModels() throws -> ReadModels {
         let view = try self.view
-        return try view.readModels(from: try storeOptions.open())
+        let engine = ReadModelEngine(store: try storeOptions.open())
+        guard view == .latest else { return try engine.fold(view) }
+        do {
+            return try engine.catchUp()
+        } catch let error as StoreError where error == .readOnly(path: engine.store.path) {
+            // A store we may read but not write still answers; its tables just stay behind.
+            return try engine.fold()
+        }
     }
 
     /// Prints or writes `table` in the requested format.

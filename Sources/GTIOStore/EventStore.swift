@@ -88,7 +88,7 @@ public final class EventStore: EventLog {
     }
 
     /// Runs `body` in a write transaction, turning SQLite errors into store errors.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.write(body)
         } catch let error as DatabaseError {
@@ -97,7 +97,7 @@ public final class EventStore: EventLog {
     }
 
     /// Runs `body` on a read-only snapshot, turning SQLite errors into store errors.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.read(body)
         } catch let error as DatabaseError {

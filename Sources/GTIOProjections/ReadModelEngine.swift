@@ -1,0 +1,60 @@
+import GRDB
+import GTIOStore
+
+/// Keeps the read-model tables of a store in step with its log.
+public struct ReadModelEngine: Sendable {
+    public let store: EventStore
+
+    public init(store: EventStore) {
+        self.store = store
+    }
+
+    /// Each read model's checkpoint (0 when never built).
+    public func checkpoints() throws -> [ReadModelName: Int64] {
+        var result: [ReadModelName: Int64] = [:]
+        for model in ReadModelName.allCases { result[model] = try store.checkpoint(named: model.checkpointName) }
+        return result
+    }
+
+    /// Folds the log in `view`, reporting events applied so far to `progress`.
+    public func fold(_ view: LogView = .latest, progress: (Int) -> Void = { _ in }) throws -> ReadModels {
+        var state = CommunityState()
+        try store.scan(view.scope) { record in
+            state.apply(record)
+            if state.eventCount % 65_536 == 0 { progress(state.eventCount) }
+        }
+        if case .asOf(let moment) = view { return ReadModels(state: state, now: moment.milliseconds) }
+        return ReadModels(state: state)
+    }
+
+    /// The read models of the whole log, with every lagging table brought up to date first.
+    public func catchUp() throws -> ReadModels {
+        let models = try fold()
+        let lagging = try checkpoints().filter { $0.value != models.state.lastSeq }.map(\.key)
+        if !lagging.isEmpty { _ = try write(lagging.sorted { $0.rawValue < $1.rawValue }, models) }
+        return models
+    }
+
+    /// Writes the tables of `names` from `models` in one transaction; rows written per model.
+    public func write(_ names: [ReadModelName], _ models: ReadModels) throws -> [ReadModelName: Int] {
+        try store.write { db in
+            var written: [ReadModelName: Int] = [:]
+            for name in names { written[name] = try ReadModelTables.write(name, models, in: db) }
+            return written
+        }
+    }
+
+    /// Where each live model differs from a fresh fold of the log up to that model's checkpoint.
+    public func check(_ names: [ReadModelName]) throws -> [ReadModelName: [String]] {
+        var result: [ReadModelName: [String]] = [:]
+        var folds: [Int64: ReadModels] = [:]
+        let marks = try checkpoints()
+        for name in names {
+            let seq = marks[name] ?? 0
+            let models = try folds[seq] ?? fold(.atSeq(seq))
+            folds[seq] = models
+            result[name] = try store.read { db in try ReadModelTables.differences(name, models, in: db) }
+        }
+        return result
+    }
+}

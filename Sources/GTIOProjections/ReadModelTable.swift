@@ -1,0 +1,23 @@
+import GRDB
+
+/// One SQL table of a read model: its definition and, for a given state, its rows.
+struct ReadModelTable: Sendable {
+    var name: String
+    /// Column definitions; the leading `keyCount` columns are the primary key.
+    var columns: [(name: String, type: String)]
+    var keyCount: Int
+
+    var createSQL: String {
+        let definitions = columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ")
+        let key = columns.prefix(keyCount).map(\.name).joined(separator: ", ")
+        return "CREATE TABLE IF NOT EXISTS \(name) (\(definitions), PRIMARY KEY (\(key))) WITHOUT ROWID"
+    }
+
+    var insertSQL: String {
+        "INSERT INTO \(name) (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
+    var orderedSelectSQL: String {
+        "SELECT * FROM \(name) ORDER BY \(columns.prefix(keyCount).map(\.name).joined(separator: ", "))"
+    }
+}

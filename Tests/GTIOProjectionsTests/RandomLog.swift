@@ -1,0 +1,53 @@
+import GTIOCatalog
+import GTIOSimulation
+import GTIOStore
+
+/// Random logs over a handful of users, posts and reviews, so that follows meet blocks,
+/// votes meet deletions and flags meet decisions far more often than in real data.
+enum RandomLog {
+    static let users = ["ann", "bob", "cy", "dee", "eve", "fay"]
+
+    static func events(seed: UInt64, count: Int) -> [ValidatedEvent] {
+        var random = SeededGenerator(seed: seed)
+        var at = Timestamp(rfc3339: "2012-04-23T00:00:00Z")!.milliseconds
+        var events: [ValidatedEvent] = []
+        func pick(_ values: [String]) -> String { values[random.below(values.count)] }
+        for index in 0..<count {
+            // Mostly forward in time, sometimes a late event, up to a few days in all.
+            at += Int64(random.below(3_600_000)) - (random.chance(0.1) ? 7_200_000 : 0)
+            let user = pick(users), other = pick(users)
+            let post = "p\(random.below(5))", review = "r\(random.below(4))"
+            let item = random.chance(0.6) ? "post:" + post : "review:" + review
+            let data: (EventType, String)
+            switch random.below(24) {
+            case 0: data = (.userSignedUp, #"{"provider":"google","name":"\#(pick(["Ann", "bob", "Émile", ""]))"}"#)
+            case 1: data = (.userPrivacyChanged, #"{"private":\#(random.chance(0.5))}"#)
+            case 2, 3: data = (.userFollowed, #"{"target":"\#(other)"}"#)
+            case 4: data = (.userUnfollowed, #"{"target":"\#(other)"}"#)
+            case 5: data = (.followApproved, #"{"follower":"\#(other)"}"#)
+            case 6: data = (.followDeclined, #"{"follower":"\#(other)"}"#)
+            case 7: data = (random.chance(0.7) ? .userBlocked : .userUnblocked, #"{"target":"\#(other)"}"#)
+            case 8, 9: data = (.postCreated, #"{"post":"\#(post)","kind":"outfit","voting":\#(!random.chance(0.2))}"#)
+            case 10: data = (.postDeleted, #"{"post":"\#(post)"}"#)
+            case 11, 12: data = (.postHearted, #"{"post":"\#(post)"}"#)
+            case 13: data = (.postUnhearted, #"{"post":"\#(post)"}"#)
+            case 14, 15: data = (.postVoted, #"{"post":"\#(post)","verdict":"\#(random.chance(0.5) ? "wear_it" : "change_it")"}"#)
+            case 16: data = (.postFlagged, #"{"post":"\#(post)"}"#)
+            case 17: data = (.reviewAdded, #"{"review":"\#(review)","post":"\#(post)","text":"hm"}"#)
+            case 18: data = (.reviewAgreed, #"{"review":"\#(review)"}"#)
+            case 19: data = (.reviewFlagged, #"{"review":"\#(review)"}"#)
+            case 20: data = (.reviewRemoved, #"{"review":"\#(review)"}"#)
+            case 21: data = (.moderationResolved, #"{"item":"\#(item)","action":"\#(random.chance(0.5) ? "remove" : "dismiss")"}"#)
+            case 22: data = (.postShared, #"{"post":"\#(post)","channel":"twitter"}"#)
+            default: data = (.track, #"{"name":"Feed"}"#)
+            }
+            let line = #"{"id":"e\#(index)","type":"\#(data.0.rawValue)","at":"\#(Timestamp(milliseconds: at))","user":"\#(user)","data":\#(data.1)}"#
+            events.append(try! EventValidator.validate(line).get())
+        }
+        return events
+    }
+
+    static func records(seed: UInt64, count: Int) -> [LogRecord] {
+        events(seed: seed, count: count).enumerated().map { LogRecord(seq: Int64($0.offset + 1), $0.element) }
+    }
+}
