@@ -23,7 +23,8 @@ public struct ReadModels: Sendable {
             && post.created <= now
     }
 
-    func points(_ post: CommunityState.Post) -> Int { post.hearts.count + post.wearIt + post.changeIt + 2 * post.liveReviews }
+    /// Hearts + counted votes + 2 × live reviews.
+    public func points(_ post: CommunityState.Post) -> Int { post.hearts.count + post.wearIt + post.changeIt + 2 * post.liveReviews }
 
     /// Hours from `created` to now, never negative.
     func ageHours(_ post: CommunityState.Post) -> Double { Double(max(0, now - post.created)) / 3_600_000 }

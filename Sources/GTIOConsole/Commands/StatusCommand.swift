@@ -1,4 +1,5 @@
 import ArgumentParser
+import GTIOProjections
 import GTIOStore
 
 /// `gtio status`: the log at a glance.
@@ -13,16 +14,28 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "text, or json for one JSON object.")
     var format: StatusFormat = .text
 
+    /// Every read model with its checkpoint: 0 for one never built.
+    private func readModelCheckpoints(_ status: StoreStatus) -> [(String, Int64)] {
+        let known = Dictionary(status.checkpoints.map { ($0.name, $0.seq) }, uniquingKeysWith: max)
+        guard !known.isEmpty else { return [] }
+        return ReadModelName.allCases.map { ($0.rawValue, known[$0.checkpointName] ?? 0) }
+    }
+
     func run() throws {
         let status = try storeOptions.open().status()
         switch format {
         case .json:
-            print(JSONRenderer.object([
+            let members: [(String, Cell)] = [
                 ("store", .text(status.path)), ("events", .integer(status.events)),
                 ("last_seq", .integer(status.lastSeq)), ("first_at", Cell(status.firstAt)),
                 ("last_at", Cell(status.lastAt)), ("batches", .integer(status.batches)),
                 ("quarantined", .integer(status.quarantined)), ("size_bytes", .integer(status.sizeBytes)),
-            ]))
+            ]
+            let readModels = readModelCheckpoints(status).map { name, seq in
+                JSONRenderer.object([("name", .text(name)), ("seq", .integer(seq)), ("lag", .integer(status.lastSeq - seq))])
+            }
+            print(JSONRenderer.object(
+                encoded: members.map { ($0.0, JSONRenderer.value($0.1)) } + [("read_models", "[" + readModels.joined(separator: ",") + "]")]))
         case .text:
             var lines = [
                 "store        \(status.path)",
@@ -33,8 +46,14 @@ struct StatusCommand: ParsableCommand {
                 "size         " + String(format: "%.1f MB", Double(status.sizeBytes) / 1e6),
                 "quarantined  \(status.quarantined)" + (status.quarantined > 0 ? " (see gtio quarantine)" : ""),
             ]
-            for checkpoint in status.checkpoints {
-                lines.append("read model   \(checkpoint.name) at seq \(checkpoint.seq), lag \(status.lastSeq - checkpoint.seq)")
+            let checkpoints = readModelCheckpoints(status)
+            let width = checkpoints.map(\.0.count).max() ?? 0
+            for (name, seq) in checkpoints {
+                let lag = status.lastSeq - seq
+                lines.append("read model   \(name.padding(to: width))  at seq \(seq), " + (lag == 0 ? "up to date" : "\(lag) behind"))
+            }
+            if checkpoints.isEmpty && status.events > 0 {
+                lines.append("read models  not built yet (any query builds them; or gtio rebuild)")
             }
             print(lines.joined(separator: "\n"))
         }

@@ -1,0 +1,96 @@
+import Foundation
+import GTIOTestSupport
+import Testing
+
+/// A small community: ann posts two looks, bob and cy heart and vote, dee flags.
+private let community = [
+    #"{"id":"1","type":"user.signed_up","at":"2012-04-23T00:00:00Z","user":"ann","data":{"provider":"google","name":"Ann"}}"#,
+    #"{"id":"2","type":"user.signed_up","at":"2012-04-23T00:01:00Z","user":"bob","data":{"provider":"aol","name":"Bob"}}"#,
+    #"{"id":"3","type":"post.created","at":"2012-04-23T01:00:00Z","user":"ann","data":{"post":"p1","kind":"outfit","voting":true}}"#,
+    #"{"id":"4","type":"post.hearted","at":"2012-04-23T02:00:00Z","user":"bob","data":{"post":"p1"}}"#,
+    #"{"id":"5","type":"post.voted","at":"2012-04-23T02:01:00Z","user":"bob","data":{"post":"p1","verdict":"wear_it"}}"#,
+    #"{"id":"6","type":"post.voted","at":"2012-04-23T02:02:00Z","user":"cy","data":{"post":"p1","verdict":"change_it"}}"#,
+    #"{"id":"7","type":"user.followed","at":"2012-04-23T03:00:00Z","user":"bob","data":{"target":"ann"}}"#,
+    #"{"id":"8","type":"post.created","at":"2012-04-24T01:00:00Z","user":"ann","data":{"post":"p2","kind":"product","voting":false}}"#,
+    #"{"id":"9","type":"post.flagged","at":"2012-04-24T02:00:00Z","user":"dee","data":{"post":"p2"}}"#,
+].joined(separator: "\n") + "\n"
+
+@Suite struct QueryCommandTests {
+    let folder = TemporaryDirectory()
+    var store: String { folder.file("log.gtio") }
+
+    init() throws {
+        let path = folder.write("community.jsonl", community)
+        _ = try GTIOBinary.run(["ingest", path, "--store", folder.file("log.gtio")])
+    }
+
+    func gtio(_ command: String) throws -> GTIOBinary.Output {
+        try GTIOBinary.run(["--store", store, "-c", command])
+    }
+
+    @Test func looksCarryTheContractColumns() throws {
+        let result = try gtio("looks top --format csv")
+        #expect(result.status == 0)
+        #expect(result.stdout == "rank,post,author,points,hearts,votes,reviews,score\r\n1,p1,ann,3,1,2,0,3.0\r\n2,p2,ann,0,0,0,0,0.0\r\n")
+    }
+
+    @Test func asOfAndAtSeqAnswerForAnEarlierMoment() throws {
+        #expect(try gtio("looks new --as-of 2012-04-23 --format csv").stdout == "rank,post,author,points,hearts,votes,reviews,score\r\n1,p1,ann,3,1,2,0,22.99999972222222\r\n")
+        #expect(try gtio("looks top --at-seq 4 --format csv").stdout.hasSuffix("1,p1,ann,1,1,0,0,1.0\r\n"))
+        let bad = try gtio("looks --as-of yesterday")
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "gtio: --as-of: \"yesterday\" is not a time (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff]Z or ±HH:MM)\n")
+        #expect(try gtio("looks --as-of 2012-04-23 --at-seq 3").status == 2)
+    }
+
+    @Test func verdictsFollowTheContract() throws {
+        let result = try gtio("verdict p1 --format json")
+        #expect(result.stdout == #"[\#n  {"post":"p1","wear_it":1,"change_it":1,"share":0.5,"wilson":0.09453120463920085,"verdict":"pending"}\#n]\#n"#)
+        let unknown = try gtio("verdict p9")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "gtio: unknown post \"p9\": no post.created with that id in the log (try: looks new)\n")
+    }
+
+    @Test func followListsSuggestionsAndTheQueue() throws {
+        #expect(try gtio("followers ann --format csv").stdout == "user,name\r\nbob,Bob\r\n")
+        #expect(try gtio("following bob --format csv").stdout == "user,name\r\nann,Ann\r\n")
+        let missing = try gtio("followers zed")
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "gtio: unknown user \"zed\": no event in the log names them\n")
+        // Someone the log has never seen still gets the popular list.
+        #expect(try gtio("suggest zed --format csv").stdout == "rank,user,mutual,followers,reason\r\n1,ann,0,1,popular\r\n")
+        #expect(try gtio("flags --format csv").stdout == "item,flaggers,first_flagged,hidden,last_flagged,version\r\npost:p2,1,2012-04-24T02:00:00.000Z,false,2012-04-24T02:00:00.000Z,9\r\n")
+    }
+
+    @Test func statsDescribeADay() throws {
+        let json = try jsonObject(String(try gtio("stats --date 2012-04-23 --format json").stdout.dropFirst(4).dropLast(3)))
+        #expect(json["date"] as? String == "2012-04-23")
+        #expect(json["dau"] as? Int == 3)
+        #expect(json["signups"] as? Int == 2)
+        #expect(json["signups_google"] as? Int == 1)
+        #expect(json["votes"] as? Int == 2)
+        #expect(json["wau"] as? Int == 3)
+        #expect(try gtio("stats --date 2012-02-30").status == 2)
+    }
+
+    @Test func queriesBuildTheTablesAndRebuildCheckFindsTampering() throws {
+        _ = try gtio("looks")
+        let status = try jsonObject(try gtio("status --format json").stdout)
+        let models = try #require(status["read_models"] as? [[String: Any]])
+        #expect(models.count == 6)
+        #expect(models.allSatisfy { $0["lag"] as? Int == 0 && $0["seq"] as? Int == 9 })
+        #expect(try gtio("rebuild --check").status == 0)
+
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [store, "UPDATE rm_posts SET hearts = 40 WHERE post = 'p1'"]
+        try shell.run()
+        shell.waitUntilExit()
+        let check = try gtio("rebuild --check posts")
+        #expect(check.status == 1)
+        #expect(check.stdout == "posts: 1 difference\n  rm_posts (\"p1\"): hearts is 40 live, 1 rebuilt\n")
+        #expect(try gtio("rebuild posts").status == 0)
+        #expect(try gtio("rebuild --check").status == 0)
+        #expect(try gtio("rebuild nonsense").status == 2)
+    }
+}
