@@ -48,7 +48,7 @@ let package = Package(
         // Figures for scripts/bench-*.sh that the CLI cannot give: raw SQLite, validation alone.
         .executableTarget(
             name: "gtio-bench",
-            dependencies: ["GTIOCatalog", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOProjections", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
 
         .target(
             name: "GTIOTestSupport",

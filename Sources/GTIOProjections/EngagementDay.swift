@@ -26,9 +26,38 @@ extension ReadModels {
         return users.count
     }
 
+    /// WAU and MAU of `day`: from a sweep over every active day of the view, done once.
+    func windows(on day: Int64) -> (wau: Int, mau: Int) {
+        let all = indexes.windows {
+            // Each user's count of active days inside the 7- and 30-day windows ending at the day.
+            var inWeek: [String: Int] = [:], inMonth: [String: Int] = [:]
+            var result: [Int64: (wau: Int, mau: Int)] = [:]
+            let days = state.activeUsersByDay.keys.sorted()
+            guard let first = days.first, let last = days.last else { return [:] }
+            for current in first...(last + 29) {
+                for user in state.activeUsersByDay[current] ?? [] {
+                    inWeek[user, default: 0] += 1
+                    inMonth[user, default: 0] += 1
+                }
+                for user in state.activeUsersByDay[current - 7] ?? [] {
+                    inWeek[user]! -= 1
+                    if inWeek[user] == 0 { inWeek[user] = nil }
+                }
+                for user in state.activeUsersByDay[current - 30] ?? [] {
+                    inMonth[user]! -= 1
+                    if inMonth[user] == 0 { inMonth[user] = nil }
+                }
+                result[current] = (inWeek.count, inMonth.count)
+            }
+            return result
+        }
+        return all[day] ?? (0, 0)
+    }
+
     public func engagement(on day: Int64) -> EngagementDay {
-        EngagementDay(
-            day: day, dau: activeUsers(day...day), wau: activeUsers((day - 6)...day), mau: activeUsers((day - 29)...day),
+        let windows = windows(on: day)
+        return EngagementDay(
+            day: day, dau: activeUsers(day...day), wau: windows.wau, mau: windows.mau,
             devices: state.activeDevicesByDay[day]?.count ?? 0, signups: state.signupsByDay[day] ?? [:],
             actions: state.actionsByDay[day] ?? [:], events: state.eventsByDay[day]?.values.reduce(0, +) ?? 0)
     }

@@ -27,12 +27,12 @@ extension ReadModels {
             }
         }
         var candidates: [FriendSuggestion] = []
-        for (author, posts) in state.postsByAuthor where author != user {
-            guard !state.privateUsers.contains(author),
-                  state.edge(from: user, to: author) == nil,
-                  !state.isBlocked(user, author),
-                  posts.contains(where: { state.posts[$0].map(isEligible) ?? false })
-            else { continue }
+        // Authors of an eligible post are public, with a live, visible post created by now.
+        // Taken before `authors`: the indexes' lock is not reentrant.
+        let eligible = eligiblePosts
+        let authors = indexes.authors { Set(eligible.map(\.author)) }
+        for author in authors where author != user {
+            guard state.edge(from: user, to: author) == nil, !state.isBlocked(user, author) else { continue }
             candidates.append(FriendSuggestion(
                 rank: 0, user: author, mutual: mutual[author] ?? 0, followers: followerCount(author)))
         }

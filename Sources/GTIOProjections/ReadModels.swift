@@ -6,6 +6,7 @@ public struct ReadModels: Sendable {
     public let state: CommunityState
     /// UTC ms: the as-of time, or the largest `at` in view.
     public let now: Int64
+    let indexes = ViewIndexes()
 
     public init(state: CommunityState, now: Int64? = nil) {
         self.state = state
@@ -29,37 +30,44 @@ public struct ReadModels: Sendable {
     /// Hours from `created` to now, never negative.
     func ageHours(_ post: CommunityState.Post) -> Double { Double(max(0, now - post.created)) / 3_600_000 }
 
+    /// The posts that rankings consider, computed once per view.
+    var eligiblePosts: [CommunityState.Post] {
+        indexes.eligiblePosts { state.posts.values.filter(isEligible) }
+    }
+
     /// The ranked looks of `tab`; `limit` nil or 0 for all.
     public func looks(_ tab: LooksTab, limit: Int? = 20) -> [Look] {
-        var candidates: [Look] = []
-        for post in state.posts.values where isEligible(post) {
-            let verdict = VoteVerdict(post: post.id, wearIt: post.wearIt, changeIt: post.changeIt)
-            let points = points(post)
+        // Rank light (score, created, index) triples; build full rows for the winners only.
+        let posts = eligiblePosts
+        var scored: [(score: Double, created: Int64, index: Int)] = []
+        scored.reserveCapacity(posts.count)
+        for (index, post) in posts.enumerated() {
             let score: Double
             switch tab {
-            case .popular: score = Double(points) / pow(ageHours(post) + 2, 1.8)
+            case .popular: score = Double(points(post)) / pow(ageHours(post) + 2, 1.8)
             case .new: score = ageHours(post)
-            case .top: score = Double(points)
+            case .top: score = Double(points(post))
             case .wearIt:
-                guard verdict.votes >= 5 else { continue }
-                score = verdict.wilson
+                guard post.wearIt + post.changeIt >= 5 else { continue }
+                score = VoteVerdict.wilsonLowerBound(successes: post.wearIt, trials: post.wearIt + post.changeIt)
             }
-            candidates.append(Look(
-                rank: 0, post: post.id, author: post.author, points: points, hearts: post.hearts.count,
-                votes: verdict.votes, reviews: post.liveReviews, score: score, created: post.created))
+            scored.append((score, post.created, index))
         }
-        let ordered: (Look, Look) -> Bool = { a, b in
+        let ordered: ((score: Double, created: Int64, index: Int), (score: Double, created: Int64, index: Int)) -> Bool = { a, b in
             if tab == .new {
                 if a.created != b.created { return a.created > b.created }
             } else if a.score != b.score {
                 return a.score > b.score
             }
             if a.created != b.created { return a.created > b.created }
-            return a.post.utf8.lexicographicallyPrecedes(b.post.utf8)
+            return posts[a.index].id.utf8.lexicographicallyPrecedes(posts[b.index].id.utf8)
         }
-        var ranked = Self.top(candidates, limit: limit, by: ordered)
-        for index in ranked.indices { ranked[index].rank = index + 1 }
-        return ranked
+        return Self.top(scored, limit: limit, by: ordered).enumerated().map { rank, entry in
+            let post = posts[entry.index]
+            return Look(
+                rank: rank + 1, post: post.id, author: post.author, points: points(post), hearts: post.hearts.count,
+                votes: post.wearIt + post.changeIt, reviews: post.liveReviews, score: entry.score, created: post.created)
+        }
     }
 
     /// The first `limit` of `items` in order, without sorting all of them when a few are asked for.
@@ -104,21 +112,25 @@ public struct ReadModels: Sendable {
         return name
     }
 
-    /// Lowercased name (or id when nameless) by code points, then id.
-    func nameOrder(_ a: String, _ b: String) -> Bool {
-        let keyA = (name(of: a) ?? a).lowercased(), keyB = (name(of: b) ?? b).lowercased()
-        if keyA != keyB { return keyA.unicodeScalars.lexicographicallyPrecedes(keyB.unicodeScalars) { $0.value < $1.value } }
-        return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
+    /// Sorts users by lowercased display name (or id when nameless) by code points, then id.
+    /// UTF-8 byte order is code point order, so the keys compare as bytes, built once per user.
+    func sortedByName(_ users: [String]) -> [String] {
+        users.map { user in (key: Array((name(of: user) ?? user).lowercased().utf8), id: Array(user.utf8), user: user) }
+            .sorted { a, b in
+                if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
+                return a.id.lexicographicallyPrecedes(b.id)
+            }
+            .map(\.user)
     }
 
     /// Users with a *following* edge to `user`, by display name.
     public func followers(of user: String) -> [String] {
-        (state.incoming[user] ?? [:]).filter { $0.value == .following }.map(\.key).sorted(by: nameOrder)
+        sortedByName((state.incoming[user] ?? [:]).filter { $0.value == .following }.map(\.key))
     }
 
     /// Users `user` follows (*following* edges only), by display name.
     public func following(of user: String) -> [String] {
-        (state.outgoing[user] ?? [:]).filter { $0.value == .following }.map(\.key).sorted(by: nameOrder)
+        sortedByName((state.outgoing[user] ?? [:]).filter { $0.value == .following }.map(\.key))
     }
 
     public func followerCount(_ user: String) -> Int { state.followerCounts[user] ?? 0 }

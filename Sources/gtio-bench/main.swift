@@ -1,8 +1,10 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
-// Usage: gtio-bench validate FILE | gtio-bench raw-sqlite FILE STORE
+// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE
 import Foundation
 import GRDBSQLite
 import GTIOCatalog
+import GTIOProjections
+import GTIOStore
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -68,11 +70,62 @@ func rawSQLite(_ path: String, store: String) {
     print(String(format: "raw SQLite insert loop: %d rows in %.2f s: %.0f rows/s", all.count, elapsed, Double(all.count) / elapsed))
 }
 
+/// Milliseconds of each run of `body`, as p50 and p99.
+func latencies(_ runs: Int, _ body: (Int) throws -> Void) rethrows -> (p50: Double, p99: Double) {
+    var times: [Double] = []
+    for run in 0..<runs { times.append(try seconds { try body(run) } * 1000) }
+    times.sort()
+    return (times[times.count / 2], times[min(times.count - 1, Int(Double(times.count) * 0.99))])
+}
+
+/// Read models on a store: full fold and table rebuild, catch-up, queries in one process, as-of.
+func readModels(_ path: String) throws {
+    let store = try EventStore(path: path)
+    let engine = ReadModelEngine(store: store)
+    var models: ReadModels!
+    let foldTime = try seconds { models = try engine.fold() }
+    let events = models.state.eventCount
+    let writeTime = try seconds { _ = try engine.write(ReadModelName.allCases, models) }
+    print(String(format: "rebuild: fold %d events in %.2f s (%.0f events/s); tables written in %.2f s; total %.0f events/s",
+                 events, foldTime, Double(events) / foldTime, writeTime, Double(events) / (foldTime + writeTime)))
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    print(String(format: "peak RSS after rebuild: %.0f MB", Double(usage.ru_maxrss) / 1024))
+
+    // Catch-up after 1,000 more events: here a fold of the whole log plus the table writes.
+    let last = try store.lastSeq()
+    let catchUp = try seconds {
+        let behind = try engine.fold(.atSeq(last - 1000))
+        _ = try engine.write(ReadModelName.allCases, behind)
+        _ = try engine.catchUp()
+    }
+    print(String(format: "catch-up after 1,000 events (refold + tables): %.0f ms", catchUp * 1000))
+
+    let posts = Array(models.state.posts.keys.sorted().prefix(200))
+    let users = models.state.followerCounts.sorted { $0.value > $1.value }.prefix(200).map(\.key)
+    let figures: [(String, (Int) -> Void)] = [
+        ("looks popular --limit 20", { _ in _ = models.looks(.popular, limit: 20) }),
+        ("verdict P", { run in _ = models.verdict(post: posts[run % posts.count]) }),
+        ("followers U", { run in _ = models.followers(of: users[run % 2 == 0 ? 0 : run % users.count]) }),
+        ("suggest U", { run in _ = models.suggestions(for: users[run % users.count]) }),
+        ("flags", { _ in _ = models.moderationQueue() }),
+        ("stats", { run in _ = models.engagement(on: models.today - Int64(run % 30)) }),
+    ]
+    for (name, body) in figures {
+        let (p50, p99) = latencies(200, body)
+        print(name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "p50 %7.2f ms  p99 %7.2f ms (200 runs, in process)", p50, p99))
+    }
+    let asOf = try seconds { _ = try engine.fold(.atSeq(last / 2)).looks(.popular, limit: 20) }
+    print(String(format: "as-of query at the log's midpoint (fold + looks popular): %.2f s", asOf))
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
 case (3, "validate"): validate(arguments[2])
 case (4, "raw-sqlite"): rawSQLite(arguments[2], store: arguments[3])
+case (3, "read-models"):
+    do { try readModels(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 default:
-    FileHandle.standardError.write("usage: gtio-bench validate FILE | gtio-bench raw-sqlite FILE STORE\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE\n".data(using: .utf8)!)
     exit(2)
 }

@@ -1,0 +1,47 @@
+import Foundation
+import GTIOCatalog
+
+/// Figures derived once per view and shared by its queries, computed on first use.
+/// A class so a `ReadModels` value can fill it lazily; every access holds `lock`, which is not
+/// reentrant: a `compute` closure must not touch another index (take that one first).
+final class ViewIndexes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var eligible: [CommunityState.Post]?
+    private var eligibleAuthors: Set<String>?
+    private var windows: [Int64: (wau: Int, mau: Int)]?
+
+    func withLock<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    /// Posts that may be ranked (live, not hidden, author public, created by now).
+    func eligiblePosts(_ compute: () -> [CommunityState.Post]) -> [CommunityState.Post] {
+        withLock {
+            if let eligible { return eligible }
+            let computed = compute()
+            eligible = computed
+            return computed
+        }
+    }
+
+    func authors(_ compute: () -> Set<String>) -> Set<String> {
+        withLock {
+            if let eligibleAuthors { return eligibleAuthors }
+            let computed = compute()
+            eligibleAuthors = computed
+            return computed
+        }
+    }
+
+    /// WAU and MAU of every day with activity, by one sweep over the days in order.
+    func windows(_ compute: () -> [Int64: (wau: Int, mau: Int)]) -> [Int64: (wau: Int, mau: Int)] {
+        withLock {
+            if let windows { return windows }
+            let computed = compute()
+            windows = computed
+            return computed
+        }
+    }
+}
