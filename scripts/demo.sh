@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job on the embedded default store: builds gtio, writes a simulated GTIO community's
+X
 # event log, ingests it (and a file of broken lines, to show the quarantine), then shows the log.
 # EVENTS=1000000 bash scripts/demo.sh for a bigger one; GTIO_STORE=path to choose the store.
 set -euo pipefail
@@ -27,11 +27,17 @@ if [ "$status" -ne 3 ]; then
   exit 1
 fi
 
-echo "== status"
-"$gtio" status
 echo "== the quarantine"
 "$gtio" quarantine --limit 5
 echo "== the last events"
 "$gtio" events --tail 8
+echo "== popular looks now (the first query builds the read models)"
+"$gtio" looks popular --limit 10
+echo "== the moderation queue"
+"$gtio" flags --limit 5
+echo "== engagement on the last day"
+"$gtio" stats
+echo "== status"
+"$gtio" status
 echo
-echo "Explore with: $gtio events --help, $gtio status, or sqlite3 $GTIO_STORE (tables: docs/STORE.md)"
+echo "Explore with: $gtio --help, $gtio looks --help, or sqlite3 -readonly $GTIO_STORE (tables: docs/STORE.md, docs/READ_MODELS.md)"
