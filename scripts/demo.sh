@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-X
+# The main job on the embedded default store: builds gtio, writes a simulated GTIO community's
 # event log, ingests it (and a file of broken lines, to show the quarantine), then shows the log.
 # EVENTS=1000000 bash scripts/demo.sh for a bigger one; GTIO_STORE=path to choose the store.
 set -euo pipefail
