@@ -9,6 +9,10 @@ extension CommunityState {
     }
 
     mutating func setEdge(from: String, to: String, _ state: EdgeState?) {
+        if changes != nil {
+            changes!.follows.insert(BlockPair(from, to))
+            changes!.users.formUnion([from, to])
+        }
         let previous = outgoing[from]?[to]
         if previous == .following {
             followerCounts[to, default: 0] -= 1
@@ -45,6 +49,7 @@ extension CommunityState {
 
     mutating func applyPrivacy(_ event: LogRecord) {
         guard let user = event.user, let isPrivate = event.flag else { return }
+        changes?.users.insert(user)
         if isPrivate {
             privateUsers.insert(user)  // existing followers stay
             return
@@ -59,6 +64,7 @@ extension CommunityState {
     mutating func applyBlock(_ event: LogRecord) {
         guard let a = event.user, let b = event.subject else { return }
         if a == b { return ignore(event, .selfBlock) }
+        changes?.blocks.insert(BlockPair(a, b))
         if blocks.insert(BlockPair(a, b)).inserted == false { ignore(event, .repeated) }
         if edge(from: a, to: b) != nil { setEdge(from: a, to: b, nil) }
         if edge(from: b, to: a) != nil { setEdge(from: b, to: a, nil) }
@@ -66,6 +72,7 @@ extension CommunityState {
 
     mutating func applyUnblock(_ event: LogRecord) {
         guard let a = event.user, let b = event.subject else { return }
+        changes?.blocks.insert(BlockPair(a, b))
         if blocks.remove(BlockPair(a, b)) == nil { ignore(event, .noSuchBlock) }
     }
 }

@@ -7,7 +7,16 @@ extension CommunityState {
     public func isHidden(_ item: String) -> Bool { (items[item]?.open.count ?? 0) >= Self.hiddenAt }
 
     mutating func closeFlags(_ item: String) {
+        guard items[item]?.open.isEmpty == false else { return }
         items[item]?.open.removeAll()
+        markItem(item)
+    }
+
+    /// An item's queue row changed; a post's own row shows whether it is hidden.
+    mutating func markItem(_ item: String) {
+        guard changes != nil else { return }
+        changes!.items.insert(item)
+        if item.hasPrefix("post:") { changes!.posts.insert(String(item.dropFirst(5))) }
     }
 
     mutating func addFlag(_ item: String, _ event: LogRecord, day: Int64) {
@@ -24,6 +33,7 @@ extension CommunityState {
         entry.lastFlagSeq = event.seq
         entry.lastFlagAt = event.at
         items[item] = entry
+        markItem(item)
         count(.flags, day)
     }
 

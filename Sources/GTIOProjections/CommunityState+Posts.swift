@@ -14,6 +14,7 @@ extension CommunityState {
             id: id, author: author, kind: event.value ?? "outfit", voting: event.flag ?? true, created: event.at,
             createdSeq: event.seq, description: event.text)
         postsByAuthor[author, default: []].append(id)
+        changes?.posts.insert(id)
         count(.posts, day)
     }
 
@@ -29,6 +30,7 @@ extension CommunityState {
     /// Deletion and removal alike: the post stops counting and its flags, and its reviews' flags, close.
     mutating func endPost(_ id: String, as life: Life) {
         posts[id]?.life = life
+        changes?.posts.insert(id)
         closeFlags("post:" + id)
         for review in posts[id]?.reviews ?? [] { closeFlags("review:" + review) }
     }
@@ -40,6 +42,7 @@ extension CommunityState {
         case .success(let post):
             if post.hearts[user] != nil { return ignore(event, .repeated) }
             posts[post.id]!.hearts[user] = event.seq
+            markHeart(post.id, user)
             count(.hearts, day)
         }
     }
@@ -49,8 +52,15 @@ extension CommunityState {
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let post):
-            if posts[post.id]!.hearts.removeValue(forKey: user) == nil { ignore(event, .notHearted) }
+            if posts[post.id]!.hearts.removeValue(forKey: user) == nil { return ignore(event, .notHearted) }
+            markHeart(post.id, user)
         }
+    }
+
+    private mutating func markHeart(_ post: String, _ user: String) {
+        guard changes != nil else { return }
+        changes!.hearts.insert(BlockPair(post, user))
+        changes!.posts.insert(post)
     }
 
     mutating func applyVote(_ event: LogRecord, day: Int64) {
@@ -63,6 +73,7 @@ extension CommunityState {
             guard !post.voters.contains(user) else { return ignore(event, .secondVote) }
             posts[post.id]!.voters.insert(user)
             if event.value == "wear_it" { posts[post.id]!.wearIt += 1 } else { posts[post.id]!.changeIt += 1 }
+            changes?.posts.insert(post.id)
             count(.votes, day)
         }
     }
@@ -72,6 +83,7 @@ extension CommunityState {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let post):
             posts[post.id]!.shares += 1
+            changes?.posts.insert(post.id)
             count(.shares, day)
         }
     }

@@ -17,6 +17,8 @@ extension CommunityState {
             reviews[id] = Review(id: id, post: post.id, author: author, text: event.text ?? "", at: event.at)
             posts[post.id]!.reviews.append(id)
             posts[post.id]!.liveReviews += 1
+            changes?.reviews.insert(id)
+            changes?.posts.insert(post.id)
             count(.reviews, day)
         }
     }
@@ -27,7 +29,8 @@ extension CommunityState {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let review):
             if review.author == user { return ignore(event, .ownReview) }
-            if reviews[review.id]!.agreers.insert(user).inserted == false { ignore(event, .repeated) }
+            if reviews[review.id]!.agreers.insert(user).inserted == false { return ignore(event, .repeated) }
+            changes?.reviews.insert(review.id)
         }
     }
 
@@ -44,6 +47,8 @@ extension CommunityState {
         guard let review = reviews[id], !review.removed else { return }
         reviews[id]!.removed = true
         posts[review.post]?.liveReviews -= 1
+        changes?.reviews.insert(id)
+        changes?.posts.insert(review.post)
         closeFlags("review:" + id)
     }
 }

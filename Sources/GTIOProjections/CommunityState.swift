@@ -114,6 +114,9 @@ public struct CommunityState: Sendable {
     public internal(set) var actionsByDay: [Int64: [Action: Int]] = [:]
     public internal(set) var anomalies: [AnomalyKey: Int] = [:]
 
+    /// When set, every mutation records what it touched (for incremental table writes).
+    public var changes: ChangeSet?
+
     public init() {}
 
     /// An ordered pair of ids: a block, a product heart, a shopping-list entry.
@@ -144,8 +147,10 @@ public struct CommunityState: Sendable {
         eventCount += 1
         if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
         let day = Timestamp(milliseconds: event.at).day
+        changes?.touch(day: day)
         eventsByDay[day, default: [:]][event.type, default: 0] += 1
         if let user = event.user {
+            if changes != nil && !knownUsers.contains(user) { changes!.users.insert(user) }
             knownUsers.insert(user)
             activeUsersByDay[day, default: []].insert(user)
         }
@@ -154,7 +159,10 @@ public struct CommunityState: Sendable {
         switch event.type {
         case .userSignedUp: applySignUp(event, day: day)
         case .userProfileUpdated:
-            if let user = event.user, let name = event.text { names[user] = name }
+            if let user = event.user, let name = event.text {
+                names[user] = name
+                changes?.users.insert(user)
+            }
         case .userPrivacyChanged: applyPrivacy(event)
         case .userFollowed: applyFollow(event)
         case .userUnfollowed: applyUnfollow(event)
@@ -181,10 +189,14 @@ public struct CommunityState: Sendable {
         case .productSuggested: count(.suggestions, day)
         default: break  // tracking, sessions and the rest only count as activity
         }
-        if let target = event.type.targetsUser ? event.subject : nil { knownUsers.insert(target) }
+        if let target = event.type.targetsUser ? event.subject : nil {
+            if changes != nil && !knownUsers.contains(target) { changes!.users.insert(target) }
+            knownUsers.insert(target)
+        }
     }
 
     mutating func ignore(_ event: LogRecord, _ anomaly: Anomaly) {
+        changes?.anomalies = true
         anomalies[AnomalyKey(type: event.type, anomaly: anomaly), default: 0] += 1
     }
 
@@ -194,6 +206,7 @@ public struct CommunityState: Sendable {
 
     private mutating func applySignUp(_ event: LogRecord, day: Int64) {
         guard let user = event.user else { return }
+        changes?.users.insert(user)
         if let name = event.text { names[user] = name }
         // A second sign-up updates the name but is not a second sign-up.
         guard signups[user] == nil, let provider = event.value else { return }

@@ -27,12 +27,9 @@ public struct ReadModelEngine: Sendable {
         return ReadModels(state: state)
     }
 
-    /// The read models of the whole log, with every lagging table brought up to date first.
+    /// The read models of the whole log, with the tables brought up to date first.
     public func catchUp() throws -> ReadModels {
-        let models = try fold()
-        let lagging = try checkpoints().filter { $0.value != models.state.lastSeq }.map(\.key)
-        if !lagging.isEmpty { _ = try write(lagging.sorted { $0.rawValue < $1.rawValue }, models) }
-        return models
+        try LiveReadModels(store: store).catchUp()
     }
 
     /// Writes the tables of `names` from `models` in one transaction; rows written per model.

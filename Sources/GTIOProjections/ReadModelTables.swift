@@ -60,83 +60,91 @@ public enum ReadModelTables {
 
     /// The rows `model`'s tables hold for these read models, keyed by table name, in key order.
     static func rows(of model: ReadModelName, _ models: ReadModels) -> [String: [[DatabaseValue]]] {
-        let state = models.state
         func sortedByKey(_ rows: [[DatabaseValue]], keyCount: Int) -> [[DatabaseValue]] {
             rows.sorted { a, b in
                 for index in 0..<keyCount where a[index] != b[index] { return DatabaseValue.less(a[index], b[index]) }
                 return false
             }
         }
+        let state = models.state
         switch model {
         case .followGraph:
-            var users = state.knownUsers
-            users.formUnion(state.names.keys)
-            let userRows = users.map { user -> [DatabaseValue] in
-                let signup = state.signups[user]
-                return [user.databaseValue, models.name(of: user).databaseValue, state.privateUsers.contains(user).databaseValue,
-                        models.followerCount(user).databaseValue, models.followingCount(user).databaseValue,
-                        signup?.at.databaseValue ?? .null, signup?.provider.databaseValue ?? .null]
-            }
-            let follows = state.outgoing.flatMap { follower, targets in
-                targets.map { [follower.databaseValue, $0.key.databaseValue, ($0.value == .following ? "following" : "requested").databaseValue] }
-            }
-            let blocks = state.blocks.map { [$0.first.databaseValue, $0.second.databaseValue] }
-            return ["rm_users": sortedByKey(userRows, keyCount: 1), "rm_follows": sortedByKey(follows, keyCount: 2),
-                    "rm_blocks": sortedByKey(blocks, keyCount: 2)]
+            return ["rm_users": sortedByKey(models.allUsers.compactMap(models.userRow), keyCount: 1),
+                    "rm_follows": sortedByKey(models.allFollows.compactMap(models.followRow), keyCount: 2),
+                    "rm_blocks": sortedByKey(state.blocks.compactMap(models.blockRow), keyCount: 2)]
         case .posts:
-            let posts = state.posts.values.map { post -> [DatabaseValue] in
-                let life = switch post.life { case .live: "live"; case .deleted: "deleted"; case .removed: "removed" }
-                return [post.id.databaseValue, post.author.databaseValue, post.kind.databaseValue, post.voting.databaseValue,
-                        post.created.databaseValue, life.databaseValue, post.hearts.count.databaseValue,
-                        post.wearIt.databaseValue, post.changeIt.databaseValue, post.liveReviews.databaseValue,
-                        post.shares.databaseValue, state.isHidden("post:" + post.id).databaseValue,
-                        post.description.databaseValue]
-            }
-            let hearts = state.posts.values.flatMap { post in
-                post.hearts.map { [post.id.databaseValue, $0.key.databaseValue, $0.value.databaseValue] }
-            }
-            let reviews = state.reviews.values.map { review -> [DatabaseValue] in
-                [review.id.databaseValue, review.post.databaseValue, review.author.databaseValue, review.at.databaseValue,
-                 review.removed.databaseValue, review.agreers.count.databaseValue, review.text.databaseValue]
-            }
-            return ["rm_posts": sortedByKey(posts, keyCount: 1), "rm_hearts": sortedByKey(hearts, keyCount: 2),
-                    "rm_reviews": sortedByKey(reviews, keyCount: 1)]
+            return ["rm_posts": sortedByKey(state.posts.keys.compactMap(models.postRow), keyCount: 1),
+                    "rm_hearts": sortedByKey(models.allHearts.compactMap(models.heartRow), keyCount: 2),
+                    "rm_reviews": sortedByKey(state.reviews.keys.compactMap(models.reviewRow), keyCount: 1)]
         case .verdicts:
-            let rows = models.verdicts().map { verdict -> [DatabaseValue] in
-                [verdict.post.databaseValue, verdict.wearIt.databaseValue, verdict.changeIt.databaseValue,
-                 verdict.share.databaseValue, verdict.wilson.databaseValue, verdict.label.databaseValue]
-            }
-            return ["rm_verdicts": sortedByKey(rows, keyCount: 1)]
+            return ["rm_verdicts": sortedByKey(state.posts.keys.compactMap(models.verdictRow), keyCount: 1)]
         case .moderation:
-            let flags = models.moderationQueue().map { item -> [DatabaseValue] in
-                [item.item.databaseValue, item.flaggers.databaseValue, item.firstFlagged.databaseValue,
-                 item.hidden.databaseValue, item.lastFlagged.databaseValue, item.version.databaseValue]
-            }
-            let decisions = state.decisions.map { d -> [DatabaseValue] in
-                [d.seq.databaseValue, d.at.databaseValue, d.item.databaseValue, d.action.databaseValue,
-                 d.moderator.databaseValue, d.note.databaseValue, d.flaggers.databaseValue, d.firstFlagged.databaseValue]
-            }
-            return ["rm_flags": sortedByKey(flags, keyCount: 1), "rm_decisions": decisions]
+            return ["rm_flags": sortedByKey(state.items.keys.compactMap(models.flagRow), keyCount: 1),
+                    "rm_decisions": state.decisions.indices.compactMap(models.decisionRow)]
         case .engagement:
-            let days = Set(state.eventsByDay.keys).sorted()
-            let dayRows = days.map { day -> [DatabaseValue] in
-                let figures = models.engagement(on: day)
-                var row: [DatabaseValue] = [figures.date.databaseValue, figures.dau.databaseValue, figures.wau.databaseValue,
-                                            figures.mau.databaseValue, figures.devices.databaseValue,
-                                            figures.signups.values.reduce(0, +).databaseValue]
-                row += CommunityState.Action.allCases.map { (figures.actions[$0] ?? 0).databaseValue }
-                row.append(figures.events.databaseValue)
-                return row
-            }
-            let signups = state.signupsByDay.flatMap { day, providers in
-                providers.map { [Timestamp(milliseconds: day * Timestamp.millisecondsPerDay).dateString.databaseValue,
-                                 $0.key.databaseValue, $0.value.databaseValue] }
-            }
-            return ["rm_days": dayRows, "rm_signups": sortedByKey(signups, keyCount: 2)]
+            return ["rm_days": models.allDays.compactMap(models.dayRow),
+                    "rm_signups": models.allDays.flatMap(models.signupRows)]
         case .anomalies:
-            let rows = models.anomalies().map { [$0.type.rawValue.databaseValue, $0.anomaly.rawValue.databaseValue, $0.count.databaseValue] }
-            return ["rm_anomalies": sortedByKey(rows, keyCount: 2)]
+            return ["rm_anomalies": sortedByKey(models.anomalyRows(), keyCount: 2)]
         }
+    }
+
+    /// Rewrites only the rows `changes` touched, for every model, and moves every checkpoint to
+    /// the models' seq, in the caller's transaction. Every checkpoint must be where the change
+    /// set began. Returns the rows rewritten.
+    @discardableResult
+    public static func writeChanges(_ changes: ChangeSet, _ models: ReadModels, in db: Database) throws -> Int {
+        try createTables(db)
+        var written = 0
+        func rewrite(_ table: String, keys: [[DatabaseValue]], rows: [[DatabaseValue]?]) throws {
+            let definition = tables.values.flatMap { $0 }.first { $0.name == table }!
+            let keyColumns = definition.columns.prefix(definition.keyCount).map { "\($0.name) = ?" }.joined(separator: " AND ")
+            let delete = try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(keyColumns)")
+            let insert = try db.cachedStatement(sql: definition.insertSQL)
+            for (key, row) in zip(keys, rows) {
+                try delete.execute(arguments: StatementArguments(key))
+                if let row {
+                    try insert.execute(arguments: StatementArguments(row))
+                    written += 1
+                }
+            }
+        }
+        let users = Array(changes.users), follows = Array(changes.follows), blocks = Array(changes.blocks)
+        let posts = Array(changes.posts), hearts = Array(changes.hearts), reviews = Array(changes.reviews)
+        let items = Array(changes.items)
+        try rewrite("rm_users", keys: users.map { [$0.databaseValue] }, rows: users.map(models.userRow))
+        try rewrite("rm_follows", keys: follows.map { [$0.first.databaseValue, $0.second.databaseValue] }, rows: follows.map(models.followRow))
+        try rewrite("rm_blocks", keys: blocks.map { [$0.first.databaseValue, $0.second.databaseValue] }, rows: blocks.map(models.blockRow))
+        try rewrite("rm_posts", keys: posts.map { [$0.databaseValue] }, rows: posts.map(models.postRow))
+        try rewrite("rm_hearts", keys: hearts.map { [$0.first.databaseValue, $0.second.databaseValue] }, rows: hearts.map(models.heartRow))
+        try rewrite("rm_reviews", keys: reviews.map { [$0.databaseValue] }, rows: reviews.map(models.reviewRow))
+        try rewrite("rm_verdicts", keys: posts.map { [$0.databaseValue] }, rows: posts.map(models.verdictRow))
+        try rewrite("rm_flags", keys: items.map { [$0.databaseValue] }, rows: items.map(models.flagRow))
+        let decisions = Array(changes.firstNewDecision..<models.state.decisions.count)
+        try rewrite("rm_decisions", keys: decisions.map { [models.state.decisions[$0].seq.databaseValue] },
+                    rows: decisions.map(models.decisionRow))
+        if let earliest = changes.earliestDay {
+            let days = models.allDays.filter { $0 >= earliest }
+            try rewrite("rm_days", keys: days.map { [ReadModels.date($0).databaseValue] }, rows: days.map(models.dayRow))
+            for day in days {
+                try db.execute(sql: "DELETE FROM rm_signups WHERE date = ?", arguments: [ReadModels.date(day)])
+                for row in models.signupRows(day) {
+                    try db.execute(sql: "INSERT INTO rm_signups (date, provider, count) VALUES (?, ?, ?)", arguments: StatementArguments(row))
+                    written += 1
+                }
+            }
+        }
+        if changes.anomalies {
+            try db.execute(sql: "DELETE FROM rm_anomalies")
+            for row in models.anomalyRows() {
+                try db.execute(sql: "INSERT INTO rm_anomalies (type, reason, count) VALUES (?, ?, ?)", arguments: StatementArguments(row))
+                written += 1
+            }
+        }
+        for model in ReadModelName.allCases {
+            try EventStore.setCheckpoint(db, name: model.checkpointName, seq: models.state.lastSeq)
+        }
+        return written
     }
 
     /// Creates the tables that are missing.

@@ -82,6 +82,9 @@ func latencies(_ runs: Int, _ body: (Int) throws -> Void) rethrows -> (p50: Doub
 func readModels(_ path: String) throws {
     let store = try EventStore(path: path)
     let engine = ReadModelEngine(store: store)
+    var scanned = 0
+    let scanTime = try seconds { try store.scan(LogScope()) { _ in scanned += 1 } }
+    print(String(format: "scan alone: %d events in %.2f s (%.0f events/s)", scanned, scanTime, Double(scanned) / scanTime))
     var models: ReadModels!
     let foldTime = try seconds { models = try engine.fold() }
     let events = models.state.eventCount

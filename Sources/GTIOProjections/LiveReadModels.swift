@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+import GTIOStore
+
+/// Read models kept in memory and in step with a store: catching up applies only the events
+/// after the last one applied, and rewrites only the table rows those events touched.
+public final class LiveReadModels: @unchecked Sendable {
+    // @unchecked: `state` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var state: CommunityState
+    public let store: EventStore
+
+    /// Folds the log up to where the stored tables stand, so the next catch-up writes increments.
+    public init(store: EventStore) throws {
+        self.store = store
+        let engine = ReadModelEngine(store: store)
+        let marks = Set(try engine.checkpoints().values)
+        var state = CommunityState()
+        // With one common checkpoint the tables hold exactly the fold up to it.
+        if marks.count == 1, let mark = marks.first, mark > 0 {
+            try store.scan(LogScope(throughSeq: mark)) { state.apply($0) }
+        }
+        self.state = state
+    }
+
+    /// Applies the events appended since, updates the tables, and returns the read models.
+    @discardableResult
+    public func catchUp() throws -> ReadModels {
+        lock.lock()
+        defer { lock.unlock() }
+        let engine = ReadModelEngine(store: store)
+        let marks = try engine.checkpoints()
+        let inStep = marks.values.allSatisfy { $0 == state.lastSeq }
+        if inStep { state.changes = ChangeSet(decisions: state.decisions.count) }
+        try store.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
+        let changes = state.changes
+        state.changes = nil
+        let models = ReadModels(state: state)
+        if let changes, marks.values.contains(where: { $0 != state.lastSeq }) {
+            try store.write { db in _ = try ReadModelTables.writeChanges(changes, models, in: db) }
+        } else if !inStep {
+            let lagging = marks.filter { $0.value != state.lastSeq }.map(\.key).sorted { $0.rawValue < $1.rawValue }
+            if !lagging.isEmpty { _ = try engine.write(lagging, models) }
+        }
+        return models
+    }
+}
