@@ -48,7 +48,8 @@ let package = Package(
         // Figures for scripts/bench-*.sh that the CLI cannot give: raw SQLite, validation alone.
         .executableTarget(
             name: "gtio-bench",
-            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOProjections", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOProjections",
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]),
 
         .target(
             name: "GTIOTestSupport",

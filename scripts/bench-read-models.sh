@@ -11,6 +11,9 @@ trap 'rm -rf "$work"' EXIT
 swift build -c release --product gtio >/dev/null
 swift build -c release --product gtio-bench >/dev/null
 .build/release/gtio demo --events "$events" --seed 42 --out "$work/demo.jsonl"
-.build/release/gtio ingest "$work/demo.jsonl" --store "$work/bench.gtio" --quiet
-echo "store: $events demo events"
+head -n -1000 "$work/demo.jsonl" > "$work/head.jsonl"
+tail -n 1000 "$work/demo.jsonl" > "$work/tail.jsonl"
+.build/release/gtio ingest "$work/head.jsonl" --store "$work/bench.gtio" --quiet
+echo "store: $events demo events less the last 1,000"
+.build/release/gtio-bench catch-up "$work/bench.gtio" "$work/tail.jsonl"
 .build/release/gtio-bench read-models "$work/bench.gtio"

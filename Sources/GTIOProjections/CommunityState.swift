@@ -109,6 +109,8 @@ public struct CommunityState: Sendable {
 
     public internal(set) var activeUsersByDay: [Int64: Set<String>] = [:]
     public internal(set) var activeDevicesByDay: [Int64: Set<String>] = [:]
+    /// Each user's active days, ascending: WAU and MAU of one day without a sweep over all days.
+    public internal(set) var activeDaysByUser: [String: [Int64]] = [:]
     public internal(set) var signupsByDay: [Int64: [String: Int]] = [:]
     public internal(set) var eventsByDay: [Int64: [EventType: Int]] = [:]
     public internal(set) var actionsByDay: [Int64: [Action: Int]] = [:]
@@ -152,7 +154,16 @@ public struct CommunityState: Sendable {
         if let user = event.user {
             if changes != nil && !knownUsers.contains(user) { changes!.users.insert(user) }
             knownUsers.insert(user)
-            activeUsersByDay[day, default: []].insert(user)
+            if activeUsersByDay[day, default: []].insert(user).inserted {
+                // Nearly always the newest day; a late event's day goes in its place.
+                var days = activeDaysByUser[user, default: []]
+                if let last = days.last, last > day {
+                    days.insert(day, at: days.firstIndex { $0 > day }!)
+                } else {
+                    days.append(day)
+                }
+                activeDaysByUser[user] = days
+            }
         }
         if let device = event.device { activeDevicesByDay[day, default: []].insert(device) }
 

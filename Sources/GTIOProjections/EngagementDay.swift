@@ -54,8 +54,27 @@ extension ReadModels {
         return all[day] ?? (0, 0)
     }
 
-    public func engagement(on day: Int64) -> EngagementDay {
-        let windows = windows(on: day)
+    /// WAU and MAU of one day from each user's active days: for a few days, cheaper than the sweep.
+    func windowsByUser(on day: Int64) -> (wau: Int, mau: Int) {
+        var wau = 0, mau = 0
+        for days in state.activeDaysByUser.values {
+            // The user's latest active day not after `day`.
+            var low = 0, high = days.count
+            while low < high {
+                let middle = (low + high) / 2
+                if days[middle] <= day { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { continue }
+            let latest = days[low - 1]
+            if latest >= day - 29 { mau += 1 }
+            if latest >= day - 6 { wau += 1 }
+        }
+        return (wau, mau)
+    }
+
+    /// Engagement of one day; `single` computes its windows alone rather than for every day at once.
+    public func engagement(on day: Int64, single: Bool = false) -> EngagementDay {
+        let windows = single ? windowsByUser(on: day) : windows(on: day)
         return EngagementDay(
             day: day, dau: activeUsers(day...day), wau: windows.wau, mau: windows.mau,
             devices: state.activeDevicesByDay[day]?.count ?? 0, signups: state.signupsByDay[day] ?? [:],

@@ -66,9 +66,10 @@ extension ReadModels {
 
     static func date(_ day: Int64) -> String { Timestamp(milliseconds: day * Timestamp.millisecondsPerDay).dateString }
 
-    func dayRow(_ day: Int64) -> [DatabaseValue]? {
+    /// `single`: compute this day's windows on their own (a catch-up touching a few days).
+    func dayRow(_ day: Int64, single: Bool = false) -> [DatabaseValue]? {
         guard state.eventsByDay[day] != nil else { return nil }
-        let figures = engagement(on: day)
+        let figures = engagement(on: day, single: single)
         var row: [DatabaseValue] = [figures.date.databaseValue, figures.dau.databaseValue, figures.wau.databaseValue,
                                     figures.mau.databaseValue, figures.devices.databaseValue,
                                     figures.signups.values.reduce(0, +).databaseValue]

@@ -82,7 +82,7 @@ public enum ReadModelTables {
             return ["rm_flags": sortedByKey(state.items.keys.compactMap(models.flagRow), keyCount: 1),
                     "rm_decisions": state.decisions.indices.compactMap(models.decisionRow)]
         case .engagement:
-            return ["rm_days": models.allDays.compactMap(models.dayRow),
+            return ["rm_days": models.allDays.compactMap { models.dayRow($0) },
                     "rm_signups": models.allDays.flatMap(models.signupRows)]
         case .anomalies:
             return ["rm_anomalies": sortedByKey(models.anomalyRows(), keyCount: 2)]
@@ -125,7 +125,9 @@ public enum ReadModelTables {
                     rows: decisions.map(models.decisionRow))
         if let earliest = changes.earliestDay {
             let days = models.allDays.filter { $0 >= earliest }
-            try rewrite("rm_days", keys: days.map { [ReadModels.date($0).databaseValue] }, rows: days.map(models.dayRow))
+            let single = days.count <= 3
+            try rewrite("rm_days", keys: days.map { [ReadModels.date($0).databaseValue] },
+                        rows: days.map { models.dayRow($0, single: single) })
             for day in days {
                 try db.execute(sql: "DELETE FROM rm_signups WHERE date = ?", arguments: [ReadModels.date(day)])
                 for row in models.signupRows(day) {

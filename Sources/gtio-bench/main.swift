@@ -1,8 +1,9 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
-// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE
+// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | catch-up STORE TAIL
 import Foundation
 import GRDBSQLite
 import GTIOCatalog
+import GTIOIngest
 import GTIOProjections
 import GTIOStore
 
@@ -79,6 +80,19 @@ func latencies(_ runs: Int, _ body: (Int) throws -> Void) rethrows -> (p50: Doub
 }
 
 /// Read models on a store: full fold and table rebuild, catch-up, queries in one process, as-of.
+/// Catch-up: live read models on a store, then `tail` appended (1,000 events) and caught up.
+func catchUp(_ path: String, tail: String) throws {
+    let store = try EventStore(path: path)
+    _ = try ReadModelEngine(store: store).catchUp()
+    var live: LiveReadModels!
+    let start = try seconds { live = try LiveReadModels(store: store); try live.catchUp() }
+    print(String(format: "live read models ready (fold to the checkpoint): %.2f s", start))
+    let report = try Ingestor().ingest([.file(path: tail)], into: store)
+    let elapsed = try seconds { try live.catchUp() }
+    print(String(format: "catch-up after appending %d events: %.1f ms (apply + rows rewritten + checkpoints)",
+                 report.total.appended, elapsed * 1000))
+}
+
 func readModels(_ path: String) throws {
     let store = try EventStore(path: path)
     let engine = ReadModelEngine(store: store)
@@ -95,15 +109,6 @@ func readModels(_ path: String) throws {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     print(String(format: "peak RSS after rebuild: %.0f MB", Double(usage.ru_maxrss) / 1024))
 
-    // Catch-up after 1,000 more events: here a fold of the whole log plus the table writes.
-    let last = try store.lastSeq()
-    let catchUp = try seconds {
-        let behind = try engine.fold(.atSeq(last - 1000))
-        _ = try engine.write(ReadModelName.allCases, behind)
-        _ = try engine.catchUp()
-    }
-    print(String(format: "catch-up after 1,000 events (refold + tables): %.0f ms", catchUp * 1000))
-
     let posts = Array(models.state.posts.keys.sorted().prefix(200))
     let users = models.state.followerCounts.sorted { $0.value > $1.value }.prefix(200).map(\.key)
     let figures: [(String, (Int) -> Void)] = [
@@ -118,6 +123,7 @@ func readModels(_ path: String) throws {
         let (p50, p99) = latencies(200, body)
         print(name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "p50 %7.2f ms  p99 %7.2f ms (200 runs, in process)", p50, p99))
     }
+    let last = try store.lastSeq()
     let asOf = try seconds { _ = try engine.fold(.atSeq(last / 2)).looks(.popular, limit: 20) }
     print(String(format: "as-of query at the log's midpoint (fold + looks popular): %.2f s", asOf))
 }
@@ -126,9 +132,11 @@ let arguments = CommandLine.arguments
 switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
 case (3, "validate"): validate(arguments[2])
 case (4, "raw-sqlite"): rawSQLite(arguments[2], store: arguments[3])
+case (4, "catch-up"):
+    do { try catchUp(arguments[2], tail: arguments[3]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "read-models"):
     do { try readModels(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 default:
-    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | catch-up STORE TAIL\n".data(using: .utf8)!)
     exit(2)
 }

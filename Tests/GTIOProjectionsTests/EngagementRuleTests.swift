@@ -67,3 +67,15 @@ import Testing
         ])
     }
 }
+
+@Suite struct EngagementWindowTests {
+    @Test func oneDaysWindowsEqualTheSweepOverAllDays() {
+        let models = LogView.latest.readModels(from: RandomLog.records(seed: 5, count: 2_000))
+        let days = models.state.eventsByDay.keys.sorted()
+        #expect(days.count > 3)
+        for day in (days.first! - 2)...(days.last! + 31) {
+            let single = models.windowsByUser(on: day), swept = models.windows(on: day)
+            #expect(single.wau == swept.wau && single.mau == swept.mau, "day \(day)")
+        }
+    }
+}
