@@ -25,14 +25,12 @@ let package = Package(
                 "GTIOCatalog",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]),
         // Streaming JSON Lines ingest: read, validate on one core, append on the other.
         .target(
             name: "GTIOIngest",
-            dependencies: [
-                "GTIOCatalog", "GTIOStore",
-                .product(name: "DequeModule", package: "swift-collections"),
-            ]),
+            dependencies: ["GTIOCatalog", "GTIOStore"]),
         // Read models: a fold of the log by the rules of EVENTS.md §3, and their queries.
         .target(name: "GTIOProjections", dependencies: ["GTIOCatalog", "GTIOStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // A seeded, simulated GTIO community for demos and benchmarks.

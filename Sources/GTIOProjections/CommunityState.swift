@@ -152,9 +152,10 @@ public struct CommunityState: Sendable {
         changes?.touch(day: day)
         eventsByDay[day, default: [:]][event.type, default: 0] += 1
         if let user = event.user {
-            if changes != nil && !knownUsers.contains(user) { changes!.users.insert(user) }
-            knownUsers.insert(user)
+            // A user already active that day is already known: one hash per event, not three.
             if activeUsersByDay[day, default: []].insert(user).inserted {
+                if changes != nil && !knownUsers.contains(user) { changes!.users.insert(user) }
+                knownUsers.insert(user)
                 // Nearly always the newest day; a late event's day goes in its place.
                 var days = activeDaysByUser[user, default: []]
                 if let last = days.last, last > day {

@@ -18,7 +18,9 @@ public final class LiveReadModels: @unchecked Sendable {
         var state = CommunityState()
         // With one common checkpoint the tables hold exactly the fold up to it.
         if marks.count == 1, let mark = marks.first, mark > 0 {
-            try store.scan(LogScope(throughSeq: mark)) { state.apply($0) }
+            try store.scanInParallel(LogScope(throughSeq: mark)) { records in
+                for record in records { state.apply(record) }
+            }
         }
         self.state = state
     }

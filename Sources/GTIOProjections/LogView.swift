@@ -21,7 +21,9 @@ public enum LogView: Sendable, Equatable {
     /// Folds the events in view from `store` into read models.
     public func readModels(from store: EventStore) throws -> ReadModels {
         var state = CommunityState()
-        try store.scan(scope) { state.apply($0) }
+        try store.scanInParallel(scope) { records in
+            for record in records { state.apply(record) }
+        }
         if case .asOf(let moment) = self { return ReadModels(state: state, now: moment.milliseconds) }
         return ReadModels(state: state)
     }

@@ -19,9 +19,9 @@ public struct ReadModelEngine: Sendable {
     /// Folds the log in `view`, reporting events applied so far to `progress`.
     public func fold(_ view: LogView = .latest, progress: (Int) -> Void = { _ in }) throws -> ReadModels {
         var state = CommunityState()
-        try store.scan(view.scope) { record in
-            state.apply(record)
-            if state.eventCount % 65_536 == 0 { progress(state.eventCount) }
+        try store.scanInParallel(view.scope) { records in
+            for record in records { state.apply(record) }
+            progress(state.eventCount)
         }
         if case .asOf(let moment) = view { return ReadModels(state: state, now: moment.milliseconds) }
         return ReadModels(state: state)

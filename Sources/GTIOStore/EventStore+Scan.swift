@@ -1,8 +1,42 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 import GTIOCatalog
 
 extension EventStore {
+    /// Scans on a second thread and hands `body` chunks of records on this one, so that reading
+    /// SQLite and folding overlap (a rebuild reads ~1.7 M events/s and folds about as fast).
+    public func scanInParallel(_ scope: LogScope, chunk: Int = 4096, _ body: ([LogRecord]) throws -> Void) throws {
+        let channel = BatchChannel<Result<[LogRecord], StoreError>>(capacity: 8)
+        let producer = Thread { [self] in
+            defer { channel.close() }
+            var pending: [LogRecord] = []
+            pending.reserveCapacity(chunk)
+            do {
+                try scan(scope) { record in
+                    pending.append(record)
+                    if pending.count == chunk {
+                        guard channel.send(.success(pending)) else { throw CancellationError() }
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !pending.isEmpty { _ = channel.send(.success(pending)) }
+            } catch let error as StoreError {
+                _ = channel.send(.failure(error))
+            } catch is CancellationError {
+            } catch {
+                _ = channel.send(.failure(.database("\(error)")))
+            }
+        }
+        producer.start()
+        do {
+            while let item = channel.receive() { try body(try item.get()) }
+        } catch {
+            channel.cancel()
+            throw error
+        }
+    }
+
     /// Reads the typed columns of the events in `scope`, in `seq` order, straight from the
     /// C API: a rebuild reads the whole log, and GRDB's `Row` costs ≈ 3× the C calls here.
     public func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {

@@ -3,19 +3,33 @@ import GRDBSQLite
 
 /// Binds and steps a prepared statement through the SQLite C API.
 ///
-/// Used only for the two inserts of the ingest hot path: measured here, GRDB's
-/// `StatementArguments` path inserts ≈ 470 k rows/s and the C API ≈ 740 k rows/s, and
-/// the append budget per event is a few microseconds.
-struct SQLiteStatementBinding {
-    let statement: Statement
+/// Used only for bulk inserts (ingest's appends, rebuilt read-model tables): measured here,
+/// GRDB's `StatementArguments` path inserts ≈ 470 k rows/s and the C API ≈ 740 k rows/s.
+public struct SQLiteStatementBinding {
+    public let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
 
     // SQLite copies transient text before bind returns, so Swift's buffers may move after.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     private static let emptyText: StaticString = ""
 
-    init(_ statement: Statement) {
+    public init(_ statement: Statement) {
         self.statement = statement
+    }
+
+    /// Binds every value of `row` from parameter 1 on, then steps.
+    public func insert(_ row: [DatabaseValue], _ db: Database) throws {
+        for (offset, value) in row.enumerated() {
+            let index = Int32(offset + 1)
+            switch value.storage {
+            case .null: sqlite3_bind_null(handle, index)
+            case .int64(let integer): sqlite3_bind_int64(handle, index, integer)
+            case .double(let number): sqlite3_bind_double(handle, index, number)
+            case .string(let text): bind(index, text)
+            case .blob(let data): bind(index, Array(data))
+            }
+        }
+        try step(db)
     }
 
     func bind(_ index: Int32, _ text: String?) {

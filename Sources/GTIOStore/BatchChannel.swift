@@ -1,9 +1,9 @@
 import DequeModule
 import Foundation
 
-/// A bounded hand-off from the validating thread to the appending one: the producer
-/// waits while `capacity` items are pending, so memory stays flat whatever the input size.
-final class BatchChannel<Element: Sendable>: @unchecked Sendable {
+/// A bounded hand-off between two threads (ingest: validating → appending; rebuild: scanning →
+/// folding): the producer waits while `capacity` items are pending, so memory stays flat.
+public final class BatchChannel<Element: Sendable>: @unchecked Sendable {
     // @unchecked: `items`, `closed` and `cancelled` are only touched while holding `condition`.
     private let condition = NSCondition()
     private var items = Deque<Element>()
@@ -11,12 +11,12 @@ final class BatchChannel<Element: Sendable>: @unchecked Sendable {
     private var cancelled = false
     private let capacity: Int
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// Waits for room and enqueues; false when the receiver gave up (stop producing).
-    func send(_ item: Element) -> Bool {
+    public func send(_ item: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while items.count >= capacity && !cancelled { condition.wait() }
@@ -27,7 +27,7 @@ final class BatchChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The next item, or nil once the producer closed the channel and it is drained.
-    func receive() -> Element? {
+    public func receive() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty && !closed { condition.wait() }
@@ -37,7 +37,7 @@ final class BatchChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The producer is done.
-    func close() {
+    public func close() {
         condition.lock()
         closed = true
         condition.broadcast()
@@ -45,7 +45,7 @@ final class BatchChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The receiver stops early: pending items are dropped and `send` returns false from now on.
-    func cancel() {
+    public func cancel() {
         condition.lock()
         cancelled = true
         items.removeAll()
