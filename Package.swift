@@ -35,11 +35,13 @@ let package = Package(
         .target(name: "GTIOProjections", dependencies: ["GTIOCatalog", "GTIOStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // A seeded, simulated GTIO community for demos and benchmarks.
         .target(name: "GTIOSimulation", dependencies: ["GTIOCatalog"]),
-        // The command surface: subcommands, output formats.
+        // The system's GNU readline (libreadline-dev), for the REPL.
+        .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
+        // The command surface: subcommands, output formats, the REPL.
         .target(
             name: "GTIOConsole",
             dependencies: [
-                "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation", "GTIOProjections",
+                "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation", "GTIOProjections", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),

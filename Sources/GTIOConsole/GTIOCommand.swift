@@ -21,7 +21,7 @@ public struct GTIOCommand: ParsableCommand {
             QuarantineCommand.self, DemoCommand.self, CatalogCommand.self,
             LooksCommand.self, VerdictCommand.self, VerdictsCommand.self, FollowersCommand.self, FollowingCommand.self,
             SuggestCommand.self, FlagsCommand.self, StatsCommand.self, AnomaliesCommand.self, RebuildCommand.self,
-            PostCommand.self, UserCommand.self,
+            PostCommand.self, UserCommand.self, RunCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions
@@ -29,23 +29,32 @@ public struct GTIOCommand: ParsableCommand {
     @Option(name: .customShort("c"), help: ArgumentHelp("Run one console command and exit.", valueName: "command"))
     var command: String?
 
+    @Flag(help: "With commands on standard input: go on after a failing command (exit 1 at the end).")
+    var keepGoing = false
+
+    @Option(help: ArgumentHelp("The REPL's history file (default $GTIO_HISTORY, else ~/.gtio_history).", valueName: "file"))
+    var history: String?
+
     public init() {}
 
+    /// No arguments: the REPL on a terminal, else the commands on standard input.
     public mutating func run() throws {
-        guard let command else {
-            print(Self.helpMessage())
-            return
+        let code: Int32
+        if let command {
+            guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ConsoleError.badArgument("-c: the command is empty (try -c 'status')")
+            }
+            let session = ConsoleSession(storeOptions: storeOptions, interactive: false)
+            switch session.execute(command) {
+            case .failure(let failed): code = failed
+            case .success, .quit: code = 0
+            }
+        } else if Terminal.standardInputIsTerminal {
+            code = ConsoleLoop.interactive(storeOptions: storeOptions, historyPath: history ?? ConsoleLoop.defaultHistoryPath)
+        } else {
+            code = ConsoleLoop.script(ConsoleLoop.standardInputLines(), storeOptions: storeOptions, keepGoing: keepGoing)
         }
-        var words = try CommandLineWords.split(command)
-        guard !words.isEmpty else { throw ConsoleError.badArgument("-c: the command is empty (try -c 'status')") }
-        if storeOptions.store != nil, !words.contains("--store") {
-            words += ["--store", storeOptions.path]
-        }
-        var parsed = try Self.parseAsRoot(words)
-        if parsed is GTIOCommand {
-            throw ConsoleError.badArgument("-c: \"\(command)\" names no command (try -c 'status'; gtio --help lists them)")
-        }
-        try parsed.run()
+        if code != 0 { throw ExitCode(code) }
     }
 
     /// Runs the console with `arguments` and returns the process exit code of CONSOLE.md.
@@ -70,7 +79,7 @@ public struct GTIOCommand: ParsableCommand {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
-                print(message)
+                Terminal.line(message)
                 return 0
             }
             if !message.isEmpty { Terminal.writeError(message + "\n") }

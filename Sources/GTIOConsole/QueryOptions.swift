@@ -8,7 +8,7 @@ import GTIOStore
 struct QueryOptions: ParsableArguments {
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "table, csv or json.") var format: OutputFormat = .table
+    @Option(help: "table, csv, json or markdown.") var format: OutputFormat = .table
     @Option(help: ArgumentHelp("Write the answer to this file instead of standard output.", valueName: "file"))
     var out: String?
     @Option(help: ArgumentHelp(
@@ -33,13 +33,14 @@ struct QueryOptions: ParsableArguments {
     /// The read models of the requested view; the latest view also brings lagging tables up to date.
     func readModels() throws -> ReadModels {
         let view = try self.view
-        let engine = ReadModelEngine(store: try storeOptions.open())
-        guard view == .latest else { return try engine.fold(view) }
+        let store = try storeOptions.open()
+        guard view == .latest else { return try ReadModelEngine(store: store).fold(view) }
+        let live = try ReadModelCache.shared.live(for: store)
         do {
-            return try engine.catchUp()
-        } catch let error as StoreError where error == .readOnly(path: engine.store.path) {
+            return try live.catchUp()
+        } catch let error as StoreError where error == .readOnly(path: store.path) {
             // A store we may read but not write still answers; its tables just stay behind.
-            return try engine.fold()
+            return try ReadModelEngine(store: store).fold()
         }
     }
 

@@ -9,6 +9,15 @@ public final class LiveReadModels: @unchecked Sendable {
     private let lock = NSLock()
     private var state: CommunityState
     public let store: EventStore
+    private let latestLock = NSLock()
+    private var latestModels: ReadModels?
+
+    /// The read models of the last catch-up, without waiting for one in progress.
+    public var latest: ReadModels? {
+        latestLock.lock()
+        defer { latestLock.unlock() }
+        return latestModels
+    }
 
     /// Folds the log up to where the stored tables stand, so the next catch-up writes increments.
     public init(store: EventStore) throws {
@@ -44,6 +53,9 @@ public final class LiveReadModels: @unchecked Sendable {
             let lagging = marks.filter { $0.value != state.lastSeq }.map(\.key).sorted { $0.rawValue < $1.rawValue }
             if !lagging.isEmpty { _ = try engine.write(lagging, models) }
         }
+        latestLock.lock()
+        latestModels = models
+        latestLock.unlock()
         return models
     }
 }

@@ -68,6 +68,7 @@ extension EventStore {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
             let seq = sqlite3_column_int64(handle, 0)
+            if seq & 0xFFF == 0 && Interruption.isRequested { throw StoreError.interrupted }
             guard let typeName = text(1), let type = EventType.named(typeName) else {
                 throw StoreError.database("event \(seq) has a type unknown to this gtio")
             }

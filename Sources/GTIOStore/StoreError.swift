@@ -7,6 +7,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case readOnly(path: String)
     case database(String)
+    case interrupted
 
     public var description: String {
         switch self {
@@ -24,6 +25,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
         case .database(let message):
             "store error: \(message)"
+        case .interrupted:
+            "interrupted"
         }
     }
 

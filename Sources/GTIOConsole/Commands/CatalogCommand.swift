@@ -21,7 +21,7 @@ struct CatalogCommand: ParsableCommand {
                 let text = EventSchema.document(for: type).prettyPrinted() + "\n"
                 try text.write(toFile: folder + "/\(type.rawValue).schema.json", atomically: true, encoding: .utf8)
             }
-            print("wrote \(EventType.allCases.count) schemas to \(folder)")
+            Terminal.line("wrote \(EventType.allCases.count) schemas to \(folder)")
             return
         }
         var table = ResultTable(columns: ["type", "user", "fields"])

@@ -20,7 +20,7 @@ struct EventCommand: ParsableCommand {
         if format == .table {
             let width = table.columns.map(\.count).max() ?? 0
             for (column, cell) in zip(table.columns, table.rows[0]) {
-                print(column.padding(to: width) + "  " + cell.plainText)
+                Terminal.line(column.padding(to: width) + "  " + cell.plainText)
             }
         } else {
             Terminal.write(table.rendered(as: format))

@@ -54,8 +54,8 @@ struct IngestCommand: ParsableCommand {
         }
         if !quiet {
             switch format {
-            case .json: print(json(report))
-            case .text: print(text(report))
+            case .json: Terminal.line(json(report))
+            case .text: Terminal.line(text(report))
             }
         }
         if report.total.rejected > 0 { throw ExitCode(3) }

@@ -41,7 +41,7 @@ struct QuarantineCommand: ParsableCommand {
             guard let found = try storeOptions.open().quarantineEntry(entry) else {
                 throw ConsoleError.notFound("no quarantine entry \(entry) (gtio quarantine --all lists them)")
             }
-            print("""
+            Terminal.line("""
                 entry     \(found.entry)
                 source    \(found.source), line \(found.line)
                 recorded  \(found.recorded)
@@ -88,7 +88,7 @@ struct QuarantineCommand: ParsableCommand {
                 entries: entries.isEmpty ? nil : entries,
                 replacement: { entry in entry.source == sourceName ? replacements[entry.line] : nil },
                 validate: { bytes in bytes.withUnsafeBufferPointer { EventValidator.validate($0) } })
-            print("appended \(outcome.appended), duplicates \(outcome.duplicates), still rejected \(outcome.stillRejected)")
+            Terminal.line("appended \(outcome.appended), duplicates \(outcome.duplicates), still rejected \(outcome.stillRejected)")
         }
     }
 }

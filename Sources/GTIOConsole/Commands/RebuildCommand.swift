@@ -32,11 +32,11 @@ struct RebuildCommand: ParsableCommand {
             var differing = 0
             for (model, differences) in try engine.check(names).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 if differences.isEmpty {
-                    print("\(model.rawValue): identical to a rebuild")
+                    Terminal.line("\(model.rawValue): identical to a rebuild")
                 } else {
                     differing += 1
-                    print("\(model.rawValue): \(differences.count) difference\(differences.count == 1 ? "" : "s")")
-                    differences.forEach { print("  " + $0) }
+                    Terminal.line("\(model.rawValue): \(differences.count) difference\(differences.count == 1 ? "" : "s")")
+                    differences.forEach { Terminal.line("  " + $0) }
                 }
             }
             if differing > 0 { throw ExitCode.failure }
@@ -53,9 +53,9 @@ struct RebuildCommand: ParsableCommand {
         let written = try engine.write(names, models)
         let elapsed = Date().timeIntervalSince(started)
         for model in names {
-            print("\(model.rawValue): \(written[model] ?? 0) rows at seq \(models.state.lastSeq)")
+            Terminal.line("\(model.rawValue): \(written[model] ?? 0) rows at seq \(models.state.lastSeq)")
         }
-        print(String(format: "rebuilt %d read model%@ from %d events in %.2f s (fold %.2f s, %.0f events/s)",
+        Terminal.line(String(format: "rebuilt %d read model%@ from %d events in %.2f s (fold %.2f s, %.0f events/s)",
                      names.count, names.count == 1 ? "" : "s", models.state.eventCount, elapsed, folded,
                      Double(models.state.eventCount) / max(folded, 0.000_001)))
     }

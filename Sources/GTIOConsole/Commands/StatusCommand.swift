@@ -34,7 +34,7 @@ struct StatusCommand: ParsableCommand {
             let readModels = readModelCheckpoints(status).map { name, seq in
                 JSONRenderer.object([("name", .text(name)), ("seq", .integer(seq)), ("lag", .integer(status.lastSeq - seq))])
             }
-            print(JSONRenderer.object(
+            Terminal.line(JSONRenderer.object(
                 encoded: members.map { ($0.0, JSONRenderer.value($0.1)) } + [("read_models", "[" + readModels.joined(separator: ",") + "]")]))
         case .text:
             var lines = [
@@ -55,7 +55,7 @@ struct StatusCommand: ParsableCommand {
             if checkpoints.isEmpty && status.events > 0 {
                 lines.append("read models  not built yet (any query builds them; or gtio rebuild)")
             }
-            print(lines.joined(separator: "\n"))
+            Terminal.line(lines.joined(separator: "\n"))
         }
     }
 }

@@ -8,4 +8,6 @@ public enum OutputFormat: String, Sendable, CaseIterable, ExpressibleByArgument 
     case csv
     /// A JSON array of objects (one object for single-record answers).
     case json
+    /// A Markdown table, for chat and documents.
+    case markdown
 }

@@ -14,6 +14,7 @@ public struct ResultTable: Sendable, Equatable {
         case .table: TableRenderer(width: width).render(self)
         case .csv: CSVRenderer.render(self)
         case .json: JSONRenderer.render(self)
+        case .markdown: MarkdownRenderer.render(self)
         }
     }
 }

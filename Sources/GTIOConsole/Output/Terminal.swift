@@ -4,6 +4,13 @@ import Glibc
 import Darwin
 #endif
 
+/// Collected output of one command.
+final class OutputCapture: @unchecked Sendable {
+    // @unchecked: only the REPL's own thread appends and reads.
+    private(set) var text = ""
+    func append(_ more: String) { text += more }
+}
+
 /// What the console knows of where its output goes.
 enum Terminal {
     static var standardOutputIsTerminal: Bool { isatty(1) == 1 }
@@ -18,14 +25,33 @@ enum Terminal {
         return Int(size.ws_col)
     }
 
+    /// Rows of the terminal on standard output, nil when it is not one.
+    static var height: Int? {
+        guard standardOutputIsTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
+        return Int(size.ws_row)
+    }
+
     /// Writes `text` to standard error unbuffered.
     static func writeError(_ text: String) {
         var text = text
         text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
     }
 
-    /// Writes `text` to standard output.
+    /// While set, answers are collected here instead of written (the REPL pages them, sends them
+    /// to a file, or times them). One process-wide place: commands just write.
+    nonisolated(unsafe) static var capture: OutputCapture?
+
+    /// Writes `text` and a line end to standard output.
+    static func line(_ text: String) { write(text + "\n") }
+
+    /// Writes `text` to standard output (or to the capture).
     static func write(_ text: String) {
+        if let capture {
+            capture.append(text)
+            return
+        }
         var text = text
         text.withUTF8 { bytes in
             var offset = 0

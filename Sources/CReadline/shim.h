@@ -1,0 +1,14 @@
+// GNU readline and its history, from the system's libreadline-dev.
+#include <stdio.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+
+// Readline keeps its settings in mutable C globals, which Swift 6 will not touch directly.
+// These accessors are the only way the console reads or sets them (see LineEditor.swift).
+static inline void gtio_rl_set_name(const char *name) { rl_readline_name = name; }
+static inline void gtio_rl_set_catch_signals(int value) { rl_catch_signals = value; }
+static inline void gtio_rl_set_completion(rl_completion_func_t *function) { rl_attempted_completion_function = function; }
+static inline void gtio_rl_set_completion_over(int value) { rl_attempted_completion_over = value; }
+static inline const char *gtio_rl_line_buffer(void) { return rl_line_buffer; }
+static inline int gtio_history_base(void) { return history_base; }
+static inline int gtio_history_length(void) { return history_length; }

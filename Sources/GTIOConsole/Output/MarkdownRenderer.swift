@@ -1,0 +1,18 @@
+/// A GitHub-flavoured Markdown table: numbers right-aligned, pipes in text escaped.
+enum MarkdownRenderer {
+    static func render(_ table: ResultTable) -> String {
+        let numeric = table.columns.indices.map { index in
+            !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index] == .null) }
+        }
+        var out = "| " + table.columns.map(escape).joined(separator: " | ") + " |\n"
+        out += "|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n"
+        for row in table.rows {
+            out += "| " + row.map { escape($0.plainText) }.joined(separator: " | ") + " |\n"
+        }
+        return out
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GTIOStore
+
+/// The ways a session is fed: the interactive REPL, or lines from a script or a pipe.
+enum ConsoleLoop {
+    /// The default history file: `$GTIO_HISTORY`, else `~/.gtio_history`.
+    static var defaultHistoryPath: String {
+        if let path = ProcessInfo.processInfo.environment["GTIO_HISTORY"], !path.isEmpty { return path }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".gtio_history").path
+    }
+
+    /// The readline REPL; returns the exit code when the person leaves.
+    static func interactive(storeOptions: StoreOptions, historyPath: String) -> Int32 {
+        let session = ConsoleSession(storeOptions: storeOptions, interactive: true)
+        let store: EventStore
+        do {
+            store = try storeOptions.open()
+        } catch {
+            Terminal.writeError("gtio: \(error)\n")
+            return (error as? StoreError)?.isUsageError == true ? 2 : 1
+        }
+        LineEditor.setUp(historyPath: historyPath)
+        LineEditor.completer = { before, word in session.completions(before: before, word: word) }
+        Terminal.line("GTIO Console on \(store.path). Type help for the commands, quit or Ctrl-D to leave.")
+        // The prompt comes at once; the read models load meanwhile, for queries and completion.
+        Thread {
+            LineEditor.keepInterruptsAway()
+            _ = try? ReadModelCache.shared.live(for: store).catchUp()
+        }.start()
+        while let line = LineEditor.readLine(prompt: session.prompt) {
+            LineEditor.remember(line)
+            if session.execute(line) == .quit { return 0 }
+        }
+        Terminal.line("")
+        return 0
+    }
+
+    /// Runs lines one after another, without prompt or banner; stops at the first error with
+    /// exit code 1 unless `keepGoing`.
+    static func script(_ lines: [String], storeOptions: StoreOptions, keepGoing: Bool) -> Int32 {
+        let session = ConsoleSession(storeOptions: storeOptions, interactive: false)
+        var failed = false
+        for line in lines {
+            switch session.execute(line) {
+            case .quit: return failed ? 1 : 0
+            case .failure:
+                failed = true
+                if !keepGoing { return 1 }
+            case .success: break
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// Every line of standard input, read to its end.
+    static func standardInputLines() -> [String] {
+        var lines: [String] = []
+        while let line = Swift.readLine(strippingNewline: true) { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,119 @@
+import CReadline
+import Foundation
+import GTIOStore
+
+/// GNU readline behind one type: every global of the C library is touched here and nowhere
+/// else (its state is process-wide by design, hence `nonisolated(unsafe)`).
+enum LineEditor {
+    /// Completions for the word being typed: `(line before that word, the word so far) → candidates`.
+    nonisolated(unsafe) static var completer: (String, String) -> [String] = { _, _ in [] }
+    nonisolated(unsafe) private static var matches: [String] = []
+    nonisolated(unsafe) private static var historyPath: String?
+    /// Whether readline is waiting for a line (Ctrl-C then clears the line, not a query).
+    nonisolated(unsafe) private static var reading = false
+    static let maximumHistory: Int32 = 2000
+
+    /// Loads the history file (duplicates collapsed, the latest kept), installs completion and Ctrl-C.
+    static func setUp(historyPath path: String?) {
+        historyPath = path
+        gtio_rl_set_name(strdup("gtio"))
+        // Ctrl-C is ours: it clears the line at the prompt and interrupts a running query. A
+        // blocked mask survives exec, so unblock it here whatever the parent process did.
+        gtio_rl_set_catch_signals(0)
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+        signal(SIGINT) { _ in
+            if LineEditor.reading {
+                _ = write(1, "^C\n", 3)
+                rl_on_new_line()
+                rl_replace_line("", 0)
+                rl_redisplay()
+            } else {
+                Interruption.request()
+            }
+        }
+        gtio_rl_set_completion { text, start, _ in
+            gtio_rl_set_completion_over(1)  // never fall back to file names
+            let line = String(cString: gtio_rl_line_buffer())
+            let prefix = String(line.utf8.prefix(Int(start))) ?? line
+            let word = text.map { String(cString: $0) } ?? ""
+            LineEditor.matches = LineEditor.completer(prefix, word).filter { $0.hasPrefix(word) }
+            return rl_completion_matches(text) { _, state in
+                guard Int(state) < LineEditor.matches.count else { return nil }
+                return strdup(LineEditor.matches[Int(state)])
+            }
+        }
+        using_history()
+        if let path {
+            read_history(path)
+            collapseDuplicates()
+            write_history(path)
+        }
+    }
+
+    /// Reads one line with editing, history and completion; nil on end of input (Ctrl-D).
+    static func readLine(prompt: String) -> String? {
+        reading = true
+        defer { reading = false }
+        guard let raw = readline(prompt) else { return nil }
+        defer { free(raw) }
+        return String(cString: raw)
+    }
+
+    /// Adds `line` to the history, dropping earlier copies, and to the history file at once:
+    /// the file is read again first, so lines from sessions running side by side are kept,
+    /// and each line is kept once, at its latest place.
+    static func remember(_ line: String) {
+        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        removeEntries(equalTo: line)
+        add_history(line)
+        guard let historyPath else { return }
+        let existing = (try? String(contentsOfFile: historyPath, encoding: .utf8)) ?? ""
+        var lines = existing.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).filter { $0 != line }
+        lines.append(line)
+        let kept = lines.suffix(Int(maximumHistory))
+        try? (kept.joined(separator: "\n") + "\n").write(toFile: historyPath, atomically: true, encoding: .utf8)
+    }
+
+    /// Blocks Ctrl-C on the calling (background) thread, so it always reaches the readline thread.
+    static func keepInterruptsAway() {
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &interrupt, nil)
+    }
+
+    /// The history in memory, oldest first (for tests and `history`).
+    static var entries: [String] {
+        (0..<gtio_history_length()).compactMap { offset in
+            history_get(gtio_history_base() + offset).flatMap { $0.pointee.line.map { String(cString: $0) } }
+        }
+    }
+
+    private static func removeEntries(equalTo line: String) {
+        var offset = gtio_history_length() - 1
+        while offset >= 0 {
+            if let entry = history_get(gtio_history_base() + offset), let text = entry.pointee.line,
+               String(cString: text) == line, let removed = remove_history(offset) {
+                free_history_entry(removed)
+            }
+            offset -= 1
+        }
+    }
+
+    /// Keeps only the latest copy of each line, in order.
+    private static func collapseDuplicates() {
+        var seen = Set<String>()
+        var offset = gtio_history_length() - 1
+        while offset >= 0 {
+            if let entry = history_get(gtio_history_base() + offset), let text = entry.pointee.line {
+                if !seen.insert(String(cString: text)).inserted, let removed = remove_history(offset) {
+                    free_history_entry(removed)
+                }
+            }
+            offset -= 1
+        }
+    }
+}

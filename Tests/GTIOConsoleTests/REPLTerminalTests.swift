@@ -1,0 +1,139 @@
+import Foundation
+import GTIOTestSupport
+import Testing
+
+private let community = [
+    #"{"id":"1","type":"user.signed_up","at":"2012-04-23T00:00:00Z","user":"ann","data":{"provider":"google","name":"Ann"}}"#,
+    #"{"id":"2","type":"user.signed_up","at":"2012-04-23T00:01:00Z","user":"bob","data":{"provider":"aol","name":"Bob"}}"#,
+    #"{"id":"3","type":"post.created","at":"2012-04-23T01:00:00Z","user":"ann","data":{"post":"p1","kind":"outfit","voting":true}}"#,
+    #"{"id":"4","type":"user.followed","at":"2012-04-23T03:00:00Z","user":"bob","data":{"target":"ann"}}"#,
+].joined(separator: "\n") + "\n"
+
+/// The REPL in a real pseudo-terminal: typing, completion, history, Ctrl-C, Ctrl-D.
+@Suite(.serialized) struct REPLTerminalTests {
+    let folder = TemporaryDirectory()
+    var store: String { folder.file("log.gtio") }
+    var history: String { folder.file("history") }
+
+    init() throws {
+        _ = try GTIOBinary.run(["ingest", folder.write("c.jsonl", community), "--store", folder.file("log.gtio")])
+    }
+
+    func repl() throws -> PseudoTerminal {
+        let terminal = try PseudoTerminal([GTIOBinary.path, "--store", store], environment: ["GTIO_HISTORY": history])
+        #expect(terminal.waitFor("gtio> "), "no prompt: \(terminal.screen)")
+        return terminal
+    }
+
+    @Test func typingACommandShowsItsAnswer() throws {
+        let terminal = try repl()
+        terminal.type("followers ann --format csv\r")
+        #expect(terminal.waitFor("user,name"), "\(terminal.screen)")
+        #expect(terminal.waitFor("bob,Bob"), "\(terminal.screen)")
+        terminal.type("quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func tabCompletesCommandsAndUserIDs() throws {
+        let terminal = try repl()
+        terminal.type("status\r")  // the read models load in the background meanwhile
+        #expect(terminal.waitFor("read model"))
+        terminal.type("follower\t")
+        #expect(terminal.waitFor("followers "), "\(terminal.screen)")
+        let mark = terminal.screen.count
+        terminal.type("an\t")
+        #expect(terminal.waitFor("ann ", after: mark), "\(terminal.screen)")
+        terminal.type("--format csv\r")
+        #expect(terminal.waitFor("bob,Bob", after: mark), "\(terminal.screen)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func historyIsKeptAcrossSessions() throws {
+        let first = try repl()
+        first.type("stats --date 2012-04-23 --format csv\r")
+        #expect(first.waitFor("2012-04-23,"))
+        first.type("stats --date 2012-04-23 --format csv\r")
+        first.type("quit\r")
+        #expect(first.waitForExit() == 0)
+
+        let second = try repl()
+        let mark = second.screen.count
+        second.type("\u{1B}[A\u{1B}[A\r")  // up twice: quit, then the stats line
+        #expect(second.waitFor("2012-04-23,", after: mark), "\(second.screen)")
+        second.type("quit\r")
+        #expect(second.waitForExit() == 0)
+        let kept = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
+        #expect(kept.filter { $0 == "stats --date 2012-04-23 --format csv" }.count == 1, "\(kept)")
+    }
+
+    @Test func ctrlCAbandonsTheLineAndKeepsTheSession() throws {
+        let terminal = try repl()
+        terminal.type("nonsense that must not run")
+        #expect(terminal.waitFor("must not run"))
+        terminal.type("\u{03}")
+        let mark = terminal.screen.count
+        terminal.type("following bob --format csv\r")
+        #expect(terminal.waitFor("ann,Ann", after: mark), "\(terminal.screen)")
+        #expect(!terminal.screen.contains("unknown command \"nonsense\""))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func errorsSuggestAndDoNotEndTheSession() throws {
+        let terminal = try repl()
+        terminal.type("folowers ann\r")
+        #expect(terminal.waitFor("unknown command \"folowers\" (did you mean followers?)"), "\(terminal.screen)")
+        terminal.type("looks sideways\r")
+        #expect(terminal.waitFor("unknown tab \"sideways\" (expected popular, new, top or wear-it)"), "\(terminal.screen)")
+        terminal.type("asof 2012-04-23\r")
+        #expect(terminal.waitFor("gtio asof 2012-04-23> "), "\(terminal.screen)")
+        terminal.type("quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+}
+
+/// The same commands give the same bytes through -c, piped standard input and gtio run.
+@Suite struct NonInteractiveTests {
+    let folder = TemporaryDirectory()
+    var store: String { folder.file("log.gtio") }
+
+    init() throws {
+        _ = try GTIOBinary.run(["ingest", folder.write("c.jsonl", community), "--store", folder.file("log.gtio")])
+    }
+
+    @Test func dashCPipedAndRunAgree() throws {
+        let commands = ["looks top --format csv", "followers ann --format json", "stats --date 2012-04-23", "verdicts --format markdown"]
+        var viaC = ""
+        for command in commands {
+            let result = try GTIOBinary.run(["--store", store, "-c", command])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            viaC += result.stdout
+        }
+        let piped = try GTIOBinary.run(["--store", store], input: commands.joined(separator: "\n") + "\n")
+        #expect(piped.status == 0)
+        #expect(piped.stdout == viaC)
+        let file = folder.write("commands.gtio", "# a script\n" + commands.joined(separator: "\n") + "\n")
+        #expect(try GTIOBinary.run(["run", file, "--store", store]).stdout == viaC)
+    }
+
+    @Test func pipedCommandsStopAtTheFirstErrorUnlessToldToGoOn() throws {
+        let input = "followers ann --format csv\nfollowers zed\nfollowing bob --format csv\n"
+        let stopped = try GTIOBinary.run(["--store", store], input: input)
+        #expect(stopped.status == 1)
+        #expect(stopped.stdout == "user,name\r\nbob,Bob\r\n")
+        #expect(stopped.stderr == "gtio: unknown user \"zed\": no event in the log names them\n")
+        let goOn = try GTIOBinary.run(["--store", store, "--keep-going"], input: input)
+        #expect(goOn.status == 1)
+        #expect(goOn.stdout == "user,name\r\nbob,Bob\r\nuser,name\r\nann,Ann\r\n")
+    }
+
+    @Test func sessionSettingsWorkInScriptsToo() throws {
+        let input = "format csv\nasof 2012-04-23T02:00:00Z\nfollowers ann\nasof off\nonce \(folder.file("once.csv"))\nfollowers ann\nsql UPDATE events SET user = 'x'\n"
+        let result = try GTIOBinary.run(["--store", store, "--keep-going"], input: input)
+        #expect(result.stdout == "user,name\r\n")   // as of 02:00 bob did not follow ann yet
+        #expect(try String(contentsOfFile: folder.file("once.csv"), encoding: .utf8) == "user,name\r\nbob,Bob\r\n")
+        #expect(result.stderr.contains("sql is read-only"))
+        #expect(result.status == 1)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Runs a command in a real pseudo-terminal (through util-linux `script`), types into it and
+/// reads what the terminal shows, as a person at a keyboard would.
+public final class PseudoTerminal: @unchecked Sendable {
+    // @unchecked: `output` is only touched while holding `lock`.
+    private let process = Process()
+    private let input = Pipe()
+    private let lock = NSLock()
+    private var output = ""
+
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let command = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", command, "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env["TERM"] = "xterm"
+        env["GTIO_STORE"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = input
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.lock()
+            self.output += String(decoding: data, as: UTF8.self)
+            self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    /// Everything the terminal showed so far.
+    public var screen: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return output
+    }
+
+    /// Types `text` (use "\r" for Enter, "\t" for Tab, "\u{03}" for Ctrl-C, "\u{04}" for Ctrl-D).
+    public func type(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    /// Waits until the screen shows `text` after `offset` characters; false after `timeout` seconds.
+    @discardableResult
+    public func waitFor(_ text: String, after offset: Int = 0, timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let shown = screen
+            if shown.count > offset, shown.dropFirst(offset).contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// Waits for the program to end; its exit status, or nil after `timeout` seconds.
+    public func waitForExit(timeout: Double = 20) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            process.terminate()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
