@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-algorithms", exact: "1.2.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
@@ -32,7 +33,13 @@ let package = Package(
             name: "GTIOIngest",
             dependencies: ["GTIOCatalog", "GTIOStore"]),
         // Read models: a fold of the log by the rules of EVENTS.md §3, and their queries.
-        .target(name: "GTIOProjections", dependencies: ["GTIOCatalog", "GTIOStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "GTIOProjections",
+            dependencies: [
+                "GTIOCatalog", "GTIOStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Algorithms", package: "swift-algorithms"),
+            ]),
         // A seeded, simulated GTIO community for demos and benchmarks.
         .target(name: "GTIOSimulation", dependencies: ["GTIOCatalog"]),
         // The system's GNU readline (libreadline-dev), for the REPL.

@@ -43,7 +43,13 @@ public final class LiveReadModels: @unchecked Sendable {
         let marks = try engine.checkpoints()
         let inStep = marks.values.allSatisfy { $0 == state.lastSeq }
         if inStep { state.changes = ChangeSet(decisions: state.decisions.count) }
+        let before = state.lastSeq
         try store.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
+        // Nothing new and the tables in step: the same models, with their indexes already built.
+        if inStep, state.lastSeq == before, let latest {
+            state.changes = nil
+            return latest
+        }
         let changes = state.changes
         state.changes = nil
         let models = ReadModels(state: state)

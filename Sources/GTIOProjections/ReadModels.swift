@@ -1,3 +1,4 @@
+import Algorithms
 import Foundation
 import GTIOCatalog
 
@@ -32,13 +33,29 @@ public struct ReadModels: Sendable {
 
     /// The posts that rankings consider, computed once per view.
     var eligiblePosts: [CommunityState.Post] {
-        indexes.eligiblePosts { state.posts.values.filter(isEligible) }
+        indexes.eligiblePosts {
+            // The few hidden posts once, rather than an item key built for every post.
+            let hidden = Set(state.items.values.lazy
+                .filter { $0.open.count >= CommunityState.hiddenAt && $0.item.hasPrefix("post:") }
+                .map { String($0.item.dropFirst(5)) })
+            return state.posts.values.filter { post in
+                post.life == .live && !hidden.contains(post.id) && !state.privateUsers.contains(post.author)
+                    && post.created <= now
+            }
+        }
     }
 
-    /// The ranked looks of `tab`; `limit` nil or 0 for all.
+    /// The ranked looks of `tab`; `limit` nil or 0 for all. The view ranks each tab once.
     public func looks(_ tab: LooksTab, limit: Int? = 20) -> [Look] {
-        // Rank light (score, created, index) triples; build full rows for the winners only.
-        let posts = eligiblePosts
+        let posts = eligiblePosts  // before `ranking`: the indexes' lock is not reentrant
+        let count = limit.flatMap { $0 > 0 ? $0 : nil }
+        // A cold view ranks at least 100, so that nearby limits and pages reuse the head.
+        return indexes.ranking(tab, count: count) { wanted in rank(tab, posts, count: wanted.map { max($0, 100) }) }
+    }
+
+    /// The first `count` looks (all when nil), and whether that is every eligible post.
+    private func rank(_ tab: LooksTab, _ posts: [CommunityState.Post], count: Int?) -> (looks: [Look], complete: Bool) {
+        // Rank light (score, created, index) triples; build full rows after.
         var scored: [(score: Double, created: Int64, index: Int)] = []
         scored.reserveCapacity(posts.count)
         for (index, post) in posts.enumerated() {
@@ -62,26 +79,15 @@ public struct ReadModels: Sendable {
             if a.created != b.created { return a.created > b.created }
             return posts[a.index].id.utf8.lexicographicallyPrecedes(posts[b.index].id.utf8)
         }
-        return Self.top(scored, limit: limit, by: ordered).enumerated().map { rank, entry in
+        let complete = count.map { $0 >= scored.count } ?? true
+        let head = complete ? scored.sorted(by: ordered) : scored.min(count: count!, sortedBy: ordered)
+        let looks = head.enumerated().map { rank, entry in
             let post = posts[entry.index]
             return Look(
                 rank: rank + 1, post: post.id, author: post.author, points: points(post), hearts: post.hearts.count,
                 votes: post.wearIt + post.changeIt, reviews: post.liveReviews, score: entry.score, created: post.created)
         }
-    }
-
-    /// The first `limit` of `items` in order, without sorting all of them when a few are asked for.
-    static func top<T>(_ items: [T], limit: Int?, by ordered: (T, T) -> Bool) -> [T] {
-        guard let limit, limit > 0, limit < items.count / 8 else { return items.sorted(by: ordered) }
-        var best: [T] = []
-        best.reserveCapacity(limit + 1)
-        for item in items {
-            if best.count == limit, let last = best.last, !ordered(item, last) { continue }
-            let index = best.firstIndex { ordered(item, $0) } ?? best.count
-            best.insert(item, at: index)
-            if best.count > limit { best.removeLast() }
-        }
-        return best
+        return (looks, complete)
     }
 
     // MARK: Vote verdicts (3.2)

@@ -9,6 +9,21 @@ final class ViewIndexes: @unchecked Sendable {
     private var eligible: [CommunityState.Post]?
     private var eligibleAuthors: Set<String>?
     private var windows: [Int64: (wau: Int, mau: Int)]?
+    /// The head of each tab's ranking computed so far, and whether it is the whole ranking.
+    private var rankings: [LooksTab: (looks: [Look], complete: Bool)] = [:]
+
+    /// The first `count` looks of `tab` (all when nil): from the cached head when it is long
+    /// enough, else from `compute(count)`, whose answer is kept for the next query.
+    func ranking(_ tab: LooksTab, count: Int?, _ compute: (Int?) -> (looks: [Look], complete: Bool)) -> [Look] {
+        withLock {
+            if let cached = rankings[tab], cached.complete || (count.map { cached.looks.count >= $0 } ?? false) {
+                return count.map { Array(cached.looks.prefix($0)) } ?? cached.looks
+            }
+            let computed = compute(count)
+            rankings[tab] = computed
+            return count.map { Array(computed.looks.prefix($0)) } ?? computed.looks
+        }
+    }
 
     func withLock<T>(_ body: () -> T) -> T {
         lock.lock()

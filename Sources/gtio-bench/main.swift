@@ -109,6 +109,11 @@ func readModels(_ path: String) throws {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     print(String(format: "peak RSS after rebuild: %.0f MB", Double(usage.ru_maxrss) / 1024))
 
+    // The REPL's path: live read models, caught up before every query.
+    let live = try LiveReadModels(store: store)
+    try live.catchUp()
+    let (replP50, replP99) = try latencies(200) { _ in _ = try live.catchUp().looks(.popular, limit: 20) }
+    print(String(format: "REPL looks popular (catch-up + query) p50 %.2f ms  p99 %.2f ms", replP50, replP99))
     let posts = Array(models.state.posts.keys.sorted().prefix(200))
     let users = models.state.followerCounts.sorted { $0.value > $1.value }.prefix(200).map(\.key)
     let figures: [(String, (Int) -> Void)] = [
@@ -119,6 +124,9 @@ func readModels(_ path: String) throws {
         ("flags", { _ in _ = models.moderationQueue() }),
         ("stats", { run in _ = models.engagement(on: models.today - Int64(run % 30)) }),
     ]
+    // Cold: a fresh view each run, so nothing is cached (the first query after new events).
+    let (coldP50, coldP99) = latencies(50) { _ in _ = ReadModels(state: models.state).looks(.popular, limit: 20) }
+    print(String(format: "looks popular, cold (first ranking at a log position) p50 %.2f ms  p99 %.2f ms", coldP50, coldP99))
     for (name, body) in figures {
         let (p50, p99) = latencies(200, body)
         print(name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "p50 %7.2f ms  p99 %7.2f ms (200 runs, in process)", p50, p99))
