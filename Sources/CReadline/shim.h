@@ -1,4 +1,7 @@
-// GNU readline and its history, from the system's libreadline-dev.
+// GNU readline and its history, from the system's libreadline-dev, and the C library's
+// terminal column widths (wcwidth, which readline itself uses to lay out the line).
+#define _XOPEN_SOURCE 700
+#include <wchar.h>
 #include <stdio.h>
 #include <readline/readline.h>
 #include <readline/history.h>
@@ -12,3 +15,6 @@ static inline void gtio_rl_set_completion_over(int value) { rl_attempted_complet
 static inline const char *gtio_rl_line_buffer(void) { return rl_line_buffer; }
 static inline int gtio_history_base(void) { return history_base; }
 static inline int gtio_history_length(void) { return history_length; }
+
+// wcwidth needs _XOPEN_SOURCE, which Swift's Glibc module does not define.
+static inline int gtio_wcwidth(unsigned int scalar) { return wcwidth((wchar_t)scalar); }

@@ -5,10 +5,10 @@ struct TableRenderer {
 
     func render(_ table: ResultTable) -> String {
         let cells = table.rows.map { row in row.map(display) }
-        var widths = table.columns.map(\.count)
+        var widths = table.columns.map(DisplayWidth.of)
         for row in cells {
             for (index, text) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], text.count)
+                widths[index] = max(widths[index], DisplayWidth.of(text))
             }
         }
         if let width { widths = fit(widths, into: width) }
@@ -68,11 +68,11 @@ struct TableRenderer {
     }
 
     private func cut(_ text: String, _ width: Int) -> String {
-        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+        DisplayWidth.of(text) <= width ? text : DisplayWidth.prefix(text, fitting: max(0, width - 1)) + "…"
     }
 
     private func pad(_ text: String, _ width: Int, right: Bool) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
+        let padding = String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
         return right ? padding + text : text + padding
     }
 }

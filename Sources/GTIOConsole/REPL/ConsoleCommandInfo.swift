@@ -86,7 +86,8 @@ struct ConsoleCommandInfo: Sendable {
     /// The command name closest to `word` by edit distance, when close enough to be a typo.
     static func nearest(to word: String) -> String? {
         let scored = all.map { ($0.name, editDistance(word, $0.name)) }.min { $0.1 < $1.1 }
-        guard let (name, distance) = scored, distance <= max(1, min(word.count, name.count) / 3) else { return nil }
+        // Up to one edit in three or four letters, two in five or more (a swapped pair is two).
+        guard let (name, distance) = scored, distance <= max(1, min(word.count, name.count) / 2) else { return nil }
         return name
     }
 

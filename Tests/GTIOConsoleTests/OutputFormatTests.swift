@@ -1,0 +1,115 @@
+import GTIOCatalog
+import Testing
+@testable import GTIOConsole
+
+@Suite struct OutputFormatTests {
+    let table = ResultTable(
+        columns: ["user", "name", "followers", "share"],
+        rows: [
+            [.text("u1"), .text("Ana, \"the\" Best"), .integer(12), .number(0.5)],
+            [.text("u2"), .text("美咲\nTanaka"), .integer(3), .null],
+        ])
+
+    @Test func csvFollowsRFC4180() {
+        #expect(table.rendered(as: .csv) ==
+            "user,name,followers,share\r\nu1,\"Ana, \"\"the\"\" Best\",12,0.5\r\nu2,\"美咲\nTanaka\",3,\r\n")
+    }
+
+    @Test func jsonIsAnArrayOfObjectsInColumnOrder() {
+        #expect(table.rendered(as: .json) == """
+            [
+              {"user":"u1","name":"Ana, \\"the\\" Best","followers":12,"share":0.5},
+              {"user":"u2","name":"美咲\\nTanaka","followers":3,"share":null}
+            ]
+
+            """)
+        #expect(ResultTable(columns: ["a"]).rendered(as: .json) == "[]\n")
+    }
+
+    @Test func markdownEscapesPipesAndRightAlignsNumbers() {
+        let rows = ResultTable(columns: ["post", "points"], rows: [[.text("a|b"), .integer(3)]])
+        #expect(rows.rendered(as: .markdown) == "| post | points |\n| --- | ---: |\n| a\\|b | 3 |\n")
+    }
+
+    @Test func timestampsBooleansAndFloatsFollowSection4() {
+        let row = ResultTable(columns: ["at", "hidden", "score", "whole"],
+                              rows: [[.timestamp(Timestamp(milliseconds: 1)), .bool(true), .number(1.0 / 3), .number(2)]])
+        #expect(row.rendered(as: .csv) == "at,hidden,score,whole\r\n1970-01-01T00:00:00.001Z,true,0.3333333333333333,2.0\r\n")
+    }
+
+    @Test func tablesAlignNumbersRightAndCountRows() {
+        #expect(table.rendered(as: .table) == """
+            user  name             followers  share
+            ────  ───────────────  ─────────  ─────
+            u1    Ana, "the" Best         12    0.5
+            u2    美咲⏎Tanaka              3
+            (2 rows)
+
+            """)
+    }
+
+    @Test func tablesFitTheWidthWithAnEllipsisCountingWideCharactersTwice() {
+        let wide = ResultTable(columns: ["name", "n"], rows: [[.text("美咲美咲美咲美咲"), .integer(1)], [.text("Zoë Smith-Jones"), .integer(22)]])
+        let text = wide.rendered(as: .table, width: 12)
+        let lines = text.split(separator: "\n").map(String.init)
+        // 12 columns: name gets 8; three wide characters (6) and the ellipsis fit, a fourth would not.
+        #expect(lines[2] == "美咲美…    1")
+        #expect(lines[3] == "Zoë Smi…  22")
+        #expect(lines.dropLast().allSatisfy { DisplayWidth.of($0) <= 12 })
+    }
+
+    @Test func displayWidthCountsColumns() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("美咲") == 4)
+        #expect(DisplayWidth.of("Łukasz") == 6)
+        #expect(DisplayWidth.of("e\u{301}") == 1)  // e + combining acute: one column
+    }
+}
+
+@Suite struct CommandLineWordsTests {
+    @Test(arguments: [
+        ("looks popular --limit 5", ["looks", "popular", "--limit", "5"]),
+        ("  followers   u1  ", ["followers", "u1"]),
+        (#"sql SELECT 'a b' FROM x"#, ["sql", "SELECT", "a b", "FROM", "x"]),
+        (#"once "my file.csv""#, ["once", "my file.csv"]),
+        (#"a "say \"hi\"" b\ c"#, ["a", #"say "hi""#, "b c"]),
+        ("x ''", ["x", ""]),
+    ])
+    func splitsLikeAShell(line: String, words: [String]) throws {
+        #expect(try CommandLineWords.split(line) == words)
+    }
+
+    @Test func refusesUnterminatedQuotes() {
+        #expect(throws: CommandLineWords.SplitError.self) { try CommandLineWords.split("once 'open") }
+    }
+}
+
+@Suite struct ConsoleCommandInfoTests {
+    @Test func suggestsTheNearestCommandForATypo() {
+        #expect(ConsoleCommandInfo.nearest(to: "folowers") == "followers")
+        #expect(ConsoleCommandInfo.nearest(to: "lokos") == "looks")
+        #expect(ConsoleCommandInfo.nearest(to: "statz") == "stats")
+        #expect(ConsoleCommandInfo.nearest(to: "xylophone") == nil)
+    }
+
+    @Test func everyConsoleMdCommandIsKnownWithUsageAndExample() {
+        for name in ["looks", "verdict", "verdicts", "followers", "following", "suggest", "flags", "stats", "rebuild",
+                     "events", "event", "post", "user", "status", "sql", "help", "quit"] {
+            let info = ConsoleCommandInfo.named(name)
+            #expect(info != nil, "\(name)")
+            #expect(info?.example.hasPrefix(name) == true, "\(name)")
+        }
+        #expect(ConsoleCommandInfo.named("looks")!.flags.contains("--as-of"))
+        #expect(ConsoleCommandInfo.named("looks")!.flags.contains("--limit"))
+    }
+
+    @Test func completesCommandsTabsFlagsAndValues() {
+        let session = ConsoleSession(storeOptions: try! StoreOptions.parse(["--store", "/tmp/none.gtio"]), interactive: false)
+        #expect(session.completions(before: "", word: "fol").contains("followers"))
+        #expect(session.completions(before: "looks ", word: "p") == ["popular", "new", "top", "wear-it"])
+        #expect(session.completions(before: "looks popular ", word: "--l").contains("--limit"))
+        #expect(session.completions(before: "events --type ", word: "post.").contains("post.voted"))
+        #expect(session.completions(before: "format ", word: "") == ["table", "csv", "json", "markdown"])
+        #expect(session.completions(before: "nonsense ", word: "") == [])
+    }
+}
