@@ -72,7 +72,8 @@ struct EventsCommand: ParsableCommand {
         }
         guard follow else { return }
         var last = try events.last?.seq ?? store.lastSeq()
-        while true {
+        // In the REPL, Ctrl-C ends the follow and keeps the session.
+        while !Interruption.isRequested {
             Thread.sleep(forTimeInterval: 0.5)
             filter.afterSeq = last
             filter.limit = nil
