@@ -23,7 +23,8 @@ extension JSONValue {
         }
     }
 
-    static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string literal.
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -21,7 +21,8 @@ public struct GTIOCommand: ParsableCommand {
             QuarantineCommand.self, DemoCommand.self, CatalogCommand.self,
             LooksCommand.self, VerdictCommand.self, VerdictsCommand.self, FollowersCommand.self, FollowingCommand.self,
             SuggestCommand.self, FlagsCommand.self, StatsCommand.self, AnomaliesCommand.self, RebuildCommand.self,
-            PostCommand.self, UserCommand.self, RunCommand.self,
+            PostCommand.self, UserCommand.self, RunCommand.self, ResolveCommand.self,
+            ItemCommand.self, DecisionsCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -6,8 +6,9 @@ extension EventStore {
         try write { db in try Self.append(batch, in: db) }
     }
 
-    /// Appends inside an open write transaction; `EventStore.append` wraps it in one.
-    static func append(_ batch: EventBatch, in db: Database) throws -> AppendOutcome {
+    /// Appends inside an open write transaction; `EventStore.append` wraps it in one. Callers
+    /// that check something before appending (a moderator's decision) do both in one transaction.
+    public static func append(_ batch: EventBatch, in db: Database) throws -> AppendOutcome {
         var outcome = AppendOutcome()
         outcome.read = batch.read
         outcome.rejected = batch.rejected.count

@@ -43,7 +43,8 @@ extension EventStore {
         try read { db in try Self.scan(scope, in: db, body) }
     }
 
-    static func scan(_ scope: LogScope, in db: Database, _ body: (LogRecord) throws -> Void) throws {
+    /// The same scan on a connection the caller holds, e.g. inside a write transaction.
+    public static func scan(_ scope: LogScope, in db: Database, _ body: (LogRecord) throws -> Void) throws {
         var sql = "SELECT seq, type, at, user, device, subject, object, value, flag, text FROM events WHERE seq > ?"
         if scope.throughSeq != nil { sql += " AND seq <= ?" }
         if scope.atMost != nil { sql += " AND at <= ?" }

@@ -9,16 +9,41 @@ struct FlagsCommand: ParsableCommand {
         abstract: "The moderation queue: open items, most distinct flaggers first (3.1, 3.4).",
         discussion: "version is the seq of the item's latest open flag: what a decision must expect.")
     @Option(help: "How many (0: all).") var limit = 0
+    @Flag(help: "Only posts.") var posts = false
+    @Flag(help: "Only reviews.") var reviews = false
+    @Flag(help: "Only hidden items (3 or more flaggers).") var hidden = false
+    @Option(help: ArgumentHelp("Only items first flagged longer ago than this (e.g. 90m, 12h, 3d).", valueName: "duration"))
+    var olderThan: String?
     @OptionGroup var query: QueryOptions
 
+    func validate() throws {
+        if posts && reviews { throw ValidationError("give --posts or --reviews, not both") }
+        if let olderThan, Self.milliseconds(olderThan) == nil {
+            throw ValidationError("--older-than: \"\(olderThan)\" is not a duration (expected a number and m, h or d, e.g. 12h)")
+        }
+    }
+
+    static func milliseconds(_ duration: String) -> Int64? {
+        guard let unit = duration.last, let amount = Double(duration.dropLast()), amount >= 0 else { return nil }
+        let scale: Double? = switch unit { case "m": 60_000; case "h": 3_600_000; case "d": 86_400_000; default: nil }
+        return scale.map { Int64(amount * $0) }
+    }
+
     func run() throws {
-        var queue = try query.readModels().moderationQueue()
+        let models = try query.readModels()
+        var queue = models.moderationQueue().filter { entry in
+            (!posts || entry.item.hasPrefix("post:")) && (!reviews || entry.item.hasPrefix("review:"))
+                && (!hidden || entry.hidden)
+                && (olderThan.flatMap(Self.milliseconds).map { entry.firstFlagged <= models.now - $0 } ?? true)
+        }
         if let limit = try checkedLimit(limit) { queue = Array(queue.prefix(limit)) }
         try query.emit(ResultTable(
-            columns: ["item", "flaggers", "first_flagged", "hidden", "last_flagged", "version"],
+            columns: ["item", "flaggers", "first_flagged", "hidden", "last_flagged", "version", "author", "preview"],
             rows: queue.map {
-                [.text($0.item), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
-                 .bool($0.hidden), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version)]
+                let (author, preview) = itemPreview($0.item, models.state)
+                return [.text($0.item), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
+                        .bool($0.hidden), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version),
+                        Cell(author), .text(String(preview.prefix(60)))]
             }))
     }
 }

@@ -37,6 +37,19 @@ struct StatsCommand: ParsableCommand {
         }
         columns.append("events")
         row.append(.integer(Int64(figures.events)))
+        // The moderation desk as of now: the queue, and how long decided items waited.
+        let queue = models.moderationQueue()
+        let waits = models.state.decisions.map { Double(max(0, $0.at - $0.firstFlagged)) / 3_600_000 }.sorted()
+        func percentile(_ p: Double) -> Cell {
+            waits.isEmpty ? .null : .number(waits[min(waits.count - 1, Int((Double(waits.count - 1) * p).rounded()))])
+        }
+        columns += ["queue", "queue_hidden", "decisions", "decision_median_h", "decision_p90_h"]
+        row += [.integer(Int64(queue.count)), .integer(Int64(queue.filter(\.hidden).count)),
+                .integer(Int64(waits.count)), percentile(0.5), percentile(0.9)]
+        for (moderator, count) in Dictionary(grouping: models.state.decisions, by: \.moderator).mapValues(\.count).sorted(by: { $0.key < $1.key }) {
+            columns.append("decisions_\(moderator)")
+            row.append(.integer(Int64(count)))
+        }
         let table = ResultTable(columns: columns, rows: [row])
         if query.format == .table && query.out == nil {
             // One day reads better down the page.

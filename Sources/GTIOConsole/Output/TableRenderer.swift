@@ -51,6 +51,7 @@ struct TableRenderer {
             let fraction = text[text.index(after: dot)...]
             if fraction.count > decimals { text = String(text[..<text.index(dot, offsetBy: decimals + 1)]) }
         }
+        if text.hasSuffix(".") { text.removeLast() }
         return text
     }
 

@@ -1,0 +1,92 @@
+import ArgumentParser
+import GTIOCatalog
+import GTIOProjections
+
+private func time(_ ms: Int64) -> String { Timestamp(milliseconds: ms).description }
+
+/// The author and a short preview of an item's content.
+func itemPreview(_ item: String, _ state: CommunityState) -> (author: String?, preview: String) {
+    let id = String(item.drop { $0 != ":" }.dropFirst())
+    if item.hasPrefix("post:"), let post = state.posts[id] { return (post.author, post.description ?? "(\(post.kind), no description)") }
+    if let review = state.reviews[id] { return (review.author, review.text) }
+    return (nil, "")
+}
+
+/// `item post:P` / `item review:R`: an item with everything a moderator needs to decide it.
+struct ItemCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "item", abstract: "An item in context: content, author's record, every flag, and earlier decisions.")
+    @Argument(help: "post:<id> or review:<id>.") var item: String
+    @OptionGroup var query: QueryOptions
+
+    func run() throws {
+        let models = try query.readModels()
+        let state = models.state
+        let id = String(item.drop { $0 != ":" }.dropFirst())
+        let post: CommunityState.Post?
+        if item.hasPrefix("post:") {
+            post = state.posts[id]
+        } else if item.hasPrefix("review:") {
+            post = state.reviews[id].flatMap { state.posts[$0.post] }
+        } else {
+            throw ConsoleError.badArgument("\"\(item)\" is not an item (expected post:<id> or review:<id>)")
+        }
+        guard post != nil || state.reviews[id] != nil else {
+            throw ConsoleError.notFound("no such item \(item): nothing with that id was ever created")
+        }
+        let (author, preview) = itemPreview(item, state)
+        let entry = state.items[item]
+        let decisions = state.decisions.filter { $0.item == item }
+        let authorsItems = state.decisions.filter { decision in
+            decision.action == "remove" && itemPreview(decision.item, state).author == author
+        }
+        let flagsReceived = state.items.values.filter { itemPreview($0.item, state).author == author }.reduce(0) { $0 + $1.history.count }
+        let table = ResultTable(
+            columns: ["item", "author", "open_flaggers", "hidden", "version", "decisions", "author_removed_items", "author_flags_received", "content"],
+            rows: [[.text(item), Cell(author), .integer(Int64(entry?.open.count ?? 0)), .bool(state.isHidden(item)),
+                    .integer(entry?.lastFlagSeq ?? 0), .integer(Int64(decisions.count)), .integer(Int64(authorsItems.count)),
+                    .integer(Int64(flagsReceived)), .text(preview)]])
+        guard query.format == .table && query.out == nil else { return try query.emit(table) }
+        var text = zip(table.columns, table.rows[0]).map { $0.padding(to: 21) + "  " + $1.plainText }.joined(separator: "\n") + "\n"
+        if let post {
+            text += "\npost \(post.id): \(post.hearts.count) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, "
+            text += "\(post.liveReviews) live reviews, \(post.life == .live ? "live" : "\(post.life)")\n"
+            for review in post.reviews.compactMap({ state.reviews[$0] }) {
+                text += "  review \(review.id) by \(review.author)\(review.removed ? " (removed)" : ""): “\(review.text)”\n"
+            }
+        }
+        text += "\nflags (open ones marked *)\n"
+        for flag in entry?.history ?? [] {
+            let open = entry?.open[flag.user]?.seq == flag.mark.seq
+            text += "  \(open ? "*" : " ") \(time(flag.mark.at))  \(flag.user)\(flag.mark.reason.map { ": \($0)" } ?? "")\n"
+        }
+        text += "\ndecisions\n" + (decisions.isEmpty ? "  (none)\n" : decisions.map {
+            "  \(time($0.at))  \($0.action) by \($0.moderator)\($0.note.map { ": \($0)" } ?? "") (seq \($0.seq))\n"
+        }.joined())
+        Terminal.write(text)
+    }
+}
+
+/// `decisions [--moderator M] [--since T]`: the record of moderators' decisions.
+struct DecisionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decisions", abstract: "List moderators' decisions, oldest first, with the time each item waited.")
+    @Option(help: "Only this moderator's.") var moderator: String?
+    @Option(help: ArgumentHelp("Only decisions at or after this time.", valueName: "time")) var since: String?
+    @OptionGroup var query: QueryOptions
+
+    func run() throws {
+        let models = try query.readModels()
+        let from = try since.map { try TimeArgument.parse($0, option: "--since", endOfDay: false).milliseconds }
+        let rows = models.state.decisions.filter { decision in
+            (moderator.map { decision.moderator == $0 } ?? true) && (from.map { decision.at >= $0 } ?? true)
+        }
+        try query.emit(ResultTable(
+            columns: ["seq", "at", "item", "action", "moderator", "flaggers", "first_flagged", "waited_h", "note"],
+            rows: rows.map {
+                [.integer($0.seq), .timestamp(Timestamp(milliseconds: $0.at)), .text($0.item), .text($0.action),
+                 .text($0.moderator), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
+                 .number(Double(max(0, $0.at - $0.firstFlagged)) / 3_600_000), Cell($0.note)]
+            }))
+    }
+}
