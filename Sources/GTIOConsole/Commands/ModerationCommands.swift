@@ -7,7 +7,7 @@ private func time(_ ms: Int64) -> String { Timestamp(milliseconds: ms).descripti
 /// The author and a short preview of an item's content.
 func itemPreview(_ item: String, _ state: CommunityState) -> (author: String?, preview: String) {
     let id = String(item.drop { $0 != ":" }.dropFirst())
-    if item.hasPrefix("post:"), let post = state.posts[id] { return (post.author, post.description ?? "(\(post.kind), no description)") }
+    if item.hasPrefix("post:"), let post = state.posts[id] { return (post.author, post.description ?? "(no description)") }
     if let review = state.reviews[id] { return (review.author, review.text) }
     return (nil, "")
 }
