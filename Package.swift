@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
         .package(url: "https://github.com/apple/swift-algorithms", exact: "1.2.1"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
@@ -27,6 +28,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Streaming JSON Lines ingest: read, validate on one core, append on the other.
         .target(

@@ -22,7 +22,7 @@ public struct GTIOCommand: ParsableCommand {
             LooksCommand.self, VerdictCommand.self, VerdictsCommand.self, FollowersCommand.self, FollowingCommand.self,
             SuggestCommand.self, FlagsCommand.self, StatsCommand.self, AnomaliesCommand.self, RebuildCommand.self,
             PostCommand.self, UserCommand.self, RunCommand.self, ResolveCommand.self,
-            ItemCommand.self, DecisionsCommand.self,
+            ItemCommand.self, DecisionsCommand.self, VerifyCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -1,6 +1,7 @@
 import Foundation
 import GTIOCatalog
 import GTIOStore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -65,12 +66,14 @@ public struct Ingestor: Sendable {
         defer { opened.forEach { if $0.1 != 0 { close($0.1) } } }
         let started = DispatchTime.now()
         var report = IngestReport()
+        let mostlyNew = DigestSwitch()
         for (source, descriptor, size) in opened {
             var sourceReport = IngestReport.SourceReport(source: source, outcome: AppendOutcome())
             let channel = BatchChannel<Result<Pending, IngestError>>(capacity: lookahead)
             let batchSize = self.batchSize
             let producer = Thread {
-                Self.produce(source: source, descriptor: descriptor, size: size, batchSize: batchSize, into: channel)
+                Self.produce(source: source, descriptor: descriptor, size: size, batchSize: batchSize,
+                             digests: mostlyNew, into: channel)
             }
             producer.stackSize = 8 << 20
             producer.start()
@@ -79,6 +82,8 @@ public struct Ingestor: Sendable {
                     let pending = try item.get()
                     if let note = pending.note { sourceReport.note = note }
                     let outcome = try log.append(pending.batch)
+                    // Digests pay off only for new events: stop making them while batches are re-sent ones.
+                    mostlyNew.on.store(outcome.appended * 2 >= outcome.read, ordering: .relaxed)
                     sourceReport.outcome.add(outcome)
                     report.total.add(outcome)
                     progress(IngestProgress(
@@ -99,7 +104,7 @@ public struct Ingestor: Sendable {
 
     /// Runs on the producer thread: reads lines, validates them, and sends batches.
     private static func produce(
-        source: IngestSource, descriptor: Int32, size: Int64?, batchSize: Int,
+        source: IngestSource, descriptor: Int32, size: Int64?, batchSize: Int, digests: DigestSwitch,
         into channel: BatchChannel<Result<Pending, IngestError>>
     ) {
         defer { channel.close() }
@@ -117,34 +122,30 @@ public struct Ingestor: Sendable {
         }
         var reader = LineReader(descriptor: descriptor)
         defer { reader.deallocate() }
-        var batch = EventBatch(source: name)
-        batch.events.reserveCapacity(batchSize)
+        var lines = RawLines()
+        var makeDigests = digests.on.load(ordering: .relaxed)
+        func flush(_ bytesRead: Int64) -> Bool {
+            let batch = lines.validated(source: name, digests: makeDigests)
+            lines = RawLines()
+            makeDigests = digests.on.load(ordering: .relaxed)
+            return channel.send(.success(Pending(batch: batch, bytesRead: bytesRead)))
+        }
         do {
             try reader.forEachLine { item, bytesRead in
                 switch item {
                 case .line(let number, let bytes):
-                    switch EventValidator.validate(bytes) {
-                    case .success(let event): batch.events.append((number, event))
-                    case .failure(let rejection):
-                        batch.rejected.append(RejectedLine(line: number, reason: rejection.description, original: Array(bytes)))
-                    }
+                    lines.append(number, bytes)
                 case .tooLong(let number, let prefix, let length):
-                    batch.rejected.append(RejectedLine(
+                    lines.tooLong.append(RejectedLine(
                         line: number,
                         reason: "line is \(length) bytes, over the 1 MiB limit; its first \(prefix.count) bytes are kept",
                         original: prefix))
                 }
-                if batch.read >= batchSize {
-                    guard channel.send(.success(Pending(batch: batch, bytesRead: bytesRead))) else {
-                        throw CancellationError()
-                    }
-                    batch = EventBatch(source: name)
-                    batch.events.reserveCapacity(batchSize)
+                if lines.count >= batchSize {
+                    guard flush(bytesRead) else { throw CancellationError() }
                 }
             }
-            if batch.read > 0 {
-                _ = channel.send(.success(Pending(batch: batch, bytesRead: reader.bytesRead)))
-            }
+            if lines.count > 0 { _ = flush(reader.bytesRead) }
         } catch let error as IngestError {
             _ = channel.send(.failure(error))
         } catch {
@@ -156,4 +157,10 @@ public struct Ingestor: Sendable {
     static func binaryOffset(_ head: [UInt8]) -> Int? {
         head.firstIndex(of: 0)
     }
+}
+
+/// Whether the validating thread should make hash-chain digests: on while batches bring new
+/// events (the writer is the bottleneck then), off while they are re-sent ones.
+final class DigestSwitch: Sendable {
+    let on = Atomic<Bool>(true)
 }

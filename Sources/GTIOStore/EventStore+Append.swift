@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GTIOCatalog
 
@@ -19,11 +20,15 @@ extension EventStore {
         let isNew = try insertIDs(of: batch, in: db)
 
         let insertEvent = SQLiteStatementBinding(try db.cachedStatement(sql: """
-            INSERT INTO events (seq, id, type, at, recorded, user, device, v, subject, object, value, flag, number, text, original, batch)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO events (seq, id, type, at, recorded, user, device, v, subject, object, value, flag, number, text, original, batch, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """))
         let insertListItem = SQLiteStatementBinding(try db.cachedStatement(
             sql: "INSERT INTO event_lists (seq, position, user) VALUES (?, ?, ?)"))
+        var previousHash = lastSeq == 0 ? EventHashChain.genesis
+            : try Data.fetchOne(db, sql: "SELECT hash FROM events WHERE seq = ?", arguments: [lastSeq]).map(Array.init)
+                ?? EventHashChain.genesis
+        var chain = EventHashChain()
         var seq = lastSeq
         var seqOfLine: [Int: Int64?] = [:]
         let openLines = try openQuarantineLines(of: batch, in: db)
@@ -34,7 +39,10 @@ extension EventStore {
                 continue
             }
             seq += 1
-            insertEvent.bind(1, seq)
+            let digest = index < batch.digests.count ? batch.digests[index] : chain.digest(of: event)
+            previousHash = EventHashChain.link(after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, digest: digest)
+            // seq is left to SQLite (max + 1): see the "v3" migration; checked just after.
+            insertEvent.bind(1, nil as Int64?)
             insertEvent.bind(2, event.id)
             insertEvent.bind(3, event.type.rawValue)
             insertEvent.bind(4, event.at.milliseconds)
@@ -50,13 +58,18 @@ extension EventStore {
             insertEvent.bind(14, event.text)
             insertEvent.bind(15, event.original)
             insertEvent.bind(16, batchNumber)
+            insertEvent.bind(17, previousHash)
             try insertEvent.step(db)
+            guard db.lastInsertedRowID == seq else {
+                throw StoreError.database("the log assigned seq \(db.lastInsertedRowID) where \(seq) was due; nothing appended")
+            }
             for (position, user) in event.list.enumerated() {
                 insertListItem.bind(1, seq)
                 insertListItem.bind(2, Int64(position))
                 insertListItem.bind(3, user)
                 try insertListItem.step(db)
             }
+
             if openLines.contains(line) { seqOfLine[line] = .some(seq) }
         }
         if seq > lastSeq {

@@ -100,6 +100,44 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2 hash chain") { db in
+            // Each event's link in the hash chain (see EventHashChain), kept in its own row so
+            // that appending costs no second insert. Stores from before the chain get their
+            // hashes here, the one time the append-only trigger is lifted, inside this migration's
+            // transaction; nothing else in `events` changes.
+            try db.execute(sql: """
+                ALTER TABLE events ADD COLUMN hash BLOB;
+                DROP TRIGGER events_no_update;
+                """)
+            let update = SQLiteStatementBinding(try db.makeStatement(sql: "UPDATE events SET hash = ? WHERE seq = ?"))
+            var hashes: [(Int64, [UInt8])] = []
+            try EventStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, _ in
+                hashes.append((seq, hash))
+                return true
+            }
+            for (seq, hash) in hashes {
+                update.bind(1, hash)
+                update.bind(2, seq)
+                try update.step(db)
+            }
+            try db.execute(sql: """
+                CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events cannot be updated'); END;
+                """)
+        }
+        migrator.registerMigration("v3 gapless check on explicit seq only") { db in
+            // The log appends with seq NULL, so SQLite itself assigns max + 1 (gapless, as no
+            // delete is allowed). Checking every append with a MAX(seq) subquery cost ~20 % of
+            // ingest (1 M events: 153 k → 178 k events/s without it); now only an explicitly given
+            // seq is checked. An auto-assigned rowid reads as -1 in a BEFORE trigger: were that to
+            // change, every append would be refused, loudly, rather than gaps allowed.
+            try db.execute(sql: """
+                DROP TRIGGER events_gapless;
+                CREATE TRIGGER events_gapless BEFORE INSERT ON events
+                WHEN NEW.seq IS NOT -1 AND NEW.seq IS NOT (SELECT IFNULL(MAX(seq), 0) + 1 FROM events)
+                BEGIN SELECT RAISE(ABORT, 'the event log is gapless: seq must be the last seq + 1'); END;
+                """)
+        }
         return migrator
     }
 }

@@ -64,6 +64,8 @@ struct ConsoleCommandInfo: Sendable {
         .init(name: "event", summary: "one event in full", usage: "event SEQ", example: "event 42", type: EventCommand.self, takesFormat: true),
         .init(name: "status", summary: "the log and its read models at a glance", usage: "status", example: "status",
               type: StatusCommand.self),
+        .init(name: "verify", summary: "check the log against its hash chain", usage: "verify", example: "verify",
+              type: VerifyCommand.self),
         .init(name: "rebuild", summary: "recompute read models, or --check them", usage: "rebuild [NAME] [--check]",
               example: "rebuild --check", argument: .readModel, type: RebuildCommand.self),
         .init(name: "ingest", summary: "append JSON Lines events", usage: "ingest FILE…", example: "ingest Events/samples/examples.jsonl",

@@ -1,0 +1,64 @@
+import Foundation
+import GTIOSimulation
+import GTIOTestSupport
+import Testing
+
+/// Tampering with a copy of a store through the sqlite3 shell, and `verify` finding it.
+@Suite struct VerifyCommandTests {
+    let folder = TemporaryDirectory()
+
+    /// A store of 3,000 demo events, copied for each case.
+    func store(_ name: String) throws -> String {
+        let original = folder.file("original.gtio")
+        if !FileManager.default.fileExists(atPath: original) {
+            var bytes: [UInt8] = []
+            try DemoCommunity(seed: 8, eventCount: 3_000).write { bytes += $0 }
+            let file = folder.write("demo.jsonl", bytes: bytes)
+            #expect(try GTIOBinary.run(["ingest", file, "--store", original, "--batch-size", "500"]).status == 0)
+            _ = try GTIOBinary.run(["-c", "status", "--store", original])  // checkpoint the WAL into the file
+        }
+        let copy = folder.file(name)
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        return copy
+    }
+
+    func shell(_ path: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, sql]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(sql)")
+    }
+
+    @Test func anIntactLogVerifies() throws {
+        let result = try GTIOBinary.run(["verify", "--store", try store("intact.gtio")])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("verified 2"))
+        #expect(result.stdout.contains("the log is intact (chain head "))
+    }
+
+    @Test(arguments: [
+        ("DROP TRIGGER events_no_update; UPDATE events SET user = 'mallory' WHERE seq = 1234",
+         "the log is not intact at seq 1234: changed: its content does not match the hash chain"),
+        ("DROP TRIGGER events_no_update; UPDATE events SET original = replace(original, '\"at\"', '\"at\" ') WHERE seq = 77",
+         "the log is not intact at seq 77: changed: its content does not match the hash chain"),
+        ("DROP TRIGGER events_no_delete; DELETE FROM events WHERE seq = 500",
+         "the log is not intact at seq 500: missing: the log jumps from seq 499 to 501"),
+        ("DROP TRIGGER events_no_delete; DELETE FROM events WHERE seq > 2900",
+         "the log is not intact at seq 2901: missing: batches appended up to seq"),
+        ("INSERT INTO events (seq, id, type, at, recorded, v, original, batch) VALUES (-1, 'x', 'track', 0, 0, 1, '{}', 1)",
+         "the log is not intact at seq -1: inserted: no event is ever appended at a seq below 1"),
+        ("DROP TRIGGER events_no_update; UPDATE events SET at = at + 1 WHERE seq = 2000",
+         "the log is not intact at seq 2000: changed: its content does not match the hash chain"),
+        ("DROP TRIGGER event_lists_no_update; UPDATE event_lists SET user = 'someone' WHERE rowid IN (SELECT rowid FROM event_lists LIMIT 1)",
+         "the log is not intact at seq "),
+    ])
+    func tamperingIsFoundAtTheFirstBadSeq(sql: String, message: String) throws {
+        let path = try store("tampered.gtio")
+        try shell(path, sql.replacingOccurrences(of: "rowid IN (SELECT rowid FROM event_lists LIMIT 1)", with: "seq = (SELECT MIN(seq) FROM event_lists)"))
+        let result = try GTIOBinary.run(["verify", "--store", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("gtio: " + message), "\(result.stderr)")
+    }
+}
