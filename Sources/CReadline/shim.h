@@ -1,6 +1,5 @@
 // GNU readline and its history, from the system's libreadline-dev, and the C library's
 // terminal column widths (wcwidth, which readline itself uses to lay out the line).
-#define _XOPEN_SOURCE 700
 #include <wchar.h>
 #include <stdio.h>
 #include <readline/readline.h>
@@ -16,5 +15,7 @@ static inline const char *gtio_rl_line_buffer(void) { return rl_line_buffer; }
 static inline int gtio_history_base(void) { return history_base; }
 static inline int gtio_history_length(void) { return history_length; }
 
-// wcwidth needs _XOPEN_SOURCE, which Swift's Glibc module does not define.
+// glibc declares wcwidth only under _XOPEN_SOURCE, and defining that here would change struct
+// layouts (struct tm) against Swift's own Glibc module; so the libc symbol is declared as is.
+extern int wcwidth(wchar_t character);
 static inline int gtio_wcwidth(unsigned int scalar) { return wcwidth((wchar_t)scalar); }
