@@ -31,6 +31,8 @@ extension JSONValue {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

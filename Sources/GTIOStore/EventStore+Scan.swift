@@ -43,6 +43,16 @@ extension EventStore {
         try read { db in try Self.scan(scope, in: db, body) }
     }
 
+    /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.
+    static func nextRow(_ handle: OpaquePointer, in db: Database) throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_DONE { return false }
+        guard code == SQLITE_ROW else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        return true
+    }
+
     /// The same scan on a connection the caller holds, e.g. inside a write transaction.
     public static func scan(_ scope: LogScope, in db: Database, _ body: (LogRecord) throws -> Void) throws {
         var sql = "SELECT seq, type, at, user, device, subject, object, value, flag, text FROM events WHERE seq > ?"
@@ -62,12 +72,7 @@ extension EventStore {
             let count = Int(sqlite3_column_bytes(handle, column))
             return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
         }
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
+        while try nextRow(handle, in: db) {
             let seq = sqlite3_column_int64(handle, 0)
             if seq & 0xFFF == 0 && Interruption.isRequested { throw StoreError.interrupted }
             guard let typeName = text(1), let type = EventType.named(typeName) else {

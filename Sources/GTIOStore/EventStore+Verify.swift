@@ -33,12 +33,7 @@ extension EventStore {
         func integer(_ column: Int32) {
             chain.integer(sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column))
         }
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
+        while try nextRow(handle, in: db) {
             let seq = sqlite3_column_int64(handle, 0)
             chain.begin()
             text(1); text(2); integer(3); text(5); text(6); integer(7); text(8); text(9); text(10); integer(11)

@@ -12,6 +12,15 @@ func userRows(_ users: [String], _ models: ReadModels) -> [[Cell]] {
     users.map { [.text($0), Cell(models.name(of: $0))] }
 }
 
+/// Prints one side of a user's follow graph: shared by `followers` and `following`.
+private func emitFollowList(_ user: String, limit: Int, query: QueryOptions, list: (ReadModels) -> (String) -> [String]) throws {
+    let models = try query.readModels()
+    try requireKnown(user, in: models)
+    var users = list(models)(user)
+    if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
+    try query.emit(ResultTable(columns: ["user", "name"], rows: userRows(users, models)))
+}
+
 /// `followers USER` (6.5).
 struct FollowersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,13 +29,7 @@ struct FollowersCommand: ParsableCommand {
     @Option(help: "How many (0: all).") var limit = 0
     @OptionGroup var query: QueryOptions
 
-    func run() throws {
-        let models = try query.readModels()
-        try requireKnown(user, in: models)
-        var users = models.followers(of: user)
-        if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
-        try query.emit(ResultTable(columns: ["user", "name"], rows: userRows(users, models)))
-    }
+    func run() throws { try emitFollowList(user, limit: limit, query: query, list: ReadModels.followers) }
 }
 
 /// `following USER` (6.6).
@@ -37,13 +40,7 @@ struct FollowingCommand: ParsableCommand {
     @Option(help: "How many (0: all).") var limit = 0
     @OptionGroup var query: QueryOptions
 
-    func run() throws {
-        let models = try query.readModels()
-        try requireKnown(user, in: models)
-        var users = models.following(of: user)
-        if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
-        try query.emit(ResultTable(columns: ["user", "name"], rows: userRows(users, models)))
-    }
+    func run() throws { try emitFollowList(user, limit: limit, query: query, list: ReadModels.following) }
 }
 
 /// `suggest USER [--page N]` (1.8, 6.2).

@@ -1,3 +1,5 @@
+import GTIOCatalog
+
 /// JSON output: an array of objects with the table's columns as keys, in column order.
 enum JSONRenderer {
     static func render(_ table: ResultTable) -> String {
@@ -29,21 +31,5 @@ enum JSONRenderer {
         }
     }
 
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ text: String) -> String { JSONValue.quoted(text) }
 }
