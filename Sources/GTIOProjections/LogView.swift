@@ -10,22 +10,13 @@ public enum LogView: Sendable, Equatable {
     /// Events with `seq` ≤ N; now is the largest `at` among them.
     case atSeq(Int64)
 
+    /// The part of the log in view; `ReadModelEngine.fold` reads it from a store.
     var scope: LogScope {
         switch self {
         case .latest: LogScope()
         case .asOf(let moment): LogScope(atMost: moment.milliseconds)
         case .atSeq(let seq): LogScope(throughSeq: seq)
         }
-    }
-
-    /// Folds the events in view from `store` into read models.
-    public func readModels(from store: EventStore) throws -> ReadModels {
-        var state = CommunityState()
-        try store.scanInParallel(scope) { records in
-            for record in records { state.apply(record) }
-        }
-        if case .asOf(let moment) = self { return ReadModels(state: state, now: moment.milliseconds) }
-        return ReadModels(state: state)
     }
 
     /// Folds in-memory records (tests, generated logs) as this view would.

@@ -85,13 +85,6 @@ enum LineEditor {
         pthread_sigmask(SIG_BLOCK, &interrupt, nil)
     }
 
-    /// The history in memory, oldest first (for tests and `history`).
-    static var entries: [String] {
-        (0..<gtio_history_length()).compactMap { offset in
-            history_get(gtio_history_base() + offset).flatMap { $0.pointee.line.map { String(cString: $0) } }
-        }
-    }
-
     private static func removeEntries(equalTo line: String) {
         var offset = gtio_history_length() - 1
         while offset >= 0 {
