@@ -41,7 +41,7 @@ struct RawLines {
                         switch EventValidator.validate(line) {
                         case .success(let event):
                             batch.events.append((span.line, event))
-                            if digests { batch.digests.append(chain.digest(of: event)) }
+                            if digests { chain.appendDigest(of: event, to: &batch.digests) }
                         case .failure(let rejection):
                             batch.rejected.append(RejectedLine(line: span.line, reason: rejection.description, original: Array(line)))
                         }

@@ -57,21 +57,38 @@ public struct EventHashChain {
 
     /// The digest of a validated event's content, as it will be stored.
     public mutating func digest(of event: ValidatedEvent) -> [UInt8] {
+        encode(event)
+        return finish()
+    }
+
+    /// Appends the digest of a validated event's content to `digests`.
+    public mutating func appendDigest(of event: ValidatedEvent, to digests: inout [UInt8]) {
+        encode(event)
+        finish(into: &digests)
+    }
+
+    private mutating func encode(_ event: ValidatedEvent) {
         begin()
         text(event.id); text(event.type.rawValue); integer(event.at.milliseconds); text(event.user); text(event.device)
         integer(event.version); text(event.subject); text(event.object); text(event.value)
         integer(event.flag.map { $0 ? 1 : 0 }); number(event.number); text(event.text); text(event.original)
         integer(Int64(event.list.count))
         for user in event.list { text(user) }
-        return finish()
     }
 
     /// The chain link of the event at `seq`.
-    public static func link(after previous: [UInt8], seq: Int64, recorded: Int64, batch: Int64, digest: [UInt8]) -> [UInt8] {
-        var bytes = previous
-        bytes.reserveCapacity(88)
-        for value in [seq, recorded, batch] { withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) } }
-        bytes.append(contentsOf: digest)
-        return Array(SHA256.hash(data: bytes))
+    public static func link(
+        after previous: [UInt8], seq: Int64, recorded: Int64, batch: Int64, digest: UnsafeRawBufferPointer
+    ) -> [UInt8] {
+        var hasher = SHA256()
+        previous.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        for value in [seq, recorded, batch] { withUnsafeBytes(of: value.bigEndian) { hasher.update(bufferPointer: $0) } }
+        hasher.update(bufferPointer: digest)
+        return Array(hasher.finalize())
+    }
+
+    /// The digest of the content built since `begin`, appended to `digests`.
+    public mutating func finish(into digests: inout [UInt8]) {
+        SHA256.hash(data: buffer).withUnsafeBytes { digests.append(contentsOf: $0) }
     }
 }

@@ -44,9 +44,11 @@ extension EventStore {
             let list = isShown ? try String.fetchAll(lists, arguments: [seq]) : []
             chain.integer(Int64(list.count))
             for user in list { chain.text(user) }
-            hash = EventHashChain.link(
-                after: hash, seq: seq, recorded: sqlite3_column_int64(handle, 4), batch: sqlite3_column_int64(handle, 15),
-                digest: chain.finish())
+            hash = chain.finish().withUnsafeBytes { digest in
+                EventHashChain.link(
+                    after: hash, seq: seq, recorded: sqlite3_column_int64(handle, 4), batch: sqlite3_column_int64(handle, 15),
+                    digest: digest)
+            }
             let stored = hasHashColumn && sqlite3_column_type(handle, 16) == SQLITE_BLOB
                 ? UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, 16), count: Int(sqlite3_column_bytes(handle, 16)))
                 : nil
