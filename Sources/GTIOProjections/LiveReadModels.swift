@@ -42,6 +42,14 @@ public final class LiveReadModels: @unchecked Sendable {
         let engine = ReadModelEngine(store: store)
         let marks = try engine.checkpoints()
         let inStep = marks.values.allSatisfy { $0 == state.lastSeq }
+        if try store.lastSeq() != state.lastSeq {
+            // The models handed out last share the state's storage: let go of them, so applying
+            // new events mutates in place instead of copying every table of the community
+            // (measured: 20–70 ms of copies for 1,000 events on a 1 M-event log).
+            latestLock.lock()
+            latestModels = nil
+            latestLock.unlock()
+        }
         if inStep { state.changes = ChangeSet(decisions: state.decisions.count) }
         let before = state.lastSeq
         try store.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
