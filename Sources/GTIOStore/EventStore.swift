@@ -28,8 +28,8 @@ public final class EventStore: EventLog {
             try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         do {
-            pool = try DatabasePool(path: absolute, configuration: configuration)
-            try StoreSchema.migrator.migrate(pool)
+            pool = try Self.retryingWhenBusy { try DatabasePool(path: absolute, configuration: configuration) }
+            try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
         } catch let error as DatabaseError {
             throw Self.translate(error, path: absolute)
         } catch {
@@ -87,10 +87,11 @@ public final class EventStore: EventLog {
         }
     }
 
-    /// Runs `body` in a write transaction, turning SQLite errors into store errors.
+    /// Runs `body` in a write transaction, turning SQLite errors into store errors. The whole
+    /// transaction is run again when SQLite answers "busy" without waiting (see below).
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try pool.write(body)
+            return try Self.retryingWhenBusy { try pool.write(body) }
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)
         }
@@ -99,9 +100,25 @@ public final class EventStore: EventLog {
     /// Runs `body` on a read-only snapshot, turning SQLite errors into store errors.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try pool.read(body)
+            return try Self.retryingWhenBusy { try pool.read(body) }
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)
+        }
+    }
+
+    /// Runs `body` again, a few times with a short pause, while it fails with SQLITE_BUSY. The
+    /// busy timeout covers ordinary waits; SQLite still answers busy at once in a few WAL cases
+    /// (a snapshot gone stale, a process closing the last connection while another opens), and
+    /// for those the remedy is a fresh transaction. Seen in the two-moderators race test.
+    static func retryingWhenBusy<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 20 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.005 * Double(attempt))
+            }
         }
     }
 
