@@ -52,10 +52,11 @@ struct ResolveCommand: ParsableCommand {
         let moment = try at.map { try TimeArgument.parse($0, option: "--at", endOfDay: false) }
             ?? Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         let models = try ReadModelCache.shared.live(for: store).catchUp()
+        let requests = try requests()
         do {
             let seqs = try ModerationDesk(store: store).resolve(
-                try requests(), action: words.last!, moderator: moderator, note: note, at: moment, from: models)
-            for (request, seq) in zip(try requests(), seqs) {
+                requests, action: words.last!, moderator: moderator, note: note, at: moment, from: models)
+            for (request, seq) in zip(requests, seqs) {
                 Terminal.line("\(request.item): \(words.last == "remove" ? "removed" : "dismissed") by \(moderator) (seq \(seq))")
             }
         } catch let refusal as ModerationDesk.Refusal {
