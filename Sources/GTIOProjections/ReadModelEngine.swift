@@ -11,9 +11,8 @@ public struct ReadModelEngine: Sendable {
 
     /// Each read model's checkpoint (0 when never built).
     public func checkpoints() throws -> [ReadModelName: Int64] {
-        var result: [ReadModelName: Int64] = [:]
-        for model in ReadModelName.allCases { result[model] = try store.checkpoint(named: model.checkpointName) }
-        return result
+        let stored = try store.checkpoints(named: ReadModelName.allCases.map(\.checkpointName))
+        return Dictionary(uniqueKeysWithValues: ReadModelName.allCases.map { ($0, stored[$0.checkpointName] ?? 0) })
     }
 
     /// Folds the log in `view`, reporting events applied so far to `progress`.

@@ -19,19 +19,14 @@ public struct ReadModels: Sendable {
 
     // MARK: Popular looks (9.1)
 
-    /// Whether a post may appear in rankings and make its author a quick-add candidate.
-    func isEligible(_ post: CommunityState.Post) -> Bool {
-        post.life == .live && !state.isHidden("post:" + post.id) && !state.privateUsers.contains(post.author)
-            && post.created <= now
-    }
-
     /// Hearts + counted votes + 2 × live reviews.
     public func points(_ post: CommunityState.Post) -> Int { post.hearts.count + post.wearIt + post.changeIt + 2 * post.liveReviews }
 
     /// Hours from `created` to now, never negative.
     func ageHours(_ post: CommunityState.Post) -> Double { Double(max(0, now - post.created)) / 3_600_000 }
 
-    /// The posts that rankings consider, computed once per view.
+    /// The posts that rankings consider and that make their authors quick-add candidates:
+    /// live, not hidden, author not private, created by now. Computed once per view.
     var eligiblePosts: [CommunityState.Post] {
         indexes.eligiblePosts {
             // The few hidden posts once, rather than an item key built for every post.

@@ -128,6 +128,16 @@ public final class EventStore: EventLog {
         try read { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0 }
     }
 
+    /// Several consumers' checkpoints in one read; names never checkpointed are left out.
+    public func checkpoints(named names: [String]) throws -> [String: Int64] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))",
+                arguments: StatementArguments(names))
+            return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: max)
+        }
+    }
+
     public func checkpoint(named name: String) throws -> Int64 {
         try read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoints WHERE name = ?", arguments: [name]) ?? 0 }
     }
