@@ -12,8 +12,11 @@ public final class PseudoTerminal: @unchecked Sendable {
     public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let command = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", command, "/dev/null"]
+        // `exec`: without it dash (script's shell when $SHELL is unset, as in CI) stays the
+        // parent, takes the Ctrl-C meant for the program and dies of it after the program ends.
+        process.arguments = ["-qfec", "exec " + command, "/dev/null"]
         var env = ProcessInfo.processInfo.environment
+        env["SHELL"] = "/bin/sh"
         env["TERM"] = "xterm"
         env["GTIO_STORE"] = nil
         for (key, value) in environment { env[key] = value }
