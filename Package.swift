@@ -42,6 +42,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
             ]),
+        // Answers as named columns and rows, and their plain-text formats: CSV, Markdown, JSON.
+        .target(name: "GTIOTables", dependencies: ["GTIOCatalog"]),
+        // Figures over the read models: the onboarding funnel, retention, quick-add acceptance,
+        // the moderation desk, and the standard answers as tables.
+        .target(name: "GTIOAnalytics", dependencies: ["GTIOCatalog", "GTIOProjections", "GTIOTables"]),
+        // The nightly report: HTML with inline SVG charts, Markdown and CSV, written atomically.
+        .target(name: "GTIOReports", dependencies: ["GTIOCatalog", "GTIOStore", "GTIOProjections", "GTIOAnalytics", "GTIOTables"]),
         // A seeded, simulated GTIO community for demos and benchmarks.
         .target(name: "GTIOSimulation", dependencies: ["GTIOCatalog"]),
         // The system's GNU readline (libreadline-dev), for the REPL.
@@ -50,7 +57,8 @@ let package = Package(
         .target(
             name: "GTIOConsole",
             dependencies: [
-                "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation", "GTIOProjections", "CReadline",
+                "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation", "GTIOProjections", "GTIOTables",
+                "GTIOAnalytics", "GTIOReports", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),

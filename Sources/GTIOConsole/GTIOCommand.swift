@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import GTIOIngest
+import GTIOReports
 import GTIOStore
 
 /// `gtio`: the GTIO console's one executable.
@@ -20,7 +21,7 @@ public struct GTIOCommand: ParsableCommand {
             IngestCommand.self, StatusCommand.self, EventsCommand.self, EventCommand.self,
             QuarantineCommand.self, DemoCommand.self, CatalogCommand.self,
             LooksCommand.self, VerdictCommand.self, VerdictsCommand.self, FollowersCommand.self, FollowingCommand.self,
-            SuggestCommand.self, FlagsCommand.self, StatsCommand.self, AnomaliesCommand.self, RebuildCommand.self,
+            SuggestCommand.self, FlagsCommand.self, StatsCommand.self, FunnelCommand.self, RetentionCommand.self, ReportCommand.self, AnomaliesCommand.self, RebuildCommand.self,
             PostCommand.self, UserCommand.self, RunCommand.self, ResolveCommand.self,
             ItemCommand.self, DecisionsCommand.self, VerifyCommand.self,
         ])
@@ -71,6 +72,9 @@ public struct GTIOCommand: ParsableCommand {
             Terminal.writeError("gtio: \(error)\n")
             return error.isUsageError ? 2 : 1
         } catch let error as IngestError {
+            Terminal.writeError("gtio: \(error)\n")
+            return error.isUsageError ? 2 : 1
+        } catch let error as ReportError {
             Terminal.writeError("gtio: \(error)\n")
             return error.isUsageError ? 2 : 1
         } catch let error as CommandLineWords.SplitError {

@@ -3,6 +3,7 @@ import Foundation
 import GTIOCatalog
 import GTIOProjections
 import GTIOStore
+import GTIOTables
 
 /// Options every read-model query takes: output, and the moment it answers for.
 struct QueryOptions: ParsableArguments {

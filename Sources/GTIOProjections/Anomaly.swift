@@ -30,4 +30,10 @@ public struct AnomalyCount: Sendable, Equatable {
     public var type: EventType
     public var anomaly: Anomaly
     public var count: Int
+
+    public init(type: EventType, anomaly: Anomaly, count: Int) {
+        self.type = type
+        self.anomaly = anomaly
+        self.count = count
+    }
 }

@@ -115,6 +115,23 @@ public struct CommunityState: Sendable {
     public internal(set) var eventsByDay: [Int64: [EventType: Int]] = [:]
     public internal(set) var actionsByDay: [Int64: [Action: Int]] = [:]
     public internal(set) var anomalies: [AnomalyKey: Int] = [:]
+    public internal(set) var anomaliesByDay: [Int64: [AnomalyKey: Int]] = [:]
+
+    // MARK: Onboarding and quick-add (kept for the funnel and acceptance, computed on demand)
+
+    /// Each device's earliest `app.opened` (by `at`).
+    public internal(set) var firstOpened: [String: Int64] = [:]
+    /// Each user's `user.profile_completed` times, ascending.
+    public internal(set) var profileCompletions: [String: [Int64]] = [:]
+    /// Each user's `user.followed` times with `via: quickadd`, ascending (applied or not).
+    public internal(set) var quickAddFollows: [String: [Int64]] = [:]
+    /// Each (viewer, suggested user) pair shown by `quickadd.shown`: the day it was first shown.
+    public internal(set) var quickAddShown: [BlockPair: Int64] = [:]
+    /// The shown pairs later followed with `via: quickadd`.
+    public internal(set) var quickAddAccepted: Set<BlockPair> = []
+    /// Pairs first shown on a day, and how many of those were accepted (by the day shown).
+    public internal(set) var quickAddShownByDay: [Int64: Int] = [:]
+    public internal(set) var quickAddAcceptedByDay: [Int64: Int] = [:]
 
     /// When set, every mutation records what it touched (for incremental table writes).
     public var changes: ChangeSet?
@@ -157,13 +174,7 @@ public struct CommunityState: Sendable {
                 if changes != nil && !knownUsers.contains(user) { changes!.users.insert(user) }
                 knownUsers.insert(user)
                 // Nearly always the newest day; a late event's day goes in its place.
-                var days = activeDaysByUser[user, default: []]
-                if let last = days.last, last > day {
-                    days.insert(day, at: days.firstIndex { $0 > day }!)
-                } else {
-                    days.append(day)
-                }
-                activeDaysByUser[user] = days
+                activeDaysByUser[user, default: []].insertSorted(day)
             }
         }
         if let device = event.device { activeDevicesByDay[day, default: []].insert(device) }
@@ -176,7 +187,12 @@ public struct CommunityState: Sendable {
                 changes?.users.insert(user)
             }
         case .userPrivacyChanged: applyPrivacy(event)
-        case .userFollowed: applyFollow(event)
+        case .userFollowed:
+            applyFollow(event)
+            if event.value == "quickadd" { noteQuickAddFollow(event) }
+        case .appOpened: noteOpened(event)
+        case .userProfileCompleted: noteProfileCompleted(event)
+        case .quickaddShown: noteQuickAddShown(event, day: day)
         case .userUnfollowed: applyUnfollow(event)
         case .followApproved, .followDeclined: applyAnswer(event)
         case .userBlocked: applyBlock(event)
@@ -209,7 +225,9 @@ public struct CommunityState: Sendable {
 
     mutating func ignore(_ event: LogRecord, _ anomaly: Anomaly) {
         changes?.anomalies = true
-        anomalies[AnomalyKey(type: event.type, anomaly: anomaly), default: 0] += 1
+        let key = AnomalyKey(type: event.type, anomaly: anomaly)
+        anomalies[key, default: 0] += 1
+        anomaliesByDay[Timestamp(milliseconds: event.at).day, default: [:]][key, default: 0] += 1
     }
 
     mutating func count(_ action: Action, _ day: Int64) {

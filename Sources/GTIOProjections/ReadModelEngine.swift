@@ -15,10 +15,13 @@ public struct ReadModelEngine: Sendable {
         return Dictionary(uniqueKeysWithValues: ReadModelName.allCases.map { ($0, stored[$0.checkpointName] ?? 0) })
     }
 
-    /// Folds the log in `view`, reporting events applied so far to `progress`.
-    public func fold(_ view: LogView = .latest, progress: (Int) -> Void = { _ in }) throws -> ReadModels {
+    /// Folds the log in `view`, reporting events applied so far to `progress`; `throughSeq` pins
+    /// the end of the log read before, so that events appended meanwhile stay out.
+    public func fold(_ view: LogView = .latest, throughSeq: Int64? = nil, progress: (Int) -> Void = { _ in }) throws -> ReadModels {
         var state = CommunityState()
-        try store.scanInParallel(view.scope) { records in
+        var scope = view.scope
+        if let throughSeq { scope.throughSeq = min(scope.throughSeq ?? throughSeq, throughSeq) }
+        try store.scanInParallel(scope) { records in
             for record in records { state.apply(record) }
             progress(state.eventCount)
         }

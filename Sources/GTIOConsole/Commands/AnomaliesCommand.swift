@@ -1,5 +1,6 @@
 import ArgumentParser
 import GTIOProjections
+import GTIOTables
 
 /// `anomalies`: valid events the rules ignored, by type and reason.
 struct AnomaliesCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GTIOCatalog
 import GTIOProjections
+import GTIOTables
 
 /// Prints label/value lines, then optional sections, as one screen.
 private func card(_ lines: [(String, String)], sections: [(String, [String])] = []) -> String {

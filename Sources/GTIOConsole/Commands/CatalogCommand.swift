@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTIOCatalog
+import GTIOTables
 
 /// `gtio catalog`: the event types this console accepts, and their JSON Schemas.
 struct CatalogCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import GTIOCatalog
 import GTIOStore
+import GTIOTables
 
 /// The columns `events` and `event` print for stored events.
 enum EventRows {

@@ -1,6 +1,8 @@
 import ArgumentParser
+import GTIOAnalytics
 import GTIOCatalog
 import GTIOProjections
+import GTIOTables
 
 /// `flags`: the moderation queue.
 struct FlagsCommand: ParsableCommand {
@@ -37,13 +39,6 @@ struct FlagsCommand: ParsableCommand {
                 && (olderThan.flatMap(Self.milliseconds).map { entry.firstFlagged <= models.now - $0 } ?? true)
         }
         if let limit = try checkedLimit(limit) { queue = Array(queue.prefix(limit)) }
-        try query.emit(ResultTable(
-            columns: ["item", "flaggers", "first_flagged", "hidden", "last_flagged", "version", "author", "preview"],
-            rows: queue.map {
-                let (author, preview) = itemPreview($0.item, models.state)
-                return [.text($0.item), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
-                        .bool($0.hidden), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version),
-                        Cell(author), .text(String(preview.prefix(60)))]
-            }))
+        try query.emit(AnswerTable.flags(queue, in: models.state))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GTIOProjections
+import GTIOTables
 
 /// Checks that `user` is in the log, or says so (exit 1).
 func requireKnown(_ user: String, in models: ReadModels) throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTIOIngest
 import GTIOStore
+import GTIOTables
 
 /// `gtio ingest FILE…|-`: appends JSON Lines events to the log.
 struct IngestCommand: ParsableCommand {

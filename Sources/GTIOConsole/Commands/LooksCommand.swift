@@ -1,5 +1,7 @@
 import ArgumentParser
+import GTIOAnalytics
 import GTIOProjections
+import GTIOTables
 
 /// `looks [popular|new|top|wear-it]`: the ranked looks of 9.1.
 struct LooksCommand: ParsableCommand {
@@ -20,11 +22,6 @@ struct LooksCommand: ParsableCommand {
 
     func run() throws {
         let looks = try query.readModels().looks(LooksTab(rawValue: tab)!, limit: try checkedLimit(limit))
-        var table = ResultTable(columns: ["rank", "post", "author", "points", "hearts", "votes", "reviews", "score"])
-        table.rows = looks.map {
-            [.integer(Int64($0.rank)), .text($0.post), .text($0.author), .integer(Int64($0.points)),
-             .integer(Int64($0.hearts)), .integer(Int64($0.votes)), .integer(Int64($0.reviews)), .number($0.score)]
-        }
-        try query.emit(table)
+        try query.emit(AnswerTable.looks(looks))
     }
 }

@@ -1,16 +1,10 @@
 import ArgumentParser
+import GTIOAnalytics
 import GTIOCatalog
 import GTIOProjections
+import GTIOTables
 
 private func time(_ ms: Int64) -> String { Timestamp(milliseconds: ms).description }
-
-/// The author and a short preview of an item's content.
-func itemPreview(_ item: String, _ state: CommunityState) -> (author: String?, preview: String) {
-    let id = String(item.drop { $0 != ":" }.dropFirst())
-    if item.hasPrefix("post:"), let post = state.posts[id] { return (post.author, post.description ?? "(no description)") }
-    if let review = state.reviews[id] { return (review.author, review.text) }
-    return (nil, "")
-}
 
 /// `item post:P` / `item review:R`: an item with everything a moderator needs to decide it.
 struct ItemCommand: ParsableCommand {
@@ -34,13 +28,13 @@ struct ItemCommand: ParsableCommand {
         guard post != nil || state.reviews[id] != nil else {
             throw ConsoleError.notFound("no such item \(item): nothing with that id was ever created")
         }
-        let (author, preview) = itemPreview(item, state)
+        let (author, preview) = state.preview(of: item)
         let entry = state.items[item]
         let decisions = state.decisions.filter { $0.item == item }
         let authorsItems = state.decisions.filter { decision in
-            decision.action == "remove" && itemPreview(decision.item, state).author == author
+            decision.action == "remove" && state.preview(of: decision.item).author == author
         }
-        let flagsReceived = state.items.values.filter { itemPreview($0.item, state).author == author }.reduce(0) { $0 + $1.history.count }
+        let flagsReceived = state.items.values.filter { state.preview(of: $0.item).author == author }.reduce(0) { $0 + $1.history.count }
         let table = ResultTable(
             columns: ["item", "author", "open_flaggers", "hidden", "version", "decisions", "author_removed_items", "author_flags_received", "content"],
             rows: [[.text(item), Cell(author), .integer(Int64(entry?.open.count ?? 0)), .bool(state.isHidden(item)),

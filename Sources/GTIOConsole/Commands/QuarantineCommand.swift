@@ -3,6 +3,7 @@ import Foundation
 import GTIOCatalog
 import GTIOIngest
 import GTIOStore
+import GTIOTables
 
 /// `gtio quarantine`: the lines ingest rejected, and retrying them.
 struct QuarantineCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GTIOProjections
 import GTIOStore
+import GTIOTables
 
 /// `gtio status`: the log at a glance.
 struct StatusCommand: ParsableCommand {

@@ -1,12 +1,7 @@
 import ArgumentParser
+import GTIOAnalytics
 import GTIOProjections
-
-let verdictColumns = ["post", "wear_it", "change_it", "share", "wilson", "verdict"]
-
-func verdictRow(_ verdict: VoteVerdict) -> [Cell] {
-    [.text(verdict.post), .integer(Int64(verdict.wearIt)), .integer(Int64(verdict.changeIt)),
-     .number(verdict.share), .number(verdict.wilson), .text(verdict.label)]
-}
+import GTIOTables
 
 /// `verdict POST`: one post's vote verdict (3.2).
 struct VerdictCommand: ParsableCommand {
@@ -21,9 +16,9 @@ struct VerdictCommand: ParsableCommand {
         guard let found = models.state.posts[post] else {
             throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
         }
-        var table = ResultTable(columns: verdictColumns)
+        var table = ResultTable(columns: AnswerTable.verdictColumns)
         if let verdict = models.verdict(post: post) {
-            table.rows = [verdictRow(verdict)]
+            table.rows = [AnswerTable.verdictRow(verdict)]
         } else {
             let why = found.life == .live ? "it has no counted votes yet" : "it was \(found.life == .deleted ? "deleted" : "removed")"
             Terminal.writeError("(no verdict for \(post): \(why))\n")
@@ -43,6 +38,6 @@ struct VerdictsCommand: ParsableCommand {
     func run() throws {
         var verdicts = try query.readModels().verdicts()
         if let limit = try checkedLimit(limit) { verdicts = Array(verdicts.prefix(limit)) }
-        try query.emit(ResultTable(columns: verdictColumns, rows: verdicts.map(verdictRow)))
+        try query.emit(AnswerTable.verdicts(verdicts))
     }
 }

@@ -1,3 +1,5 @@
+import GTIOTables
+
 /// Aligned text columns for a terminal: numbers right-aligned, long text cut with an
 /// ellipsis so the table fits `width`, and a row count underneath.
 struct TableRenderer {

@@ -3,6 +3,7 @@ import GRDB
 import GTIOCatalog
 import GTIOProjections
 import GTIOStore
+import GTIOTables
 
 /// One console session: its settings, and the commands typed into it (from the REPL, `-c`,
 /// `gtio run FILE` or piped standard input, all through `execute`, so all answer alike).

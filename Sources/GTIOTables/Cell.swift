@@ -28,14 +28,14 @@ public enum Cell: Sendable, Equatable {
         }
     }
 
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         if value.isNaN || value.isInfinite { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) + ".0" }
         return String(value)
     }
 
     /// Whether tables right-align it.
-    var isNumeric: Bool {
+    public var isNumeric: Bool {
         switch self {
         case .integer, .number: true
         default: false

@@ -1,13 +1,6 @@
-/// A command's answer as named columns and rows, ready for any output format.
-public struct ResultTable: Sendable, Equatable {
-    public var columns: [String]
-    public var rows: [[Cell]]
+import GTIOTables
 
-    public init(columns: [String], rows: [[Cell]] = []) {
-        self.columns = columns
-        self.rows = rows
-    }
-
+extension ResultTable {
     /// Renders the table in `format`; `width` bounds table output (nil: no limit).
     public func rendered(as format: OutputFormat, width: Int? = nil) -> String {
         switch format {

@@ -1,6 +1,6 @@
 /// A GitHub-flavoured Markdown table: numbers right-aligned, pipes in text escaped.
-enum MarkdownRenderer {
-    static func render(_ table: ResultTable) -> String {
+public enum MarkdownRenderer {
+    public static func render(_ table: ResultTable) -> String {
         let numeric = table.columns.indices.map { index in
             !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index] == .null) }
         }
@@ -12,7 +12,7 @@ enum MarkdownRenderer {
         return out
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    public static func escape(_ text: String) -> String {
+        text.replacing("|", with: "\\|").replacing("\n", with: " ")
     }
 }

@@ -1,8 +1,8 @@
 import GTIOCatalog
 
 /// JSON output: an array of objects with the table's columns as keys, in column order.
-enum JSONRenderer {
-    static func render(_ table: ResultTable) -> String {
+public enum JSONRenderer {
+    public static func render(_ table: ResultTable) -> String {
         var out = "["
         for (index, row) in table.rows.enumerated() {
             out += index == 0 ? "\n  " : ",\n  "
@@ -13,16 +13,16 @@ enum JSONRenderer {
     }
 
     /// One object with `members` in order, on one line.
-    static func object(_ members: [(String, Cell)]) -> String {
+    public static func object(_ members: [(String, Cell)]) -> String {
         object(encoded: members.map { ($0.0, value($0.1)) })
     }
 
     /// One object whose member values are already JSON text (nested arrays and objects).
-    static func object(encoded members: [(String, String)]) -> String {
+    public static func object(encoded members: [(String, String)]) -> String {
         "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 
-    static func value(_ cell: Cell) -> String {
+    public static func value(_ cell: Cell) -> String {
         switch cell {
         case .null: "null"
         case .integer, .bool: cell.plainText
@@ -31,5 +31,5 @@ enum JSONRenderer {
         }
     }
 
-    static func string(_ text: String) -> String { JSONValue.quoted(text) }
+    public static func string(_ text: String) -> String { JSONValue.quoted(text) }
 }

@@ -1,0 +1,91 @@
+import GTIOCatalog
+import GTIOProjections
+import GTIOTables
+
+/// The standard answers as tables: the same columns for the console's commands and the
+/// report's files, so that a script reading one can read the other (CONSOLE.md).
+public enum AnswerTable {
+    public static let lookColumns = ["rank", "post", "author", "points", "hearts", "votes", "reviews", "score"]
+    public static let verdictColumns = ["post", "wear_it", "change_it", "share", "wilson", "verdict"]
+    public static let flagColumns = ["item", "flaggers", "first_flagged", "hidden", "last_flagged", "version", "author", "preview"]
+
+    public static func looks(_ looks: [Look]) -> ResultTable {
+        ResultTable(columns: lookColumns, rows: looks.map(lookRow))
+    }
+
+    public static func lookRow(_ look: Look) -> [Cell] {
+        [.integer(Int64(look.rank)), .text(look.post), .text(look.author), .integer(Int64(look.points)),
+         .integer(Int64(look.hearts)), .integer(Int64(look.votes)), .integer(Int64(look.reviews)), .number(look.score)]
+    }
+
+    public static func verdicts(_ verdicts: [VoteVerdict]) -> ResultTable {
+        ResultTable(columns: verdictColumns, rows: verdicts.map(verdictRow))
+    }
+
+    public static func verdictRow(_ verdict: VoteVerdict) -> [Cell] {
+        [.text(verdict.post), .integer(Int64(verdict.wearIt)), .integer(Int64(verdict.changeIt)),
+         .number(verdict.share), .number(verdict.wilson), .text(verdict.label)]
+    }
+
+    /// Queue entries with their author and the first 60 characters of their content.
+    public static func flags(_ queue: [FlaggedItem], in state: CommunityState) -> ResultTable {
+        ResultTable(columns: flagColumns, rows: queue.map {
+            let (author, preview) = state.preview(of: $0.item)
+            return [.text($0.item), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
+                    .bool($0.hidden), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version),
+                    Cell(author), .text(String(preview.prefix(60)))]
+        })
+    }
+
+    /// The funnel step by step: devices, conversion from the step before, and from the first.
+    public static func funnel(_ funnel: OnboardingFunnel) -> ResultTable {
+        ResultTable(columns: ["step", "devices", "conversion", "overall"], rows: OnboardingFunnel.steps.indices.map {
+            [.text(OnboardingFunnel.steps[$0]), .integer(Int64(funnel.reached[$0])),
+             Cell(funnel.stepConversion($0).map(rounded)), Cell(funnel.overallConversion($0).map(rounded))]
+        })
+    }
+
+    /// One row per first-open day: devices at each step.
+    public static func funnelByDay(_ days: [(day: Int64, funnel: OnboardingFunnel)]) -> ResultTable {
+        ResultTable(columns: ["cohort"] + OnboardingFunnel.columns, rows: days.map { day, funnel in
+            [.text(date(day))] + funnel.reached.map { .integer(Int64($0)) }
+        })
+    }
+
+    /// One row per sign-up day: the cohort's size, and for each offset the users retained and the rate
+    /// (empty while that day has not begun).
+    public static func retention(_ cohorts: [RetentionCohort]) -> ResultTable {
+        var columns = ["cohort", "users"]
+        for offset in RetentionCohort.offsets { columns += ["day\(offset)_users", "day\(offset)"] }
+        return ResultTable(columns: columns, rows: cohorts.map { cohort in
+            var row: [Cell] = [.text(cohort.date), .integer(Int64(cohort.users))]
+            for index in RetentionCohort.offsets.indices {
+                row += [Cell(cohort.retained[index].map(Int64.init)), Cell(cohort.rate(index).map(rounded))]
+            }
+            return row
+        })
+    }
+
+    /// In the order of EVENTS.md §2.
+    public static let providers = ["facebook", "aol", "google", "twitter", "yahoo"]
+
+    /// One row per day: active users, sign-ups (by provider), applied actions and events.
+    public static func engagement(_ days: [EngagementDay]) -> ResultTable {
+        let columns = ["date", "dau", "wau", "mau", "devices", "signups"] + providers.map { "signups_\($0)" }
+            + CommunityState.Action.allCases.map(\.rawValue) + ["events"]
+        return ResultTable(columns: columns, rows: days.map { day in
+            var row: [Cell] = [.text(day.date), .integer(Int64(day.dau)), .integer(Int64(day.wau)), .integer(Int64(day.mau)),
+                               .integer(Int64(day.devices)), .integer(Int64(day.signups.values.reduce(0, +)))]
+            row += providers.map { .integer(Int64(day.signups[$0] ?? 0)) }
+            row += CommunityState.Action.allCases.map { .integer(Int64(day.actions[$0] ?? 0)) }
+            return row + [.integer(Int64(day.events))]
+        })
+    }
+
+    /// Rates to 4 decimals: enough for a percentage with two, and stable text in files.
+    public static func rounded(_ rate: Double) -> Double { (rate * 10_000).rounded() / 10_000 }
+
+    public static func date(_ day: Int64) -> String {
+        Timestamp(milliseconds: day * Timestamp.millisecondsPerDay).dateString
+    }
+}

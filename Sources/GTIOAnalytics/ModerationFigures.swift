@@ -1,0 +1,36 @@
+import GTIOCatalog
+import GTIOProjections
+
+/// The moderation desk in numbers: the queue now, and the decisions taken and how long the
+/// items had waited for them (from the first open flag to the decision).
+public struct ModerationFigures: Sendable {
+    public var queue: Int
+    public var hidden: Int
+    public var decisions: Int
+    public var removed: Int
+    public var dismissed: Int
+    /// Hours from first open flag to decision: median and 90th percentile (nil without decisions).
+    public var medianHours: Double?
+    public var p90Hours: Double?
+    /// Decisions per moderator, by moderator id.
+    public var byModerator: [(moderator: String, decisions: Int)]
+}
+
+extension ReadModels {
+    /// The queue at "now" and the decisions taken on `days` (nil: all decisions).
+    public func moderationFigures(decidedOn days: ClosedRange<Int64>? = nil) -> ModerationFigures {
+        let queue = moderationQueue()
+        let decisions = state.decisions.filter { days?.contains(Timestamp(milliseconds: $0.at).day) ?? true }
+        let waits = decisions.map { Double(max(0, $0.at - $0.firstFlagged)) / 3_600_000 }.sorted()
+        // The wait at the rounded position p × (n − 1) of the sorted waits.
+        func percentile(_ p: Double) -> Double? {
+            waits.isEmpty ? nil : waits[min(waits.count - 1, Int((Double(waits.count - 1) * p).rounded()))]
+        }
+        let byModerator = Dictionary(grouping: decisions, by: \.moderator).mapValues(\.count)
+            .sorted { $0.key < $1.key }.map { (moderator: $0.key, decisions: $0.value) }
+        return ModerationFigures(
+            queue: queue.count, hidden: queue.count(where: \.hidden), decisions: decisions.count,
+            removed: decisions.count { $0.action == "remove" }, dismissed: decisions.count { $0.action == "dismiss" },
+            medianHours: percentile(0.5), p90Hours: percentile(0.9), byModerator: byModerator)
+    }
+}

@@ -1,0 +1,26 @@
+import GTIOProjections
+
+/// Quick-add acceptance (EVENTS.md, Engagement): (viewer, user) pairs shown by `quickadd.shown`
+/// and then followed with `via: quickadd`, over the pairs shown.
+public struct QuickAddAcceptance: Sendable, Equatable {
+    public var shown: Int
+    public var accepted: Int
+
+    /// accepted ÷ shown; nil when nothing was shown.
+    public var rate: Double? { shown > 0 ? Double(accepted) / Double(shown) : nil }
+}
+
+extension ReadModels {
+    /// Acceptance of the pairs first shown on one of `days` (nil: all), accepted at any time up to now.
+    public func quickAddAcceptance(shownOn days: ClosedRange<Int64>? = nil) -> QuickAddAcceptance {
+        guard let days else {
+            return QuickAddAcceptance(shown: state.quickAddShown.count, accepted: state.quickAddAccepted.count)
+        }
+        var result = QuickAddAcceptance(shown: 0, accepted: 0)
+        for day in days {
+            result.shown += state.quickAddShownByDay[day] ?? 0
+            result.accepted += state.quickAddAcceptedByDay[day] ?? 0
+        }
+        return result
+    }
+}

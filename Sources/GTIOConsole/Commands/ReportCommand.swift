@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import GTIOCatalog
+import GTIOReports
+
+/// `report nightly`: the day's report as HTML, Markdown and CSV files.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report", abstract: "Write reports from the log.",
+        subcommands: [NightlyReportCommand.self], defaultSubcommand: NightlyReportCommand.self)
+}
+
+/// `report nightly [--date D] [--out DIR]`: writes DIR/D/ atomically.
+struct NightlyReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nightly",
+        abstract: "Write one UTC day's report: index.html, summary.md and CSV files, into DIR/DATE/.",
+        discussion: """
+            The day defaults to the last full UTC day of the log (the day before its newest event). \
+            Figures are as of the end of that day; re-running on the same log writes the same bytes. \
+            Example: gtio report nightly --date 2012-05-01 --out Reports
+            """)
+    @Option(help: ArgumentHelp("The UTC day, YYYY-MM-DD (default: the last full day of the log).", valueName: "date"))
+    var date: String?
+    @Option(help: ArgumentHelp("The folder that gets the DATE/ folder.", valueName: "dir")) var out = "Reports"
+    @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+        if let date, Timestamp(date: date) == nil {
+            throw ValidationError("--date: \"\(date)\" is not a date (expected YYYY-MM-DD)")
+        }
+    }
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let day = try date.flatMap(Timestamp.init(date:))?.day ?? NightlyReport.defaultDay(of: store)
+        let started = Date()
+        let report = try NightlyReport.compute(store: store, day: day)
+        let files = report.files()
+        let folder = try ReportWriter.write(files, to: out, as: report.date)
+        Terminal.line(String(format: "wrote %@/ in %.2f s: %@", folder, Date().timeIntervalSince(started),
+                             files.map(\.name).joined(separator: ", ")))
+    }
+}

@@ -1,0 +1,59 @@
+import GTIOStore
+
+/// What the onboarding funnel and quick-add acceptance need (EVENTS.md, Engagement). The funnel
+/// depends on each device's earliest open, which a late event can move, so only the raw times
+/// are kept here and the funnel is computed when asked.
+extension CommunityState {
+    mutating func noteOpened(_ event: LogRecord) {
+        guard let device = event.device else { return }
+        if firstOpened[device].map({ event.at < $0 }) ?? true { firstOpened[device] = event.at }
+    }
+
+    mutating func noteProfileCompleted(_ event: LogRecord) {
+        guard let user = event.user else { return }
+        profileCompletions[user, default: []].insertSorted(event.at)
+    }
+
+    mutating func noteQuickAddShown(_ event: LogRecord, day: Int64) {
+        guard let viewer = event.user else { return }
+        for suggested in event.list {
+            let pair = BlockPair(viewer, suggested)
+            guard quickAddShown[pair] == nil else { continue }
+            quickAddShown[pair] = day
+            quickAddShownByDay[day, default: 0] += 1
+        }
+    }
+
+    /// A follow with `via: quickadd`, after `applyFollow`: it accepts a suggestion shown before
+    /// (in `seq` order) when it leaves the edge following or requested.
+    mutating func noteQuickAddFollow(_ event: LogRecord) {
+        guard let viewer = event.user, let target = event.subject else { return }
+        quickAddFollows[viewer, default: []].insertSorted(event.at)
+        let pair = BlockPair(viewer, target)
+        guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),
+              edge(from: viewer, to: target) != nil else { return }
+        quickAddAccepted.insert(pair)
+        quickAddAcceptedByDay[shownDay, default: 0] += 1
+    }
+}
+
+extension Array where Element == Int64 {
+    /// Appends `value`, or inserts it in order when it is earlier than the last (a late event).
+    mutating func insertSorted(_ value: Int64) {
+        if let last, last > value {
+            insert(value, at: firstIndex { $0 > value }!)
+        } else {
+            append(value)
+        }
+    }
+
+    /// The first element ≥ `value` in an ascending array.
+    public func first(atLeast value: Int64) -> Int64? {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count ? self[low] : nil
+    }
+}

@@ -1,0 +1,69 @@
+import GTIOAnalytics
+import GTIOProjections
+import GTIOTables
+
+/// The report's numbers and tables as Markdown, for chat and email.
+struct MarkdownReport {
+    let report: NightlyReport
+
+    func render() -> String {
+        let trend = report.trendRange
+        var out = "# GTIO nightly report: \(report.date)\n\n"
+        out += "Window: \(report.date) 00:00 to 23:59:59.999 UTC. Trends: \(AnswerTable.date(trend.lowerBound)) to \(report.date). "
+        out += "Computed at log seq \(report.logSeq) (\(report.eventsInView) events at or before \(report.cutoff.description)).\n\n"
+        if !report.dayHasEvents { out += "> No events happened on \(report.date): the day's figures are zero.\n\n" }
+
+        out += "## Headline numbers\n\n"
+        out += table(["metric", "value", "vs day before", "vs week before"], report.headline.map {
+            [.text($0.name), .integer(Int64($0.value)), .text(ReportText.change(from: $0.dayBefore, to: $0.value)),
+             .text(ReportText.change(from: $0.weekBefore, to: $0.value))]
+        })
+
+        out += "## Sign-ups by provider\n\n"
+        out += table(["provider", "sign-ups"], AnswerTable.providers.map { [.text($0), .integer(Int64(report.today.signups[$0] ?? 0))] })
+
+        out += "## Popular looks\n\n"
+        out += report.looks.isEmpty ? "No eligible looks.\n\n" : table(
+            ["rank", "post", "author", "points", "wear it", "change it", "verdict"], report.looks.map { look in
+                let verdict = report.verdict(of: look.post)
+                return [.integer(Int64(look.rank)), .text(look.post), .text(look.author), .integer(Int64(look.points)),
+                        .integer(Int64(verdict?.wearIt ?? 0)), .integer(Int64(verdict?.changeIt ?? 0)), .text(verdict?.label ?? "no votes")]
+            })
+
+        out += "## Onboarding funnel (devices first opened \(AnswerTable.date(trend.lowerBound)) to \(report.date))\n\n"
+        out += table(["step", "devices", "of the step before", "of devices opened"], OnboardingFunnel.steps.indices.map {
+            [.text(OnboardingFunnel.steps[$0]), .integer(Int64(report.funnel.reached[$0])),
+             .text(ReportText.percent(report.funnel.stepConversion($0))), .text(ReportText.percent(report.funnel.overallConversion($0)))]
+        })
+
+        out += "## Retention by sign-up day\n\n"
+        out += report.retention.isEmpty ? "No sign-ups in the \(NightlyReport.trendDays) days before.\n\n" : table(
+            ["cohort", "users"] + RetentionCohort.offsets.map { "day \($0)" }, report.retention.reversed().map { cohort in
+                [.text(cohort.date), .integer(Int64(cohort.users))] + RetentionCohort.offsets.indices.map { .text(ReportText.percent(cohort.rate($0))) }
+            })
+
+        out += "## Quick-add acceptance\n\n"
+        out += table(["shown", "pairs shown", "accepted", "acceptance"], [
+            ("on \(report.date)", report.quickAddToday), ("last \(NightlyReport.trendDays) days", report.quickAddTrend),
+        ].map { [.text($0.0), .integer(Int64($0.1.shown)), .integer(Int64($0.1.accepted)), .text(ReportText.percent($0.1.rate))] })
+
+        let today = report.moderationToday
+        out += "## Moderation\n\n"
+        out += "Queue at the end of the day: \(today.queue) open items, \(today.hidden) hidden. "
+        out += "Decisions on the day: \(today.decisions) (\(today.removed) removed, \(today.dismissed) dismissed), "
+        out += "wait median \(ReportText.hours(today.medianHours)), 90th percentile \(ReportText.hours(today.p90Hours)).\n\n"
+
+        out += "## Anomalies of the day\n\n"
+        out += report.anomalies.isEmpty ? "None.\n\n" : table(["type", "why it was ignored", "events"], report.anomalies.map {
+            [.text($0.type.rawValue), .text($0.anomaly.rawValue), .integer(Int64($0.count))]
+        })
+
+        out += "## Quarantined input\n\n"
+        out += report.quarantined == 0 ? "Nothing is waiting in quarantine.\n" : "\(report.quarantined) rejected lines are waiting to be fixed and retried.\n"
+        return out
+    }
+
+    private func table(_ columns: [String], _ rows: [[Cell]]) -> String {
+        MarkdownRenderer.render(ResultTable(columns: columns, rows: rows)) + "\n"
+    }
+}

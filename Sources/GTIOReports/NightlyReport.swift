@@ -1,0 +1,104 @@
+import GTIOAnalytics
+import GTIOCatalog
+import GTIOProjections
+import GTIOStore
+import GTIOTables
+
+/// Everything the nightly report shows for one UTC day, computed once from the log as of the
+/// end of that day: the files are only different renderings of this value.
+public struct NightlyReport: Sendable {
+    /// Days in the trend charts and the CSV files of days (the day and the 29 before it).
+    public static let trendDays: Int64 = 30
+    public static let topLooks = 10
+
+    public var day: Int64
+    /// The end of the log when the report was computed, and the events of it in view (`at` ≤ cutoff).
+    public var logSeq: Int64
+    public var eventsInView: Int
+    public var firstDay: Int64
+    public var lastDay: Int64
+    public var headline: [HeadlineFigure]
+    /// Engagement of each day of the trend window, oldest first.
+    public var trend: [EngagementDay]
+    public var looks: [Look]
+    public var verdicts: [VoteVerdict]
+    public var funnel: OnboardingFunnel
+    public var funnelByDay: [(day: Int64, funnel: OnboardingFunnel)]
+    public var retention: [RetentionCohort]
+    public var quickAddToday: QuickAddAcceptance
+    public var quickAddTrend: QuickAddAcceptance
+    public var moderationToday: ModerationFigures
+    public var moderationTrend: ModerationFigures
+    public var queue: ResultTable
+    public var anomalies: [AnomalyCount]
+    /// Input still waiting in quarantine, and how many entries that is.
+    public var quarantine: [QuarantineEntry]
+    public var quarantined: Int
+
+    public var date: String { AnswerTable.date(day) }
+    public var trendRange: ClosedRange<Int64> { (day - Self.trendDays + 1)...day }
+    /// The last millisecond of the day: the report's "now".
+    public var cutoff: Timestamp { Timestamp(milliseconds: (day + 1) * Timestamp.millisecondsPerDay - 1) }
+    public var today: EngagementDay { trend[trend.count - 1] }
+    /// Whether any event of the log happened on the day.
+    public var dayHasEvents: Bool { today.events > 0 }
+
+    /// The last full UTC day of the log: the day before its newest event's day.
+    public static func defaultDay(of store: EventStore) throws -> Int64 {
+        let status = try store.status()
+        guard let first = status.firstAt, let last = status.lastAt else { throw ReportError.emptyLog }
+        guard last.day - 1 >= first.day else { throw ReportError.noFullDay(newest: last.description) }
+        return last.day - 1
+    }
+
+    /// Computes the report of `day` from `store`; a day outside the log's first to last day is refused.
+    public static func compute(store: EventStore, day: Int64) throws -> NightlyReport {
+        let status = try store.status()
+        guard let firstAt = status.firstAt, let lastAt = status.lastAt else { throw ReportError.emptyLog }
+        guard (firstAt.day...lastAt.day).contains(day) else {
+            throw ReportError.dateOutsideLog(AnswerTable.date(day), first: firstAt.dateString, last: lastAt.dateString)
+        }
+        let end = Timestamp(milliseconds: (day + 1) * Timestamp.millisecondsPerDay - 1)
+        let models = try ReadModelEngine(store: store).fold(.asOf(end), throughSeq: status.lastSeq)
+        return make(models, day: day, logSeq: status.lastSeq, firstDay: firstAt.day, lastDay: lastAt.day,
+                    quarantine: try store.quarantineEntries(), quarantined: Int(status.quarantined))
+    }
+
+    /// The report from read models already folded as of the end of `day`.
+    static func make(_ models: ReadModels, day: Int64, logSeq: Int64, firstDay: Int64, lastDay: Int64,
+                     quarantine: [QuarantineEntry], quarantined: Int) -> NightlyReport {
+        let trendRange = (day - trendDays + 1)...day
+        let trend = trendRange.map { models.engagement(on: $0) }
+        func figures(_ day: Int64) -> EngagementDay {
+            trendRange.contains(day) ? trend[Int(day - trendRange.lowerBound)] : models.engagement(on: day)
+        }
+        let (now, before, weekBefore) = (figures(day), figures(day - 1), figures(day - 7))
+        let metrics: [(String, (EngagementDay) -> Int)] = [
+            ("DAU", \.dau), ("WAU", \.wau), ("MAU", \.mau), ("Sign-ups", { $0.signups.values.reduce(0, +) }),
+            ("Posts", { $0.actions[.posts] ?? 0 }), ("Hearts", { $0.actions[.hearts] ?? 0 }),
+            ("Votes", { $0.actions[.votes] ?? 0 }), ("Reviews", { $0.actions[.reviews] ?? 0 }),
+            ("Flags", { $0.actions[.flags] ?? 0 }),
+        ]
+        let headline = metrics.map { name, value in
+            HeadlineFigure(name: name, value: value(now), dayBefore: value(before), weekBefore: value(weekBefore))
+        }
+        let anomalies = (models.state.anomaliesByDay[day] ?? [:])
+            .map { AnomalyCount(type: $0.key.type, anomaly: $0.key.anomaly, count: $0.value) }
+            .sorted { ($1.count, $0.type.rawValue, $0.anomaly.rawValue) < ($0.count, $1.type.rawValue, $1.anomaly.rawValue) }
+        return NightlyReport(
+            day: day, logSeq: logSeq, eventsInView: models.state.eventCount, firstDay: firstDay, lastDay: lastDay,
+            headline: headline, trend: trend,
+            looks: models.looks(.popular, limit: topLooks), verdicts: models.verdicts(),
+            funnel: models.onboardingFunnel(firstOpenedOn: trendRange), funnelByDay: models.onboardingFunnelByDay(trendRange),
+            retention: models.retention(cohorts: (day - trendDays)...(day - 1)),
+            quickAddToday: models.quickAddAcceptance(shownOn: day...day), quickAddTrend: models.quickAddAcceptance(shownOn: trendRange),
+            moderationToday: models.moderationFigures(decidedOn: day...day), moderationTrend: models.moderationFigures(decidedOn: trendRange),
+            queue: AnswerTable.flags(models.moderationQueue(), in: models.state),
+            anomalies: anomalies, quarantine: quarantine, quarantined: quarantined)
+    }
+
+    /// The vote verdict of a look, when it has votes.
+    public func verdict(of post: String) -> VoteVerdict? {
+        verdicts.first { $0.post == post }
+    }
+}

@@ -1,0 +1,123 @@
+/// Inline SVG charts for the report: each has a title and a description for screen readers,
+/// axis labels, and scales with its container (viewBox). Bars are `rect.bar`, points `circle.point`.
+struct SVGChart {
+    var id: String
+    var title: String
+    /// The chart in one sentence, read out instead of the picture.
+    var summary: String
+    var xLabel: String
+    var yLabel: String
+
+    static let width = 560.0
+    private static let font = "font-size=\"13\""
+
+    /// A line with a point per value, labels under every seventh point counted back from the last.
+    func line(_ points: [(label: String, value: Int)]) -> String {
+        let (left, right, top, bottom) = (56.0, 16.0, 14.0, 52.0)
+        let height = 250.0, plotWidth = Self.width - left - right, plotHeight = height - top - bottom
+        let (maximum, step) = Self.scale(points.map(\.value).max() ?? 0)
+        func x(_ index: Int) -> Double {
+            points.count == 1 ? left + plotWidth / 2 : left + plotWidth * Double(index) / Double(points.count - 1)
+        }
+        func y(_ value: Int) -> Double { top + plotHeight * (1 - Double(value) / Double(maximum)) }
+        var out = open(height: height)
+        out += grid(left: left, right: Self.width - right, maximum: maximum, step: step, y: y)
+        for index in points.indices where (points.count - 1 - index) % 7 == 0 {
+            out += "<text x=\"\(n(x(index)))\" y=\"\(n(top + plotHeight + 18))\" text-anchor=\"middle\" \(Self.font)>\(HTML.escape(points[index].label))</text>"
+        }
+        let path = points.indices.map { "\(n(x($0))),\(n(y(points[$0].value)))" }.joined(separator: " ")
+        out += "<polyline class=\"series\" fill=\"none\" stroke=\"#2563eb\" stroke-width=\"2\" points=\"\(path)\"/>"
+        for (index, point) in points.enumerated() {
+            out += "<circle class=\"point\" cx=\"\(n(x(index)))\" cy=\"\(n(y(point.value)))\" r=\"3\" fill=\"#2563eb\"><title>\(HTML.escape("\(point.label): \(ReportText.grouped(point.value))"))</title></circle>"
+        }
+        out += axisLabels(left: left, plotWidth: plotWidth, top: top, plotHeight: plotHeight, height: height)
+        return out + "</svg>"
+    }
+
+    /// Horizontal bars from zero, labelled on the left, each with its value (and a note) at its end.
+    func bars(_ bars: [(label: String, value: Int, note: String)]) -> String {
+        let (left, right, top, bottom, row) = (190.0, 110.0, 8.0, 44.0, 30.0)
+        let plotWidth = Self.width - left - right, plotHeight = row * Double(bars.count)
+        let height = top + plotHeight + bottom
+        let (maximum, step) = Self.scale(bars.map(\.value).max() ?? 0)
+        func x(_ value: Int) -> Double { left + plotWidth * Double(value) / Double(maximum) }
+        var out = open(height: height)
+        var tick = 0
+        while tick <= maximum {
+            out += "<line x1=\"\(n(x(tick)))\" y1=\"\(n(top))\" x2=\"\(n(x(tick)))\" y2=\"\(n(top + plotHeight))\" stroke=\"#e5e7eb\"/>"
+            out += "<text x=\"\(n(x(tick)))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\" \(Self.font)>\(ReportText.grouped(tick))</text>"
+            tick += step
+        }
+        for (index, bar) in bars.enumerated() {
+            let middle = top + row * Double(index) + row / 2
+            out += "<text x=\"\(n(left - 8))\" y=\"\(n(middle + 4))\" text-anchor=\"end\" \(Self.font)>\(HTML.escape(bar.label))</text>"
+            out += "<rect class=\"bar\" x=\"\(n(left))\" y=\"\(n(middle - 10))\" width=\"\(n(x(bar.value) - left))\" height=\"20\" fill=\"#2563eb\"><title>\(HTML.escape("\(bar.label): \(ReportText.grouped(bar.value))"))</title></rect>"
+            let text = ReportText.grouped(bar.value) + (bar.note.isEmpty ? "" : " · " + bar.note)
+            out += "<text x=\"\(n(x(bar.value) + 6))\" y=\"\(n(middle + 4))\" \(Self.font)>\(HTML.escape(text))</text>"
+        }
+        out += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
+        out += "<text x=\"12\" y=\"\(n(top + plotHeight / 2))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\" transform=\"rotate(-90 12 \(n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
+        return out + "</svg>"
+    }
+
+    /// One bar per row split into the wear-it share (green) and the change-it share (red), 0–100 %.
+    func shares(_ rows: [(label: String, wear: Int, change: Int)]) -> String {
+        let (left, right, top, bottom, row) = (150.0, 80.0, 8.0, 44.0, 28.0)
+        let plotWidth = Self.width - left - right, plotHeight = row * Double(rows.count)
+        let height = top + plotHeight + bottom
+        var out = open(height: height)
+        for percent in stride(from: 0, through: 100, by: 25) {
+            let x = left + plotWidth * Double(percent) / 100
+            out += "<line x1=\"\(n(x))\" y1=\"\(n(top))\" x2=\"\(n(x))\" y2=\"\(n(top + plotHeight))\" stroke=\"#e5e7eb\"/>"
+            out += "<text x=\"\(n(x))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\" \(Self.font)>\(percent) %</text>"
+        }
+        for (index, entry) in rows.enumerated() {
+            let middle = top + row * Double(index) + row / 2
+            let votes = entry.wear + entry.change
+            let wear = votes == 0 ? 0 : plotWidth * Double(entry.wear) / Double(votes)
+            let change = votes == 0 ? 0 : plotWidth - wear
+            out += "<text x=\"\(n(left - 8))\" y=\"\(n(middle + 4))\" text-anchor=\"end\" \(Self.font)>\(HTML.escape(entry.label))</text>"
+            out += "<rect class=\"bar wear\" x=\"\(n(left))\" y=\"\(n(middle - 9))\" width=\"\(n(wear))\" height=\"18\" fill=\"#16a34a\"><title>\(HTML.escape("\(entry.label): \(entry.wear) wear it"))</title></rect>"
+            out += "<rect class=\"bar change\" x=\"\(n(left + wear))\" y=\"\(n(middle - 9))\" width=\"\(n(change))\" height=\"18\" fill=\"#dc2626\"><title>\(HTML.escape("\(entry.label): \(entry.change) change it"))</title></rect>"
+            let text = votes == 0 ? "no votes" : "\(entry.wear) / \(entry.change)"
+            out += "<text x=\"\(n(left + plotWidth + 6))\" y=\"\(n(middle + 4))\" \(Self.font)>\(text)</text>"
+        }
+        out += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
+        out += "<text x=\"12\" y=\"\(n(top + plotHeight / 2))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\" transform=\"rotate(-90 12 \(n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
+        return out + "</svg>"
+    }
+
+    // MARK: Parts
+
+    private func open(height: Double) -> String {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(n(Self.width)) \(n(height))\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"system-ui, sans-serif\">"
+            + "<title id=\"\(id)-title\">\(HTML.escape(title))</title><desc id=\"\(id)-desc\">\(HTML.escape(summary))</desc>"
+    }
+
+    private func grid(left: Double, right: Double, maximum: Int, step: Int, y: (Int) -> Double) -> String {
+        var out = ""
+        var tick = 0
+        while tick <= maximum {
+            out += "<line x1=\"\(n(left))\" y1=\"\(n(y(tick)))\" x2=\"\(n(right))\" y2=\"\(n(y(tick)))\" stroke=\"#e5e7eb\"/>"
+            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" \(Self.font)>\(ReportText.grouped(tick))</text>"
+            tick += step
+        }
+        return out
+    }
+
+    private func axisLabels(left: Double, plotWidth: Double, top: Double, plotHeight: Double, height: Double) -> String {
+        "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
+            + "<text x=\"14\" y=\"\(n(top + plotHeight / 2))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\" transform=\"rotate(-90 14 \(n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
+    }
+
+    /// An axis maximum at or above `value` in round steps of 1, 2 or 5 × 10ⁿ, about four steps.
+    static func scale(_ value: Int) -> (maximum: Int, step: Int) {
+        guard value > 0 else { return (1, 1) }
+        var magnitude = 1
+        while magnitude * 10 <= value / 4 { magnitude *= 10 }
+        let step = [1, 2, 5, 10].map { $0 * magnitude }.first { $0 * 4 >= value } ?? magnitude * 10
+        return ((value + step - 1) / step * step, step)
+    }
+
+    private func n(_ value: Double) -> String { ReportText.fixed(value) }
+}
