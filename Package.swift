@@ -84,12 +84,12 @@ let package = Package(
             dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOTestSupport"]),
         .testTarget(
             name: "GTIOProjectionsTests",
-            dependencies: ["GTIOProjections", "GTIOSimulation", "GTIOTestSupport",
+            dependencies: ["GTIOProjections", "GTIOAnalytics", "GTIOSimulation", "GTIOTestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GTIOConsoleTests",
             // Depending on the executable makes `swift test` build the real `gtio` the tests run.
-            dependencies: ["GTIOConsole", "GTIOSimulation", "GTIOTestSupport", "gtio",
+            dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOTestSupport", "gtio",
                            .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

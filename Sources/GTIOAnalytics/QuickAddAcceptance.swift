@@ -6,6 +6,11 @@ public struct QuickAddAcceptance: Sendable, Equatable {
     public var shown: Int
     public var accepted: Int
 
+    public init(shown: Int, accepted: Int) {
+        self.shown = shown
+        self.accepted = accepted
+    }
+
     /// accepted ÷ shown; nil when nothing was shown.
     public var rate: Double? { shown > 0 ? Double(accepted) / Double(shown) : nil }
 }

@@ -42,7 +42,7 @@ struct HTMLReport {
         .up { color: #15803d; } .down { color: #b91c1c; }
         figure { margin: 0 0 12px; background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; padding: 10px; }
         figcaption { font-weight: 600; margin-bottom: 6px; }
-        svg { width: 100%; height: auto; display: block; }
+        svg { width: 100%; max-width: 560px; height: auto; display: block; }
         details { margin-top: 6px; font-size: 0.85rem; }
         .scroll { overflow-x: auto; }
         table { border-collapse: collapse; background: #fff; font-size: 0.85rem; min-width: 50%; }
@@ -74,7 +74,7 @@ struct HTMLReport {
     }
 
     private func headline() -> String {
-        var out = "<section><h2>Headline numbers</h2><div class=\"cards\">\n"
+        var out = "<section id=\"headline\"><h2>Headline numbers</h2><div class=\"cards\">\n"
         for figure in report.headline {
             out += "<div class=\"card\"><div class=\"name\">\(HTML.escape(figure.name))</div>"
             out += "<div class=\"value\">\(ReportText.grouped(figure.value))</div>"
@@ -93,7 +93,7 @@ struct HTMLReport {
         let points = report.trend.map { (label: String($0.date.dropFirst(5)), value: $0.dau) }
         let peak = report.trend.max { $0.dau < $1.dau }
         let chart = SVGChart(
-            id: "dau", title: "Daily active users, last \(NightlyReport.trendDays) days",
+            id: "dau", title: "Daily active users, \(report.trend.first!.date) to \(report.date)",
             summary: "DAU from \(report.trend.first!.date) to \(report.date): \(report.today.dau) on the day"
                 + (peak.map { ", highest \($0.dau) on \($0.date)" } ?? "") + ".",
             xLabel: "UTC day", yLabel: "active users")
@@ -178,7 +178,7 @@ struct HTMLReport {
     }
 
     private func quickAdd() -> String {
-        let rows = [("on \(report.date)", report.quickAddToday), ("last \(NightlyReport.trendDays) days", report.quickAddTrend)]
+        let rows = [("on \(report.date)", report.quickAddToday), (report.trendLabel, report.quickAddTrend)]
         let table = HTML.table(["suggestions shown", "pairs shown", "followed via quick-add", "acceptance"], rows.map {
             [$0.0, ReportText.grouped($0.1.shown), ReportText.grouped($0.1.accepted), ReportText.percent($0.1.rate)]
         }, numeric: [1, 2, 3])
@@ -190,7 +190,7 @@ struct HTMLReport {
         var out = HTML.table(["", "open items", "hidden", "decisions", "removed", "dismissed", "median wait", "90th pct wait"], [
             ["on \(report.date)", ReportText.grouped(today.queue), ReportText.grouped(today.hidden), ReportText.grouped(today.decisions),
              ReportText.grouped(today.removed), ReportText.grouped(today.dismissed), ReportText.hours(today.medianHours), ReportText.hours(today.p90Hours)],
-            ["last \(NightlyReport.trendDays) days", "", "", ReportText.grouped(trend.decisions), ReportText.grouped(trend.removed),
+            [report.trendLabel, "", "", ReportText.grouped(trend.decisions), ReportText.grouped(trend.removed),
              ReportText.grouped(trend.dismissed), ReportText.hours(trend.medianHours), ReportText.hours(trend.p90Hours)],
         ], numeric: [1, 2, 3, 4, 5, 6, 7], caption: "The queue at the end of the day; wait = first open flag to decision")
         let queue = report.queue.rows.prefix(10).map { row in
@@ -235,7 +235,8 @@ struct HTMLReport {
     // MARK: Parts
 
     private func section(_ title: String, _ body: String) -> String {
-        "<section><h2>\(HTML.escape(title))</h2>\n" + body + "</section>\n"
+        let id = title.lowercased().split { !$0.isLetter }.joined(separator: "-")
+        return "<section id=\"\(id)\"><h2>\(HTML.escape(title))</h2>\n" + body + "</section>\n"
     }
 
     private func figure(_ chart: SVGChart, _ svg: String, data: String?) -> String {

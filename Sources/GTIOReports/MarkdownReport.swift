@@ -44,7 +44,7 @@ struct MarkdownReport {
 
         out += "## Quick-add acceptance\n\n"
         out += table(["shown", "pairs shown", "accepted", "acceptance"], [
-            ("on \(report.date)", report.quickAddToday), ("last \(NightlyReport.trendDays) days", report.quickAddTrend),
+            ("on \(report.date)", report.quickAddToday), (report.trendLabel, report.quickAddTrend),
         ].map { [.text($0.0), .integer(Int64($0.1.shown)), .integer(Int64($0.1.accepted)), .text(ReportText.percent($0.1.rate))] })
 
         let today = report.moderationToday

@@ -36,7 +36,10 @@ public struct NightlyReport: Sendable {
     public var quarantined: Int
 
     public var date: String { AnswerTable.date(day) }
-    public var trendRange: ClosedRange<Int64> { (day - Self.trendDays + 1)...day }
+    /// The days of the trends: the last 30, or fewer when the log begins later.
+    public var trendRange: ClosedRange<Int64> { max(firstDay, day - Self.trendDays + 1)...day }
+    /// The trend days in words: "2012-04-02 to 2012-05-01".
+    public var trendLabel: String { AnswerTable.date(trendRange.lowerBound) + " to " + date }
     /// The last millisecond of the day: the report's "now".
     public var cutoff: Timestamp { Timestamp(milliseconds: (day + 1) * Timestamp.millisecondsPerDay - 1) }
     public var today: EngagementDay { trend[trend.count - 1] }
@@ -67,7 +70,7 @@ public struct NightlyReport: Sendable {
     /// The report from read models already folded as of the end of `day`.
     static func make(_ models: ReadModels, day: Int64, logSeq: Int64, firstDay: Int64, lastDay: Int64,
                      quarantine: [QuarantineEntry], quarantined: Int) -> NightlyReport {
-        let trendRange = (day - trendDays + 1)...day
+        let trendRange = max(firstDay, day - trendDays + 1)...day
         let trend = trendRange.map { models.engagement(on: $0) }
         func figures(_ day: Int64) -> EngagementDay {
             trendRange.contains(day) ? trend[Int(day - trendRange.lowerBound)] : models.engagement(on: day)

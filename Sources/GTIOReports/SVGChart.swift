@@ -8,12 +8,12 @@ struct SVGChart {
     var xLabel: String
     var yLabel: String
 
-    static let width = 560.0
-    private static let font = "font-size=\"13\""
+    static let width = 480.0
+    private static let font = "font-size=\"14\""
 
     /// A line with a point per value, labels under every seventh point counted back from the last.
     func line(_ points: [(label: String, value: Int)]) -> String {
-        let (left, right, top, bottom) = (56.0, 16.0, 14.0, 52.0)
+        let (left, right, top, bottom) = (78.0, 20.0, 14.0, 52.0)
         let height = 250.0, plotWidth = Self.width - left - right, plotHeight = height - top - bottom
         let (maximum, step) = Self.scale(points.map(\.value).max() ?? 0)
         func x(_ index: Int) -> Double {
@@ -36,7 +36,7 @@ struct SVGChart {
 
     /// Horizontal bars from zero, labelled on the left, each with its value (and a note) at its end.
     func bars(_ bars: [(label: String, value: Int, note: String)]) -> String {
-        let (left, right, top, bottom, row) = (190.0, 110.0, 8.0, 44.0, 30.0)
+        let (left, right, top, bottom, row) = (200.0, 96.0, 26.0, 44.0, 30.0)
         let plotWidth = Self.width - left - right, plotHeight = row * Double(bars.count)
         let height = top + plotHeight + bottom
         let (maximum, step) = Self.scale(bars.map(\.value).max() ?? 0)
@@ -56,13 +56,13 @@ struct SVGChart {
             out += "<text x=\"\(n(x(bar.value) + 6))\" y=\"\(n(middle + 4))\" \(Self.font)>\(HTML.escape(text))</text>"
         }
         out += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
-        out += "<text x=\"12\" y=\"\(n(top + plotHeight / 2))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\" transform=\"rotate(-90 12 \(n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
+        out += categoryLabel(left: left)
         return out + "</svg>"
     }
 
     /// One bar per row split into the wear-it share (green) and the change-it share (red), 0–100 %.
     func shares(_ rows: [(label: String, wear: Int, change: Int)]) -> String {
-        let (left, right, top, bottom, row) = (150.0, 80.0, 8.0, 44.0, 28.0)
+        let (left, right, top, bottom, row) = (150.0, 74.0, 26.0, 44.0, 28.0)
         let plotWidth = Self.width - left - right, plotHeight = row * Double(rows.count)
         let height = top + plotHeight + bottom
         var out = open(height: height)
@@ -83,7 +83,7 @@ struct SVGChart {
             out += "<text x=\"\(n(left + plotWidth + 6))\" y=\"\(n(middle + 4))\" \(Self.font)>\(text)</text>"
         }
         out += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
-        out += "<text x=\"12\" y=\"\(n(top + plotHeight / 2))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\" transform=\"rotate(-90 12 \(n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
+        out += categoryLabel(left: left)
         return out + "</svg>"
     }
 
@@ -105,9 +105,14 @@ struct SVGChart {
         return out
     }
 
+    /// The label of the category axis of horizontal bars, above the category names.
+    private func categoryLabel(left: Double) -> String {
+        "<text x=\"\(n(left - 8))\" y=\"16\" text-anchor=\"end\" \(Self.font) font-weight=\"bold\">\(HTML.escape(yLabel))</text>"
+    }
+
     private func axisLabels(left: Double, plotWidth: Double, top: Double, plotHeight: Double, height: Double) -> String {
         "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
-            + "<text x=\"14\" y=\"\(n(top + plotHeight / 2))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\" transform=\"rotate(-90 14 \(n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
+            + "<text x=\"16\" y=\"\(n(top + plotHeight / 2))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\" transform=\"rotate(-90 16 \(n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
     }
 
     /// An axis maximum at or above `value` in round steps of 1, 2 or 5 × 10ⁿ, about four steps.

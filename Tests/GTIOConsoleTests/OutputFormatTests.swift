@@ -1,4 +1,5 @@
 import GTIOCatalog
+import GTIOTables
 import Testing
 @testable import GTIOConsole
 

@@ -19,7 +19,7 @@ enum RandomLog {
             let post = "p\(random.below(5))", review = "r\(random.below(4))"
             let item = random.chance(0.6) ? "post:" + post : "review:" + review
             let data: (EventType, String)
-            switch random.below(24) {
+            switch random.below(28) {
             case 0: data = (.userSignedUp, #"{"provider":"google","name":"\#(pick(["Ann", "bob", "Émile", ""]))"}"#)
             case 1: data = (.userPrivacyChanged, #"{"private":\#(random.chance(0.5))}"#)
             case 2, 3: data = (.userFollowed, #"{"target":"\#(other)"}"#)
@@ -39,9 +39,15 @@ enum RandomLog {
             case 20: data = (.reviewRemoved, #"{"review":"\#(review)"}"#)
             case 21: data = (.moderationResolved, #"{"item":"\#(item)","action":"\#(random.chance(0.5) ? "remove" : "dismiss")"}"#)
             case 22: data = (.postShared, #"{"post":"\#(post)","channel":"twitter"}"#)
+            case 24: data = (.appOpened, #"{"first_launch":true}"#)
+            case 25: data = (.userProfileCompleted, "{}")
+            case 26: data = (.quickaddShown, #"{"suggested":["\#(other)","\#(pick(users))"]}"#)
+            case 27: data = (.userFollowed, #"{"target":"\#(other)","via":"quickadd"}"#)
             default: data = (.track, #"{"name":"Feed"}"#)
             }
-            let line = #"{"id":"e\#(index)","type":"\#(data.0.rawValue)","at":"\#(Timestamp(milliseconds: at))","user":"\#(user)","data":\#(data.1)}"#
+            // Devices meet sign-ups often enough for the funnel to join them.
+            let device = [.appOpened, .userSignedUp].contains(data.0) ? #","device":"d\#(random.below(4))""# : ""
+            let line = #"{"id":"e\#(index)","type":"\#(data.0.rawValue)","at":"\#(Timestamp(milliseconds: at))","user":"\#(user)"\#(device),"data":\#(data.1)}"#
             events.append(try! EventValidator.validate(line).get())
         }
         return events

@@ -1,3 +1,4 @@
+import GTIOAnalytics
 import GRDB
 import GTIOCatalog
 import GTIOSimulation
@@ -21,6 +22,16 @@ import Testing
         for user in RandomLog.users {
             text += "\(user): \(models.followers(of: user)) \(models.following(of: user)) "
             text += "\(models.allSuggestions(for: user).map { "\($0.user) \($0.mutual)" })\n"
+        }
+        text += "funnel \(models.onboardingFunnel().reached), quick-add \(models.quickAddAcceptance())\n"
+        text += "retention \(models.retention().map { "\($0.day) \($0.users) \($0.retained)" })\n"
+        let days = models.today - 3...models.today
+        for day in days {
+            let figures = models.engagement(on: day)
+            // Dictionaries print in hash order, which differs between equal dictionaries: sort them.
+            text += "\(day): \(figures.dau) \(figures.wau) \(figures.mau) \(figures.devices) \(figures.events) "
+            text += "\(figures.signups.sorted { $0.key < $1.key }) \(figures.actions.map { "\($0.key) \($0.value)" }.sorted()) "
+            text += "\((models.state.anomaliesByDay[day] ?? [:]).map { "\($0.key.type) \($0.key.anomaly) \($0.value)" }.sorted())\n"
         }
         return text
     }

@@ -1,0 +1,98 @@
+import GTIOAnalytics
+import GTIOCatalog
+import Testing
+@testable import GTIOProjections
+
+/// The funnel, retention and quick-add acceptance rules of EVENTS.md (Engagement).
+@Suite struct OnboardingRuleTests {
+    static let day: Int64 = 86_400_000
+    static let minute: Int64 = 60_000
+
+    @Test func funnelStepsCountInOrderWithinSevenDaysOfTheFirstOpen() {
+        var log = TestLog()
+        let t0 = log.clock
+        // d1 goes all the way, one minute a step.
+        log.add(.appOpened, nil, flag: true, device: "d1", at: t0)
+        log.signUp("u1", name: "U1", device: "d1")
+        log.add(.userProfileCompleted, "u1")
+        log.follow("u1", "x", via: "quickadd")
+        // d2 signs up after its 7 days.
+        log.add(.appOpened, nil, flag: true, device: "d2", at: t0)
+        log.add(.userSignedUp, "u2", value: "aol", text: "U2", device: "d2", at: t0 + 7 * Self.day + 1)
+        // d3 follows via quick-add before completing its profile: it stops at the profile step.
+        log.add(.appOpened, nil, flag: true, device: "d3", at: t0)
+        log.add(.userSignedUp, "u3", value: "aol", text: "U3", device: "d3", at: t0 + Self.minute)
+        log.add(.userFollowed, "u3", subject: "x", value: "quickadd", at: t0 + 2 * Self.minute)
+        log.add(.userProfileCompleted, "u3", at: t0 + 3 * Self.minute)
+        log.add(.userFollowed, "u3", subject: "y", value: "profile", at: t0 + 4 * Self.minute)
+        // d4's first open arrives late (a smaller `at`, a later seq): its window starts there, so
+        // a sign-up 7.5 days after the other open is still 6.5 days after the first.
+        log.add(.appOpened, nil, flag: false, device: "d4", at: t0 + Self.day)
+        log.add(.appOpened, nil, flag: true, device: "d4", at: t0)
+        log.add(.userSignedUp, "u4", value: "aol", text: "U4", device: "d4", at: t0 + Self.day * 13 / 2)
+        // A sign-up on a device never opened is outside the funnel; a second sign-up does not move u1.
+        log.add(.userSignedUp, "u5", value: "aol", text: "U5", device: "d5", at: t0)
+        log.add(.userSignedUp, "u1", value: "aol", text: "U1 again", device: "d4", at: t0 + 10 * Self.minute)
+        let models = log.models()
+        #expect(models.onboardingFunnel().reached == [4, 3, 2, 1])
+        #expect(models.onboardingFunnel().stepConversion(1) == 0.75)
+        #expect(models.onboardingFunnel().overallConversion(3) == 0.25)
+        let first = Timestamp(milliseconds: t0).day
+        #expect(models.onboardingFunnel(firstOpenedOn: (first + 1)...(first + 9)).reached == [0, 0, 0, 0])
+        #expect(models.onboardingFunnelByDay(first...(first + 1)).map(\.funnel.reached) == [[4, 3, 2, 1], [0, 0, 0, 0]])
+    }
+
+    @Test func retentionCountsCohortsActiveOnDayOneSevenAndThirty() {
+        var log = TestLog()
+        let t0 = log.clock
+        log.add(.userSignedUp, "a", value: "aol", text: "A", at: t0)
+        log.add(.userSignedUp, "b", value: "aol", text: "B", at: t0 + 5 * Self.minute)
+        log.add(.track, "a", value: "Feed", at: t0 + Self.day)
+        log.add(.track, "a", value: "Feed", at: t0 + 7 * Self.day)
+        log.add(.userSignedUp, "c", value: "google", text: "C", at: t0 + Self.day)
+        log.add(.track, "b", value: "Feed", at: t0 + 30 * Self.day)
+        log.add(.userSignedUp, "b", value: "google", text: "B again", at: t0 + 30 * Self.day)  // not a second sign-up
+        let cohorts = log.models().retention()
+        let first = Timestamp(milliseconds: t0).day
+        #expect(cohorts.map(\.day) == [first, first + 1])
+        #expect(cohorts[0].users == 2)
+        #expect(cohorts[0].retained == [1, 1, 1])
+        #expect(cohorts[0].rate(0) == 0.5)
+        #expect(cohorts[1].users == 1)
+        #expect(cohorts[1].retained == [0, 0, nil])  // day 31 has not begun
+        #expect(log.models().retention(cohorts: (first + 1)...(first + 1)).map(\.day) == [first + 1])
+    }
+
+    @Test func quickAddAcceptanceCountsShownPairsFollowedViaQuickAddAfterwards() {
+        var log = TestLog()
+        log.setPrivate("p", true)
+        log.follow("u", "q", via: "quickadd")  // before it was shown: does not accept it
+        log.block("z", "v")
+        log.add(.quickaddShown, "v", list: ["x", "y", "z", "p"])
+        log.add(.quickaddShown, "u", list: ["q"])
+        log.add(.quickaddShown, "v", list: ["x"])  // shown again: the same pair
+        log.follow("v", "x", via: "quickadd")
+        log.follow("v", "x", via: "quickadd")  // a repeat accepts nothing more
+        log.follow("v", "y", via: "profile")
+        log.follow("v", "z", via: "quickadd")  // blocked: no edge
+        log.follow("v", "p", via: "quickadd")  // requested counts
+        log.follow("w", "x", via: "quickadd")  // never shown to w
+        let models = log.models()
+        #expect(models.quickAddAcceptance() == QuickAddAcceptance(shown: 5, accepted: 2))
+        #expect(models.quickAddAcceptance().rate == 0.4)
+        #expect(models.quickAddAcceptance(shownOn: models.today...models.today) == QuickAddAcceptance(shown: 5, accepted: 2))
+        #expect(models.quickAddAcceptance(shownOn: (models.today + 1)...(models.today + 1)) == QuickAddAcceptance(shown: 0, accepted: 0))
+    }
+
+    @Test func anomaliesAreAlsoCountedByTheDayOfTheirEvent() {
+        var log = TestLog()
+        let t0 = log.clock
+        log.add(.postHearted, "a", subject: "missing", at: t0)
+        log.add(.postHearted, "a", subject: "missing", at: t0 + Self.day)
+        log.add(.userFollowed, "a", subject: "a", at: t0 + Self.day)
+        let byDay = log.models().state.anomaliesByDay
+        let first = Timestamp(milliseconds: t0).day
+        #expect(byDay[first]?.values.reduce(0, +) == 1)
+        #expect(byDay[first + 1]?[CommunityState.AnomalyKey(type: .userFollowed, anomaly: .selfFollow)] == 1)
+    }
+}
