@@ -87,6 +87,11 @@ let package = Package(
             dependencies: ["GTIOProjections", "GTIOAnalytics", "GTIOSimulation", "GTIOTestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
+            name: "GTIOReportsTests",
+            // Runs the real `gtio`, which `swift test` builds through this dependency.
+            dependencies: ["GTIOReports", "GTIOTestSupport", "gtio"],
+            exclude: ["Golden"]),
+        .testTarget(
             name: "GTIOConsoleTests",
             // Depending on the executable makes `swift test` build the real `gtio` the tests run.
             dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOTestSupport", "gtio",

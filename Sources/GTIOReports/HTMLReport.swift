@@ -84,8 +84,8 @@ struct HTMLReport {
         return out + "</div></section>\n"
     }
 
-    private func delta(from earlier: Int, to value: Int) -> String {
-        let style = value > earlier ? "up" : value < earlier ? "down" : ""
+    private func delta(from earlier: Int?, to value: Int) -> String {
+        let style = earlier.map { value > $0 ? "up" : value < $0 ? "down" : "" } ?? ""
         return "<span class=\"\(style)\">\(HTML.escape(ReportText.change(from: earlier, to: value)))</span>"
     }
 

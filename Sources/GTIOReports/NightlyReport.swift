@@ -83,7 +83,8 @@ public struct NightlyReport: Sendable {
             ("Flags", { $0.actions[.flags] ?? 0 }),
         ]
         let headline = metrics.map { name, value in
-            HeadlineFigure(name: name, value: value(now), dayBefore: value(before), weekBefore: value(weekBefore))
+            HeadlineFigure(name: name, value: value(now), dayBefore: day - 1 >= firstDay ? value(before) : nil,
+                           weekBefore: day - 7 >= firstDay ? value(weekBefore) : nil)
         }
         let anomalies = (models.state.anomaliesByDay[day] ?? [:])
             .map { AnomalyCount(type: $0.key.type, anomaly: $0.key.anomaly, count: $0.value) }

@@ -33,11 +33,12 @@ enum ReportText {
         share.map { fixed($0 * 100) + " %" } ?? "–"
     }
 
-    /// The change of a headline figure: "+12 (+3.4 %)".
-    static func change(from earlier: Int, to value: Int) -> String {
+    /// The change of a headline figure: "+12 (+3.4 %)"; "–" without an earlier figure.
+    static func change(from earlier: Int?, to value: Int) -> String {
+        guard let earlier else { return "–" }
         let (difference, percent) = HeadlineFigure.change(from: earlier, to: value)
         guard let percent else { return signed(difference) }
-        return signed(difference) + " (" + (percent > 0 ? "+" : "") + fixed(percent) + " %)"
+        return signed(difference) + " (" + (percent > 0 ? "+" : percent < 0 ? "−" : "") + fixed(percent.magnitude) + " %)"
     }
 
     /// Hours with one decimal, or "–".
