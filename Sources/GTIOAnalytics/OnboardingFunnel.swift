@@ -6,6 +6,8 @@ import GTIOProjections
 public struct OnboardingFunnel: Sendable, Equatable {
     /// The steps, in order; `reached` has one count per step.
     public static let steps = ["app.opened", "user.signed_up", "user.profile_completed", "user.followed via quickadd"]
+    /// The steps in words, for charts.
+    public static let labels = ["opened the app", "signed up", "completed profile", "quick-add follow"]
     /// The column names the steps have in tables.
     public static let columns = ["opened", "signed_up", "profile_completed", "quickadd_followed"]
     public static let window: Int64 = 7 * Timestamp.millisecondsPerDay

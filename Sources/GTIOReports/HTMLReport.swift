@@ -138,7 +138,7 @@ struct HTMLReport {
     private func funnel() -> String {
         let funnel = report.funnel
         let bars = OnboardingFunnel.steps.indices.map { step in
-            (label: OnboardingFunnel.steps[step], value: funnel.reached[step],
+            (label: OnboardingFunnel.labels[step], value: funnel.reached[step],
              note: step == 0 ? "" : ReportText.percent(funnel.stepConversion(step)))
         }
         let chart = SVGChart(

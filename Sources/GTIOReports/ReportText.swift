@@ -12,6 +12,11 @@ enum ReportText {
         return (value < 0 ? "−" : "") + out
     }
 
+    /// Axis ticks: thousands as "k" (20000 → "20k"), other numbers grouped.
+    static func compact(_ value: Int) -> String {
+        value >= 1000 && value % 1000 == 0 ? grouped(value / 1000) + "k" : grouped(value)
+    }
+
     /// A signed difference: "+12", "−3", "±0".
     static func signed(_ value: Int) -> String {
         value > 0 ? "+" + grouped(value) : value == 0 ? "±0" : grouped(value)

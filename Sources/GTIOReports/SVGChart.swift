@@ -13,7 +13,7 @@ struct SVGChart {
 
     /// A line with a point per value, labels under every seventh point counted back from the last.
     func line(_ points: [(label: String, value: Int)]) -> String {
-        let (left, right, top, bottom) = (78.0, 20.0, 14.0, 52.0)
+        let (left, right, top, bottom) = (78.0, 28.0, 14.0, 52.0)
         let height = 250.0, plotWidth = Self.width - left - right, plotHeight = height - top - bottom
         let (maximum, step) = Self.scale(points.map(\.value).max() ?? 0)
         func x(_ index: Int) -> Double {
@@ -36,7 +36,7 @@ struct SVGChart {
 
     /// Horizontal bars from zero, labelled on the left, each with its value (and a note) at its end.
     func bars(_ bars: [(label: String, value: Int, note: String)]) -> String {
-        let (left, right, top, bottom, row) = (200.0, 96.0, 26.0, 44.0, 30.0)
+        let (left, right, top, bottom, row) = (150.0, 110.0, 26.0, 44.0, 30.0)
         let plotWidth = Self.width - left - right, plotHeight = row * Double(bars.count)
         let height = top + plotHeight + bottom
         let (maximum, step) = Self.scale(bars.map(\.value).max() ?? 0)
@@ -45,7 +45,7 @@ struct SVGChart {
         var tick = 0
         while tick <= maximum {
             out += "<line x1=\"\(n(x(tick)))\" y1=\"\(n(top))\" x2=\"\(n(x(tick)))\" y2=\"\(n(top + plotHeight))\" stroke=\"#e5e7eb\"/>"
-            out += "<text x=\"\(n(x(tick)))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\" \(Self.font)>\(ReportText.grouped(tick))</text>"
+            out += "<text x=\"\(n(x(tick)))\" y=\"\(n(top + plotHeight + 16))\" text-anchor=\"middle\" \(Self.font)>\(ReportText.compact(tick))</text>"
             tick += step
         }
         for (index, bar) in bars.enumerated() {
@@ -99,7 +99,7 @@ struct SVGChart {
         var tick = 0
         while tick <= maximum {
             out += "<line x1=\"\(n(left))\" y1=\"\(n(y(tick)))\" x2=\"\(n(right))\" y2=\"\(n(y(tick)))\" stroke=\"#e5e7eb\"/>"
-            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" \(Self.font)>\(ReportText.grouped(tick))</text>"
+            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" \(Self.font)>\(ReportText.compact(tick))</text>"
             tick += step
         }
         return out
@@ -115,12 +115,12 @@ struct SVGChart {
             + "<text x=\"16\" y=\"\(n(top + plotHeight / 2))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\" transform=\"rotate(-90 16 \(n(top + plotHeight / 2)))\">\(HTML.escape(yLabel))</text>"
     }
 
-    /// An axis maximum at or above `value` in round steps of 1, 2 or 5 × 10ⁿ, about four steps.
+    /// An axis maximum at or above `value` in round steps of 1, 2 or 5 × 10ⁿ, at most five steps.
     static func scale(_ value: Int) -> (maximum: Int, step: Int) {
         guard value > 0 else { return (1, 1) }
         var magnitude = 1
-        while magnitude * 10 <= value / 4 { magnitude *= 10 }
-        let step = [1, 2, 5, 10].map { $0 * magnitude }.first { $0 * 4 >= value } ?? magnitude * 10
+        while magnitude * 10 <= value / 5 { magnitude *= 10 }
+        let step = [1, 2, 5, 10].map { $0 * magnitude }.first { $0 * 5 >= value } ?? magnitude * 10
         return ((value + step - 1) / step * step, step)
     }
 
