@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "GTIOReportsTests",
             // Runs the real `gtio`, which `swift test` builds through this dependency.
-            dependencies: ["GTIOReports", "GTIOTestSupport", "gtio"],
+            dependencies: ["GTIOReports", "GTIOStore", "GTIOTestSupport", "gtio"],
             exclude: ["Golden"]),
         .testTarget(
             name: "GTIOConsoleTests",

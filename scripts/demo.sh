@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded default store: builds gtio, writes a simulated GTIO community's
-# event log, ingests it (and a file of broken lines, to show the quarantine), then shows the log.
+# event log, ingests it (and a file of broken lines, to show the quarantine), shows the log and
+# the read models, and writes the nightly report of its last full day into Reports/.
 # EVENTS=1000000 bash scripts/demo.sh for a bigger one; GTIO_STORE=path to choose the store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,13 @@ echo "== the moderation queue"
 "$gtio" flags --limit 5
 echo "== engagement on the last day"
 "$gtio" stats
+echo "== the onboarding funnel and retention"
+"$gtio" funnel
+"$gtio" retention
+echo "== the nightly report of the last full day"
+"$gtio" report nightly --out Reports
 echo "== status"
 "$gtio" status
 echo
+echo "Open the report: Reports/<day>/index.html (summary.md and CSV files beside it)."
 echo "Explore with: $gtio --help, $gtio looks --help, or sqlite3 -readonly $GTIO_STORE (tables: docs/STORE.md, docs/READ_MODELS.md)"

@@ -1,4 +1,5 @@
 import Foundation
+import GTIOStore
 import GTIOTestSupport
 
 /// A small fixed log for the report tests: 4,000 simulated events (2012-04-22 to 2012-04-25),
@@ -23,6 +24,17 @@ struct ReportFixture {
     /// Runs `gtio report nightly` with `arguments` on the fixture's store.
     func report(_ arguments: [String]) throws -> GTIOBinary.Output {
         try GTIOBinary.run(["report", "nightly", "--store", store] + arguments)
+    }
+
+    /// `files` with what differs from one run of the fixture to the next replaced by placeholders:
+    /// the temporary folder and the wall-clock times the quarantine recorded.
+    func withoutTheMachinesTraces(_ files: [String: Data]) throws -> [String: Data] {
+        let recorded = try EventStore(path: store).quarantineEntries().map(\.recorded.description)
+        return files.mapValues { data in
+            var text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: folder.path, with: "$FIXTURE")
+            for moment in recorded { text = text.replacingOccurrences(of: moment, with: "$RECORDED") }
+            return Data(text.utf8)
+        }
     }
 
     /// The files of a report folder by name.
