@@ -33,9 +33,8 @@ struct NightlyReportCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open()
-        let day = try date.flatMap(Timestamp.init(date:))?.day ?? NightlyReport.defaultDay(of: store)
         let started = Date()
-        let report = try NightlyReport.compute(store: store, day: day)
+        let report = try NightlyReport.compute(store: store, day: date.flatMap(Timestamp.init(date:))?.day)
         let files = report.files()
         let folder = try ReportWriter.write(files, to: out, as: report.date)
         Terminal.line(String(format: "wrote %@/ in %.2f s: %@", folder, Date().timeIntervalSince(started),

@@ -3,7 +3,7 @@ import ArgumentParser
 /// What the REPL knows of each command: for help, completion and "did you mean".
 struct ConsoleCommandInfo: Sendable {
     /// The kind of id a command's first argument is, for completion from the store.
-    enum Argument: Sendable { case user, post, item, tab, readModel, command, format, onOff, none }
+    enum Argument: Sendable { case user, post, item, tab, readModel, command, format, onOff, report, none }
 
     var name: String
     var summary: String
@@ -58,7 +58,7 @@ struct ConsoleCommandInfo: Sendable {
         .init(name: "retention", summary: "sign-up cohorts active again on day 1, 7, 30", usage: "retention [--from D] [--to D]",
               example: "retention --from 2012-05-01", type: RetentionCommand.self, takesFormat: true, takesAsOf: true),
         .init(name: "report", summary: "write the nightly report (HTML, Markdown, CSV)", usage: "report nightly [--date D] [--out DIR]",
-              example: "report nightly --date 2012-05-01 --out Reports", type: ReportCommand.self),
+              example: "report nightly --date 2012-05-01 --out Reports", argument: .report, type: NightlyReportCommand.self),
         .init(name: "post", summary: "one post on one screen", usage: "post POST", example: "post p2545f4914f6d",
               argument: .post, type: PostCommand.self, takesFormat: true, takesAsOf: true),
         .init(name: "user", summary: "one user on one screen", usage: "user USER", example: "user u5e1ea978",

@@ -27,6 +27,7 @@ extension ConsoleSession {
         case .command: return ConsoleCommandInfo.all.map(\.name)
         case .format: return OutputFormat.allCases.map(\.rawValue)
         case .onOff: return ["on", "off"]
+        case .report: return ["nightly"]
         case .none: return []
         }
     }
