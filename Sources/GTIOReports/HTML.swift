@@ -10,6 +10,9 @@ enum HTML {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            // XML allows no other control characters, even escaped: show them as U+FFFD.
+            case _ where character.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }:
+                out += "\u{FFFD}"
             default: out.append(character)
             }
         }
