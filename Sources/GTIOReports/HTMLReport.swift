@@ -44,7 +44,7 @@ struct HTMLReport {
         figcaption { font-weight: 600; margin-bottom: 6px; }
         svg { width: 100%; max-width: 560px; height: auto; display: block; }
         details { margin-top: 6px; font-size: 0.85rem; }
-        .scroll { overflow-x: auto; }
+        .scroll { overflow-x: auto; margin-bottom: 12px; }
         table { border-collapse: collapse; background: #fff; font-size: 0.85rem; min-width: 50%; }
         caption { text-align: left; font-weight: 600; padding: 4px 0; }
         th, td { border: 1px solid #e5e7eb; padding: 4px 8px; text-align: left; white-space: nowrap; }

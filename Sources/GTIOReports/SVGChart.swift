@@ -62,7 +62,7 @@ struct SVGChart {
 
     /// One bar per row split into the wear-it share (green) and the change-it share (red), 0–100 %.
     func shares(_ rows: [(label: String, wear: Int, change: Int)]) -> String {
-        let (left, right, top, bottom, row) = (150.0, 74.0, 26.0, 44.0, 28.0)
+        let (left, right, top, bottom, row) = (166.0, 74.0, 26.0, 44.0, 28.0)
         let plotWidth = Self.width - left - right, plotHeight = row * Double(rows.count)
         let height = top + plotHeight + bottom
         var out = open(height: height)
