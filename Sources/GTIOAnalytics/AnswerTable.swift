@@ -66,17 +66,14 @@ public enum AnswerTable {
         })
     }
 
-    /// In the order of EVENTS.md §2.
-    public static let providers = ["facebook", "aol", "google", "twitter", "yahoo"]
-
     /// One row per day: active users, sign-ups (by provider), applied actions and events.
     public static func engagement(_ days: [EngagementDay]) -> ResultTable {
-        let columns = ["date", "dau", "wau", "mau", "devices", "signups"] + providers.map { "signups_\($0)" }
+        let columns = ["date", "dau", "wau", "mau", "devices", "signups"] + EventType.providers.map { "signups_\($0)" }
             + CommunityState.Action.allCases.map(\.rawValue) + ["events"]
         return ResultTable(columns: columns, rows: days.map { day in
             var row: [Cell] = [.text(day.date), .integer(Int64(day.dau)), .integer(Int64(day.wau)), .integer(Int64(day.mau)),
                                .integer(Int64(day.devices)), .integer(Int64(day.signups.values.reduce(0, +)))]
-            row += providers.map { .integer(Int64(day.signups[$0] ?? 0)) }
+            row += EventType.providers.map { .integer(Int64(day.signups[$0] ?? 0)) }
             row += CommunityState.Action.allCases.map { .integer(Int64(day.actions[$0] ?? 0)) }
             return row + [.integer(Int64(day.events))]
         })

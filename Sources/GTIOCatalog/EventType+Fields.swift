@@ -1,5 +1,6 @@
 extension EventType {
-    static let providers = ["facebook", "aol", "google", "twitter", "yahoo"]
+    /// The sign-in providers, in the order of EVENTS.md §2.
+    public static let providers = ["facebook", "aol", "google", "twitter", "yahoo"]
 
     /// The `data` fields of this type in the order of EVENTS.md §2, which is also the order
     /// in which they are checked (§4: a line has one reason, the first check that fails).

@@ -104,7 +104,7 @@ struct HTMLReport {
 
     private func signups() -> String {
         let counts = report.today.signups
-        let bars = AnswerTable.providers.map { (label: $0, value: counts[$0] ?? 0, note: "") }
+        let bars = EventType.providers.map { (label: $0, value: counts[$0] ?? 0, note: "") }
         let total = counts.values.reduce(0, +)
         let chart = SVGChart(
             id: "signups", title: "Sign-ups by provider on \(report.date)",

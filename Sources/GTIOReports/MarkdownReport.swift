@@ -1,4 +1,5 @@
 import GTIOAnalytics
+import GTIOCatalog
 import GTIOProjections
 import GTIOTables
 
@@ -20,7 +21,7 @@ struct MarkdownReport {
         })
 
         out += "## Sign-ups by provider\n\n"
-        out += table(["provider", "sign-ups"], AnswerTable.providers.map { [.text($0), .integer(Int64(report.today.signups[$0] ?? 0))] })
+        out += table(["provider", "sign-ups"], EventType.providers.map { [.text($0), .integer(Int64(report.today.signups[$0] ?? 0))] })
 
         out += "## Popular looks\n\n"
         out += report.looks.isEmpty ? "No eligible looks.\n\n" : table(

@@ -21,6 +21,8 @@ public struct NightlyReport: Sendable {
     /// Engagement of each day of the trend window, oldest first.
     public var trend: [EngagementDay]
     public var looks: [Look]
+    /// The vote verdicts of the looks that have votes, by post.
+    public var lookVerdicts: [String: VoteVerdict]
     public var verdicts: [VoteVerdict]
     public var funnel: OnboardingFunnel
     public var funnelByDay: [(day: Int64, funnel: OnboardingFunnel)]
@@ -91,10 +93,12 @@ public struct NightlyReport: Sendable {
         let anomalies = (models.state.anomaliesByDay[day] ?? [:])
             .map { AnomalyCount(type: $0.key.type, anomaly: $0.key.anomaly, count: $0.value) }
             .sorted { ($1.count, $0.type.rawValue, $0.anomaly.rawValue) < ($0.count, $1.type.rawValue, $1.anomaly.rawValue) }
+        let looks = models.looks(.popular, limit: topLooks)
         return NightlyReport(
             day: day, logSeq: logSeq, eventsInView: models.state.eventCount, firstDay: firstDay, lastDay: lastDay,
             headline: headline, trend: trend,
-            looks: models.looks(.popular, limit: topLooks), verdicts: models.verdicts(),
+            looks: looks, lookVerdicts: Dictionary(uniqueKeysWithValues: looks.compactMap { look in models.verdict(post: look.post).map { (look.post, $0) } }),
+            verdicts: models.verdicts(),
             funnel: models.onboardingFunnel(firstOpenedOn: trendRange), funnelByDay: models.onboardingFunnelByDay(trendRange),
             retention: models.retention(cohorts: (day - trendDays)...(day - 1)),
             quickAddToday: models.quickAddAcceptance(shownOn: day...day), quickAddTrend: models.quickAddAcceptance(shownOn: trendRange),
@@ -103,8 +107,6 @@ public struct NightlyReport: Sendable {
             anomalies: anomalies, quarantine: quarantine, quarantined: quarantined)
     }
 
-    /// The vote verdict of a look, when it has votes.
-    public func verdict(of post: String) -> VoteVerdict? {
-        verdicts.first { $0.post == post }
-    }
+    /// The vote verdict of one of the looks, when it has votes.
+    public func verdict(of post: String) -> VoteVerdict? { lookVerdicts[post] }
 }

@@ -55,8 +55,7 @@ struct SVGChart {
             let text = ReportText.grouped(bar.value) + (bar.note.isEmpty ? "" : " · " + bar.note)
             out += "<text x=\"\(n(x(bar.value) + 6))\" y=\"\(n(middle + 4))\" \(Self.font)>\(HTML.escape(text))</text>"
         }
-        out += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
-        out += categoryLabel(left: left)
+        out += valueLabel(center: left + plotWidth / 2, height: height) + categoryLabel(left: left)
         return out + "</svg>"
     }
 
@@ -82,8 +81,7 @@ struct SVGChart {
             let text = votes == 0 ? "no votes" : "\(entry.wear) / \(entry.change)"
             out += "<text x=\"\(n(left + plotWidth + 6))\" y=\"\(n(middle + 4))\" \(Self.font)>\(text)</text>"
         }
-        out += "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
-        out += categoryLabel(left: left)
+        out += valueLabel(center: left + plotWidth / 2, height: height) + categoryLabel(left: left)
         return out + "</svg>"
     }
 
@@ -103,6 +101,11 @@ struct SVGChart {
             tick += step
         }
         return out
+    }
+
+    /// The label of the value axis of horizontal bars, under its ticks.
+    private func valueLabel(center: Double, height: Double) -> String {
+        "<text x=\"\(n(center))\" y=\"\(n(height - 6))\" text-anchor=\"middle\" \(Self.font) font-weight=\"bold\">\(HTML.escape(xLabel))</text>"
     }
 
     /// The label of the category axis of horizontal bars, above the category names.
