@@ -60,13 +60,18 @@ public final class EventStore: EventLog {
 
         var configuration = Configuration()
         configuration.readonly = true
+        // The probe waits like the store does: without a busy timeout it failed at once with
+        // "database is locked" while another process was writing (the two-moderators race in CI).
+        configuration.busyMode = .timeout(300)
         do {
-            let probe = try DatabaseQueue(path: path, configuration: configuration)
-            let (applicationID, tables) = try probe.read { db in
-                (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0)
+            let (applicationID, tables) = try retryingWhenBusy {
+                let probe = try DatabaseQueue(path: path, configuration: configuration)
+                defer { try? probe.close() }
+                return try probe.read { db in
+                    (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0)
+                }
             }
-            try probe.close()
             if applicationID != StoreSchema.applicationID && tables > 0 { throw StoreError.notAGTIOStore(path: path) }
         } catch let error as StoreError {
             throw error
@@ -111,13 +116,17 @@ public final class EventStore: EventLog {
     /// (a snapshot gone stale, a process closing the last connection while another opens), and
     /// for those the remedy is a fresh transaction. Seen in the two-moderators race test.
     static func retryingWhenBusy<T>(_ body: () throws -> T) throws -> T {
+        // Until a deadline rather than a number of tries: what makes SQLite answer busy at once
+        // (another process checkpointing its WAL as it closes, say) lasts as long as that work,
+        // which on a loaded CI machine outlasted 20 tries (~1 s in all).
+        let deadline = Date().addingTimeInterval(30)
         var attempt = 0
         while true {
             do {
                 return try body()
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 20 {
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
                 attempt += 1
-                Thread.sleep(forTimeInterval: 0.005 * Double(attempt))
+                Thread.sleep(forTimeInterval: min(0.05, 0.005 * Double(attempt)))
             }
         }
     }
