@@ -17,9 +17,10 @@ public struct ModerationFigures: Sendable {
 }
 
 extension ReadModels {
-    /// The queue at "now" and the decisions taken on `days` (nil: all decisions).
-    public func moderationFigures(decidedOn days: ClosedRange<Int64>? = nil) -> ModerationFigures {
-        let queue = moderationQueue()
+    /// The queue at "now" and the decisions taken on `days` (nil: all decisions); pass `queue`
+    /// when it is already at hand.
+    public func moderationFigures(decidedOn days: ClosedRange<Int64>? = nil, queue: [FlaggedItem]? = nil) -> ModerationFigures {
+        let queue = queue ?? moderationQueue()
         let decisions = state.decisions.filter { days?.contains(Timestamp(milliseconds: $0.at).day) ?? true }
         let waits = decisions.map { Double(max(0, $0.at - $0.firstFlagged)) / 3_600_000 }.sorted()
         // The wait at the rounded position p × (n − 1) of the sorted waits.

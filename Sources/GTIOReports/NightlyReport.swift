@@ -94,6 +94,7 @@ public struct NightlyReport: Sendable {
             .map { AnomalyCount(type: $0.key.type, anomaly: $0.key.anomaly, count: $0.value) }
             .sorted { ($1.count, $0.type.rawValue, $0.anomaly.rawValue) < ($0.count, $1.type.rawValue, $1.anomaly.rawValue) }
         let looks = models.looks(.popular, limit: topLooks)
+        let queue = models.moderationQueue()
         return NightlyReport(
             day: day, logSeq: logSeq, eventsInView: models.state.eventCount, firstDay: firstDay, lastDay: lastDay,
             headline: headline, trend: trend,
@@ -102,8 +103,9 @@ public struct NightlyReport: Sendable {
             funnel: models.onboardingFunnel(firstOpenedOn: trendRange), funnelByDay: models.onboardingFunnelByDay(trendRange),
             retention: models.retention(cohorts: (day - trendDays)...(day - 1)),
             quickAddToday: models.quickAddAcceptance(shownOn: day...day), quickAddTrend: models.quickAddAcceptance(shownOn: trendRange),
-            moderationToday: models.moderationFigures(decidedOn: day...day), moderationTrend: models.moderationFigures(decidedOn: trendRange),
-            queue: AnswerTable.flags(models.moderationQueue(), in: models.state),
+            moderationToday: models.moderationFigures(decidedOn: day...day, queue: queue),
+            moderationTrend: models.moderationFigures(decidedOn: trendRange, queue: queue),
+            queue: AnswerTable.flags(queue, in: models.state),
             anomalies: anomalies, quarantine: quarantine, quarantined: quarantined)
     }
 
