@@ -36,7 +36,7 @@ extension ReadModels {
             let retained = RetentionCohort.offsets.map { offset -> Int? in
                 guard day + offset <= today else { return nil }
                 return users.count { user in
-                    let active = state.activeDaysByUser[user] ?? []
+                    let active = state.activeDays(of: user)
                     return active.first(atLeast: day + offset) == day + offset
                 }
             }

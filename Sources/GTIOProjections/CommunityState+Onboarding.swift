@@ -5,8 +5,8 @@ import GTIOStore
 /// are kept here and the funnel is computed when asked.
 extension CommunityState {
     mutating func noteOpened(_ event: LogRecord) {
-        guard let device = event.device else { return }
-        if firstOpened[device].map({ event.at < $0 }) ?? true { firstOpened[device] = event.at }
+        guard event.device != nil else { return }
+        if event.at < firstOpen[event.keys.device] { firstOpen[event.keys.device] = event.at }
     }
 
     mutating func noteProfileCompleted(_ event: LogRecord) {
@@ -38,6 +38,24 @@ extension CommunityState {
 }
 
 extension Array where Element == Int64 {
+    /// Adds `day` to an ascending set of days; false when it was there already. Nearly always the
+    /// newest day, so the last element settles it; a late event's day goes in its place.
+    mutating func insertDay(_ day: Int64) -> Bool {
+        guard let last, last >= day else {
+            append(day)
+            return true
+        }
+        if last == day { return false }
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < day { low = middle + 1 } else { high = middle }
+        }
+        if self[low] == day { return false }
+        insert(day, at: low)
+        return true
+    }
+
     /// Appends `value`, or inserts it in order when it is earlier than the last (a late event).
     mutating func insertSorted(_ value: Int64) {
         if let last, last > value {

@@ -82,7 +82,10 @@ public struct CommunityState: Sendable {
 
     // MARK: People
 
-    public internal(set) var knownUsers: Set<String> = []
+    /// Dense keys of the ids seen; the arrays below are indexed by them.
+    public internal(set) var keys = KeyTable()
+    /// Whether each key is a user known to the console (an actor, or another user's target).
+    var known: [Bool] = []
     public internal(set) var names: [String: String] = [:]
     public internal(set) var privateUsers: Set<String> = []
     public internal(set) var signups: [String: Signup] = [:]
@@ -107,10 +110,13 @@ public struct CommunityState: Sendable {
 
     // MARK: Engagement
 
-    public internal(set) var activeUsersByDay: [Int64: Set<String>] = [:]
-    public internal(set) var activeDevicesByDay: [Int64: Set<String>] = [:]
-    /// Each user's active days, ascending: WAU and MAU of one day without a sweep over all days.
-    public internal(set) var activeDaysByUser: [String: [Int64]] = [:]
+    /// Distinct active users and devices of each day.
+    public internal(set) var dauByDay: [Int64: Int] = [:]
+    public internal(set) var devicesByDay: [Int64: Int] = [:]
+    /// Each user's active days, ascending, by key: DAU, WAU and MAU without a set per day.
+    var userDays: [[Int64]] = []
+    /// Each device's active days, ascending, by key.
+    var deviceDays: [[Int64]] = []
     public internal(set) var signupsByDay: [Int64: [String: Int]] = [:]
     public internal(set) var eventsByDay: [Int64: [EventType: Int]] = [:]
     public internal(set) var actionsByDay: [Int64: [Action: Int]] = [:]
@@ -119,8 +125,8 @@ public struct CommunityState: Sendable {
 
     // MARK: Onboarding and quick-add (kept for the funnel and acceptance, computed on demand)
 
-    /// Each device's earliest `app.opened` (by `at`).
-    public internal(set) var firstOpened: [String: Int64] = [:]
+    /// Each device's earliest `app.opened` (by `at`) by key; `Int64.max` when none.
+    var firstOpen: [Int64] = []
     /// Each user's `user.profile_completed` times, ascending.
     public internal(set) var profileCompletions: [String: [Int64]] = [:]
     /// Each user's `user.followed` times with `via: quickadd`, ascending (applied or not).
@@ -160,24 +166,26 @@ public struct CommunityState: Sendable {
 
     // MARK: Applying
 
-    /// Applies one event; events must come in increasing `seq`.
+    /// Applies one event; events must come in increasing `seq`. Keys the record's ids first
+    /// unless a scan already did.
     public mutating func apply(_ event: LogRecord) {
+        guard event.keys.assigned else {
+            var keyed = event
+            keys.assign(&keyed)
+            return apply(keyed)
+        }
+        makeRoom(for: event.keys)
         lastSeq = event.seq
         eventCount += 1
         if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
         let day = Timestamp(milliseconds: event.at).day
         changes?.touch(day: day)
         eventsByDay[day, default: [:]][event.type, default: 0] += 1
-        if let user = event.user {
-            // A user already active that day is already known: one hash per event, not three.
-            if activeUsersByDay[day, default: []].insert(user).inserted {
-                if changes != nil && !knownUsers.contains(user) { changes!.users.insert(user) }
-                knownUsers.insert(user)
-                // Nearly always the newest day; a late event's day goes in its place.
-                activeDaysByUser[user, default: []].insertSorted(day)
-            }
+        if let user = event.user, userDays[event.keys.user].insertDay(day) {
+            dauByDay[day, default: 0] += 1
+            noteKnown(user, event.keys.user)
         }
-        if let device = event.device { activeDevicesByDay[day, default: []].insert(device) }
+        if event.device != nil, deviceDays[event.keys.device].insertDay(day) { devicesByDay[day, default: 0] += 1 }
 
         switch event.type {
         case .userSignedUp: applySignUp(event, day: day)
@@ -217,10 +225,26 @@ public struct CommunityState: Sendable {
         case .productSuggested: count(.suggestions, day)
         default: break  // tracking, sessions and the rest only count as activity
         }
-        if let target = event.type.targetsUser ? event.subject : nil {
-            if changes != nil && !knownUsers.contains(target) { changes!.users.insert(target) }
-            knownUsers.insert(target)
-        }
+        if let target = event.type.targetsUser ? event.subject : nil { noteKnown(target, event.keys.subject) }
+    }
+
+    private mutating func noteKnown(_ user: String, _ key: Int) {
+        guard !known[key] else { return }
+        known[key] = true
+        changes?.users.insert(user)
+    }
+
+    /// Grows the key-indexed arrays to hold every key of `keys`.
+    private mutating func makeRoom(for keys: RecordKeys) {
+        var top = max(keys.user, keys.device, keys.subject, keys.object)
+        if let listTop = keys.list.max() { top = max(top, listTop) }
+        guard top >= known.count else { return }
+        // Keys come in increasing order, so doubling keeps growth amortized.
+        let count = max(top + 1, known.count * 2)
+        known.append(contentsOf: repeatElement(false, count: count - known.count))
+        userDays.append(contentsOf: repeatElement([], count: count - userDays.count))
+        deviceDays.append(contentsOf: repeatElement([], count: count - deviceDays.count))
+        firstOpen.append(contentsOf: repeatElement(.max, count: count - firstOpen.count))
     }
 
     mutating func ignore(_ event: LogRecord, _ anomaly: Anomaly) {

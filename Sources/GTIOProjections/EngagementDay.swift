@@ -20,34 +20,44 @@ extension ReadModels {
 
     /// Distinct users active on any day of `days`.
     public func activeUsers(_ days: ClosedRange<Int64>) -> Int {
-        if days.count == 1 { return state.activeUsersByDay[days.lowerBound]?.count ?? 0 }
-        var users = Set<String>()
-        for day in days { users.formUnion(state.activeUsersByDay[day] ?? []) }
-        return users.count
+        if days.count == 1 { return state.dauByDay[days.lowerBound] ?? 0 }
+        return state.userDays.count { active in active.first(atLeast: days.lowerBound).map { $0 <= days.upperBound } ?? false }
     }
 
-    /// WAU and MAU of `day`: from a sweep over every active day of the view, done once.
+    /// WAU and MAU of `day`: computed for every day of the view at once, then looked up.
     func windows(on day: Int64) -> (wau: Int, mau: Int) {
         let all = indexes.windows {
-            // Each user's count of active days inside the 7- and 30-day windows ending at the day.
-            var inWeek: [String: Int] = [:], inMonth: [String: Int] = [:]
+            guard let first = state.dauByDay.keys.min(), let last = state.dauByDay.keys.max() else { return [:] }
+            // A user active on day d counts in the windows of days d…d+6 and d…d+29: each user's
+            // active days become merged runs of covered days, added up as +1 at a run's start and
+            // −1 after its end.
+            let span = Int(last - first) + 30
+            var week = [Int](repeating: 0, count: span + 7), month = [Int](repeating: 0, count: span + 30)
+            func cover(_ days: [Int64], width: Int64, _ steps: inout [Int]) {
+                var start = days[0], end = days[0] + width - 1
+                for day in days.dropFirst() {
+                    if day <= end + 1 {
+                        end = day + width - 1
+                    } else {
+                        steps[Int(start - first)] += 1
+                        steps[Int(end - first) + 1] -= 1
+                        start = day
+                        end = day + width - 1
+                    }
+                }
+                steps[Int(start - first)] += 1
+                steps[Int(end - first) + 1] -= 1
+            }
+            for days in state.userDays where !days.isEmpty {
+                cover(days, width: 7, &week)
+                cover(days, width: 30, &month)
+            }
             var result: [Int64: (wau: Int, mau: Int)] = [:]
-            let days = state.activeUsersByDay.keys.sorted()
-            guard let first = days.first, let last = days.last else { return [:] }
-            for current in first...(last + 29) {
-                for user in state.activeUsersByDay[current] ?? [] {
-                    inWeek[user, default: 0] += 1
-                    inMonth[user, default: 0] += 1
-                }
-                for user in state.activeUsersByDay[current - 7] ?? [] {
-                    inWeek[user]! -= 1
-                    if inWeek[user] == 0 { inWeek[user] = nil }
-                }
-                for user in state.activeUsersByDay[current - 30] ?? [] {
-                    inMonth[user]! -= 1
-                    if inMonth[user] == 0 { inMonth[user] = nil }
-                }
-                result[current] = (inWeek.count, inMonth.count)
+            var wau = 0, mau = 0
+            for offset in 0..<span {
+                wau += week[offset]
+                mau += month[offset]
+                result[first + Int64(offset)] = (wau, mau)
             }
             return result
         }
@@ -57,7 +67,7 @@ extension ReadModels {
     /// WAU and MAU of one day from each user's active days: for a few days, cheaper than the sweep.
     func windowsByUser(on day: Int64) -> (wau: Int, mau: Int) {
         var wau = 0, mau = 0
-        for days in state.activeDaysByUser.values {
+        for days in state.userDays where !days.isEmpty {
             // The user's latest active day not after `day`.
             var low = 0, high = days.count
             while low < high {
@@ -77,7 +87,7 @@ extension ReadModels {
         let windows = single ? windowsByUser(on: day) : windows(on: day)
         return EngagementDay(
             day: day, dau: activeUsers(day...day), wau: windows.wau, mau: windows.mau,
-            devices: state.activeDevicesByDay[day]?.count ?? 0, signups: state.signupsByDay[day] ?? [:],
+            devices: state.devicesByDay[day] ?? 0, signups: state.signupsByDay[day] ?? [:],
             actions: state.actionsByDay[day] ?? [:], events: state.eventsByDay[day]?.values.reduce(0, +) ?? 0)
     }
 

@@ -27,9 +27,7 @@ public final class LiveReadModels: @unchecked Sendable {
         var state = CommunityState()
         // With one common checkpoint the tables hold exactly the fold up to it.
         if marks.count == 1, let mark = marks.first, mark > 0 {
-            try store.scanInParallel(LogScope(throughSeq: mark)) { records in
-                for record in records { state.apply(record) }
-            }
+            try ReadModelEngine.fold(store, LogScope(throughSeq: mark), into: &state)
         }
         self.state = state
     }

@@ -21,12 +21,20 @@ public struct ReadModelEngine: Sendable {
         var state = CommunityState()
         var scope = view.scope
         if let throughSeq { scope.throughSeq = min(scope.throughSeq ?? throughSeq, throughSeq) }
-        try store.scanInParallel(scope) { records in
+        try Self.fold(store, scope, into: &state, progress: progress)
+        if case .asOf(let moment) = view { return ReadModels(state: state, now: moment.milliseconds) }
+        return ReadModels(state: state)
+    }
+
+    /// Applies the events of `scope` to `state`. The scanning thread keys the records' ids, so
+    /// that the folding thread, the slower of the two, only indexes arrays.
+    static func fold(_ store: EventStore, _ scope: LogScope, into state: inout CommunityState, progress: (Int) -> Void = { _ in }) throws {
+        let loan = KeyTableLoan(state.keys)
+        defer { state.keys = loan.table }
+        try store.scanInParallel(scope, prepare: { loan.table.assign(&$0) }) { records in
             for record in records { state.apply(record) }
             progress(state.eventCount)
         }
-        if case .asOf(let moment) = view { return ReadModels(state: state, now: moment.milliseconds) }
-        return ReadModels(state: state)
     }
 
     /// The read models of the whole log, with the tables brought up to date first.

@@ -7,7 +7,7 @@ extension ReadModels {
     typealias Pair = CommunityState.BlockPair
 
     func userRow(_ user: String) -> [DatabaseValue]? {
-        guard state.knownUsers.contains(user) || state.names[user] != nil else { return nil }
+        guard state.knows(user) || state.names[user] != nil else { return nil }
         let signup = state.signups[user]
         return [user.databaseValue, name(of: user).databaseValue, state.privateUsers.contains(user).databaseValue,
                 followerCount(user).databaseValue, followingCount(user).databaseValue,

@@ -15,7 +15,7 @@ public struct ReadModels: Sendable {
     }
 
     /// Whether `user` appears anywhere in the log in view (as actor or as another user's target).
-    public func knows(user: String) -> Bool { state.knownUsers.contains(user) }
+    public func knows(user: String) -> Bool { state.knows(user) }
 
     // MARK: Popular looks (9.1)
 

@@ -1,5 +1,5 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
-// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | catch-up STORE TAIL
+// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | catch-up STORE TAIL
 import Foundation
 import GRDBSQLite
 import GTIOCatalog
@@ -136,15 +136,38 @@ func readModels(_ path: String) throws {
     print(String(format: "as-of query at the log's midpoint (fold + looks popular): %.2f s", asOf))
 }
 
+/// Full rebuilds, `runs` times: fold and each model's table writes timed apart (the VM's speed
+/// swings, so the best run says more about the code than any one run).
+func rebuilds(_ path: String, runs: Int) throws {
+    let store = try EventStore(path: path)
+    let engine = ReadModelEngine(store: store)
+    for run in 1...runs {
+        var models: ReadModels!
+        let fold = try seconds { models = try engine.fold() }
+        var parts: [String] = []
+        var write = 0.0
+        for name in ReadModelName.allCases {
+            let time = try seconds { _ = try engine.write([name], models) }
+            write += time
+            parts.append(String(format: "%@ %.2f", name.rawValue, time))
+        }
+        let events = Double(models.state.eventCount)
+        print(String(format: "run %d: fold %.2f s (%.0f events/s), tables %.2f s (%@), total %.0f events/s",
+                     run, fold, events / fold, write, parts.joined(separator: ", "), events / (fold + write)))
+    }
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
 case (3, "validate"): validate(arguments[2])
 case (4, "raw-sqlite"): rawSQLite(arguments[2], store: arguments[3])
 case (4, "catch-up"):
     do { try catchUp(arguments[2], tail: arguments[3]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
+case (3, "rebuild"), (4, "rebuild"):
+    do { try rebuilds(arguments[2], runs: arguments.count == 4 ? Int(arguments[3]) ?? 3 : 3) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "read-models"):
     do { try readModels(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 default:
-    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | catch-up STORE TAIL\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | catch-up STORE TAIL\n".data(using: .utf8)!)
     exit(2)
 }

@@ -1,0 +1,26 @@
+/// Who was active when, by id: the key-indexed arrays of the fold seen through the ids.
+extension CommunityState {
+    /// Whether `user` appears in the log in view, as an actor or as another user's target.
+    public func knows(_ user: String) -> Bool {
+        guard let key = keys.key(user), key < known.count else { return false }
+        return known[key]
+    }
+
+    /// Every user known to the console.
+    public var knownUsers: Set<String> {
+        Set(known.indices.lazy.filter { known[$0] }.map { keys[$0] })
+    }
+
+    /// `user`'s active days (UTC day numbers), ascending.
+    public func activeDays(of user: String) -> [Int64] {
+        guard let key = keys.key(user), key < userDays.count else { return [] }
+        return userDays[key]
+    }
+
+    /// Each device's earliest `app.opened` (by `at`).
+    public var firstOpened: [String: Int64] {
+        var result: [String: Int64] = [:]
+        for key in firstOpen.indices where firstOpen[key] != .max { result[keys[key]] = firstOpen[key] }
+        return result
+    }
+}
