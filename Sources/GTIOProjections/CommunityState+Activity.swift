@@ -11,6 +11,12 @@ extension CommunityState {
         Set(known.indices.lazy.filter { known[$0] }.map { keys[$0] })
     }
 
+    /// The key pair of two ids (a product heart's user and product, say); nil when either never appeared.
+    public func pair(_ first: String, _ second: String) -> KeyPair? {
+        guard let a = keys.key(first), let b = keys.key(second) else { return nil }
+        return KeyPair(a, b)
+    }
+
     /// `user`'s active days (UTC day numbers), ascending.
     public func activeDays(of user: String) -> [Int64] {
         guard let key = keys.key(user), key < userDays.count else { return [] }

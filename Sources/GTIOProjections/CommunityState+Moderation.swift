@@ -38,9 +38,9 @@ extension CommunityState {
     }
 
     mutating func applyPostFlag(_ event: LogRecord, day: Int64) {
-        switch livePost(event.subject) {
+        switch livePost(event.keys.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
-        case .success(let post): addFlag("post:" + post.id, event, day: day)
+        case .success(let slot): addFlag("post:" + posts.values[slot].id, event, day: day)
         }
     }
 
@@ -65,7 +65,7 @@ extension CommunityState {
             note: event.text, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at))
         if event.value == "remove" {
             if item.hasPrefix("post:") {
-                endPost(String(item.dropFirst(5)), as: .removed)
+                if let slot = posts.slot(id: String(item.dropFirst(5))) { endPost(slot, as: .removed) }
             } else {
                 removeReview(String(item.dropFirst(7)))
             }

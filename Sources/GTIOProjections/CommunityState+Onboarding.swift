@@ -15,9 +15,9 @@ extension CommunityState {
     }
 
     mutating func noteQuickAddShown(_ event: LogRecord, day: Int64) {
-        guard let viewer = event.user else { return }
-        for suggested in event.list {
-            let pair = BlockPair(viewer, suggested)
+        guard event.user != nil else { return }
+        for suggested in event.keys.list {
+            let pair = KeyPair(event.keys.user, suggested)
             guard quickAddShown[pair] == nil else { continue }
             quickAddShown[pair] = day
             quickAddShownByDay[day, default: 0] += 1
@@ -29,7 +29,7 @@ extension CommunityState {
     mutating func noteQuickAddFollow(_ event: LogRecord) {
         guard let viewer = event.user, let target = event.subject else { return }
         quickAddFollows[viewer, default: []].insertSorted(event.at)
-        let pair = BlockPair(viewer, target)
+        let pair = KeyPair(event.keys.user, event.keys.subject)
         guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),
               edge(from: viewer, to: target) != nil else { return }
         quickAddAccepted.insert(pair)

@@ -1,59 +1,62 @@
 import GTIOStore
 
 extension CommunityState {
-    /// The post if it exists and is neither deleted nor removed, else why not.
-    func livePost(_ id: String?) -> Result<Post, Anomaly> {
-        guard let id, let post = posts[id] else { return .failure(.postMissing) }
-        return post.life == .live ? .success(post) : .failure(.postGone)
+    /// The slot of the post with id key `key` if it exists and is neither deleted nor removed,
+    /// else why not. A slot rather than the post: a copy would share, and so copy on the next
+    /// write, its hearts and voters.
+    func livePost(_ key: Int) -> Result<Int, Anomaly> {
+        guard key != 0, let slot = posts.slot(key: key) else { return .failure(.postMissing) }
+        return posts.values[slot].life == .live ? .success(slot) : .failure(.postGone)
     }
 
     mutating func applyPostCreated(_ event: LogRecord, day: Int64) {
         guard let id = event.subject, let author = event.user else { return }
-        if posts[id] != nil { return ignore(event, .idReused) }
-        posts[id] = Post(
+        if posts.slot(key: event.keys.subject) != nil { return ignore(event, .idReused) }
+        _ = posts.add(Post(
             id: id, author: author, kind: event.value ?? "outfit", voting: event.flag ?? true, created: event.at,
-            createdSeq: event.seq, description: event.text)
+            createdSeq: event.seq, description: event.text), key: event.keys.subject)
         postsByAuthor[author, default: []].append(id)
         changes?.posts.insert(id)
         count(.posts, day)
     }
 
     mutating func applyPostDeleted(_ event: LogRecord) {
-        switch livePost(event.subject) {
+        switch livePost(event.keys.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
-        case .success(let post):
-            guard post.author == event.user else { return ignore(event, .notAuthor) }
-            endPost(post.id, as: .deleted)
+        case .success(let slot):
+            guard posts.values[slot].author == event.user else { return ignore(event, .notAuthor) }
+            endPost(slot, as: .deleted)
         }
     }
 
     /// Deletion and removal alike: the post stops counting and its flags, and its reviews' flags, close.
-    mutating func endPost(_ id: String, as life: Life) {
-        posts[id]?.life = life
+    mutating func endPost(_ slot: Int, as life: Life) {
+        posts.values[slot].life = life
+        let id = posts.values[slot].id
         changes?.posts.insert(id)
         closeFlags("post:" + id)
-        for review in posts[id]?.reviews ?? [] { closeFlags("review:" + review) }
+        for review in posts.values[slot].reviews { closeFlags("review:" + review) }
     }
 
     mutating func applyHeart(_ event: LogRecord, day: Int64) {
         guard let user = event.user else { return }
-        switch livePost(event.subject) {
+        switch livePost(event.keys.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
-        case .success(let post):
-            if post.hearts[user] != nil { return ignore(event, .repeated) }
-            posts[post.id]!.hearts[user] = event.seq
-            markHeart(post.id, user)
+        case .success(let slot):
+            if posts.values[slot].hearts[user] != nil { return ignore(event, .repeated) }
+            posts.values[slot].hearts[user] = event.seq
+            markHeart(posts.values[slot].id, user)
             count(.hearts, day)
         }
     }
 
     mutating func applyUnheart(_ event: LogRecord) {
         guard let user = event.user else { return }
-        switch livePost(event.subject) {
+        switch livePost(event.keys.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
-        case .success(let post):
-            if posts[post.id]!.hearts.removeValue(forKey: user) == nil { return ignore(event, .notHearted) }
-            markHeart(post.id, user)
+        case .success(let slot):
+            if posts.values[slot].hearts.removeValue(forKey: user) == nil { return ignore(event, .notHearted) }
+            markHeart(posts.values[slot].id, user)
         }
     }
 
@@ -65,25 +68,24 @@ extension CommunityState {
 
     mutating func applyVote(_ event: LogRecord, day: Int64) {
         guard let user = event.user else { return }
-        switch livePost(event.subject) {
+        switch livePost(event.keys.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
-        case .success(let post):
+        case .success(let slot):
             // Ignored votes (post missing, voting off) do not use up the user's vote.
-            guard post.voting else { return ignore(event, .votingOff) }
-            guard !post.voters.contains(user) else { return ignore(event, .secondVote) }
-            posts[post.id]!.voters.insert(user)
-            if event.value == "wear_it" { posts[post.id]!.wearIt += 1 } else { posts[post.id]!.changeIt += 1 }
-            changes?.posts.insert(post.id)
+            guard posts.values[slot].voting else { return ignore(event, .votingOff) }
+            guard posts.values[slot].voters.insert(user).inserted else { return ignore(event, .secondVote) }
+            if event.value == "wear_it" { posts.values[slot].wearIt += 1 } else { posts.values[slot].changeIt += 1 }
+            changes?.posts.insert(posts.values[slot].id)
             count(.votes, day)
         }
     }
 
     mutating func applyShare(_ event: LogRecord, day: Int64) {
-        switch livePost(event.subject) {
+        switch livePost(event.keys.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
-        case .success(let post):
-            posts[post.id]!.shares += 1
-            changes?.posts.insert(post.id)
+        case .success(let slot):
+            posts.values[slot].shares += 1
+            changes?.posts.insert(posts.values[slot].id)
             count(.shares, day)
         }
     }

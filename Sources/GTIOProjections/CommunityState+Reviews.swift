@@ -1,24 +1,26 @@
 import GTIOStore
 
 extension CommunityState {
-    /// The review if it exists, is not removed and its post is live, else why not.
-    func liveReview(_ id: String?) -> Result<Review, Anomaly> {
+    /// The id and author of the review if it exists, is not removed and its post is live, else
+    /// why not. Not the review: a copy would share, and so copy on the next write, its agreers.
+    func liveReview(_ id: String?) -> Result<(id: String, author: String), Anomaly> {
         guard let id, let review = reviews[id] else { return .failure(.reviewMissing) }
-        guard !review.removed, posts[review.post]?.life == .live else { return .failure(.reviewGone) }
-        return .success(review)
+        guard !review.removed, posts.values[review.postSlot].life == .live else { return .failure(.reviewGone) }
+        return .success((id, review.author))
     }
 
     mutating func applyReviewAdded(_ event: LogRecord, day: Int64) {
         guard let id = event.subject, let author = event.user else { return }
         if reviews[id] != nil { return ignore(event, .idReused) }
-        switch livePost(event.object) {
+        switch livePost(event.keys.object) {
         case .failure(let anomaly): ignore(event, anomaly)
-        case .success(let post):
-            reviews[id] = Review(id: id, post: post.id, author: author, text: event.text ?? "", at: event.at)
-            posts[post.id]!.reviews.append(id)
-            posts[post.id]!.liveReviews += 1
+        case .success(let slot):
+            let post = posts.values[slot].id
+            reviews[id] = Review(id: id, post: post, author: author, text: event.text ?? "", at: event.at, postSlot: slot)
+            posts.values[slot].reviews.append(id)
+            posts.values[slot].liveReviews += 1
             changes?.reviews.insert(id)
-            changes?.posts.insert(post.id)
+            changes?.posts.insert(post)
             count(.reviews, day)
         }
     }
@@ -46,7 +48,7 @@ extension CommunityState {
     mutating func removeReview(_ id: String) {
         guard let review = reviews[id], !review.removed else { return }
         reviews[id]!.removed = true
-        posts[review.post]?.liveReviews -= 1
+        posts.values[review.postSlot].liveReviews -= 1
         changes?.reviews.insert(id)
         changes?.posts.insert(review.post)
         closeFlags("review:" + id)

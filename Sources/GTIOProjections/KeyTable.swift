@@ -6,7 +6,7 @@ import GTIOStore
 public struct KeyTable: Sendable {
     /// The id of each key; key 0 stands for "none".
     public private(set) var ids: [String] = [""]
-    private var keys: [String: Int] = [:]
+    private var index = IDIndex()
 
     public init() {}
 
@@ -14,17 +14,16 @@ public struct KeyTable: Sendable {
     public var count: Int { ids.count }
 
     /// The key of `id`, nil when the log in view never mentioned it.
-    public func key(_ id: String) -> Int? { keys[id] }
+    public func key(_ id: String) -> Int? { index.key(id) }
 
     public subscript(key: Int) -> String { ids[key] }
 
     mutating func intern(_ id: String?) -> Int {
         guard let id else { return 0 }
-        if let key = keys[id] { return key }
-        let key = ids.count
-        ids.append(id)
-        keys[id] = key
-        return key
+        return index.key(id) {
+            ids.append(id)
+            return ids.count - 1
+        }
     }
 
     /// Sets the keys of `record`'s ids, adding the ids not seen before.

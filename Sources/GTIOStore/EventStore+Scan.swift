@@ -18,9 +18,8 @@ extension EventStore {
             pending.reserveCapacity(chunk)
             do {
                 try scan(scope) { record in
-                    var record = record
-                    prepare(&record)
                     pending.append(record)
+                    prepare(&pending[pending.count - 1])
                     if pending.count == chunk {
                         guard channel.send(.success(pending)) else { throw CancellationError() }
                         pending.removeAll(keepingCapacity: true)

@@ -118,7 +118,7 @@ import Testing
         log.add(.shoppingListRemoved, "a", subject: "y")
         log.add(.shoppingListRemoved, "a", subject: "y")
         let state = log.models().state
-        #expect(state.productHearts == [.init("a", "x")])
+        #expect(state.productHearts == [state.pair("a", "x")!])
         #expect(state.shoppingList.isEmpty)
     }
 }

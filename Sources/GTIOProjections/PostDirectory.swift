@@ -1,0 +1,34 @@
+/// The posts of the log in the order they were created, found by id, or by key on the fold's
+/// hot path (hearts and votes are a third of a log, and a string lookup each cost more than
+/// the rest of applying them).
+public struct PostDirectory: Sendable {
+    /// Every post, in creation order; a post's place here is its slot.
+    public internal(set) var values: [CommunityState.Post] = []
+    private var slotByID: [String: Int] = [:]
+    /// Slot + 1 by id key; 0 for keys that are not posts.
+    private var slotByKey: [Int32] = []
+
+    public init() {}
+
+    public subscript(id: String) -> CommunityState.Post? { slotByID[id].map { values[$0] } }
+
+    public var keys: [String] { values.map(\.id) }
+    public var count: Int { values.count }
+
+    func slot(id: String) -> Int? { slotByID[id] }
+
+    func slot(key: Int) -> Int? {
+        guard key < slotByKey.count, slotByKey[key] > 0 else { return nil }
+        return Int(slotByKey[key]) - 1
+    }
+
+    /// Adds a post whose id has `key`; returns its slot.
+    mutating func add(_ post: CommunityState.Post, key: Int) -> Int {
+        let slot = values.count
+        values.append(post)
+        slotByID[post.id] = slot
+        if key >= slotByKey.count { slotByKey.append(contentsOf: repeatElement(0, count: max(key + 1, slotByKey.count * 2) - slotByKey.count)) }
+        slotByKey[key] = Int32(slot + 1)
+        return slot
+    }
+}

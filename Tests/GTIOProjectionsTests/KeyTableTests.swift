@@ -1,0 +1,46 @@
+import GTIOCatalog
+import GTIOStore
+import Testing
+@testable import GTIOProjections
+
+@Suite struct KeyTableTests {
+    /// Ids of 1 to 40 bytes, many sharing long prefixes, some only differing past byte 16.
+    static let ids: [String] = (0..<20_000).map { index in
+        let stem = String(repeating: "x", count: index % 24)
+        return index % 3 == 0 ? "\(stem)\(index)" : "dev-\(stem)-\(index)"
+    }
+
+    @Test func everyIdKeepsOneKeyThroughGrowthAndUnknownIdsHaveNone() {
+        var index = IDIndex()
+        var next = 0
+        var assigned: [String: Int] = [:]
+        for id in Self.ids + Self.ids {  // the second pass finds every id already there
+            let key = index.key(id) {
+                next += 1
+                return next
+            }
+            if let earlier = assigned[id] { #expect(key == earlier, "\(id)") } else { assigned[id] = key }
+        }
+        #expect(next == Self.ids.count)
+        #expect(Set(assigned.values).count == Self.ids.count)
+        for id in Self.ids { #expect(index.key(id) == assigned[id]) }
+        #expect(index.key("never-seen") == nil)
+        #expect(index.key("xxxxxxxxxxxxxxxxxxxxxxxx-nope") == nil)
+        #expect(index.key("") == nil)
+    }
+
+    @Test func aRecordsIdsGetKeysAndOnlyAReviewsObjectIsAnId() {
+        var table = KeyTable()
+        var review = LogRecord(seq: 1, type: .reviewAdded, at: 0, user: "u1", subject: "r1", object: "p1")
+        var track = LogRecord(seq: 2, type: .track, at: 0, user: "u1", device: "dev-1", object: "7.1", value: "Shop")
+        var shown = LogRecord(seq: 3, type: .quickaddShown, at: 0, user: "u2", list: ["u1", "u3"])
+        table.assign(&review)
+        table.assign(&track)
+        table.assign(&shown)
+        #expect(review.keys.user == 1 && review.keys.subject == 2 && review.keys.object == 3)
+        #expect(track.keys.user == 1 && track.keys.device == 4 && track.keys.subject == 0 && track.keys.object == 0)
+        #expect(shown.keys.user == 5 && shown.keys.list == [1, 6])
+        #expect(table.ids == ["", "u1", "r1", "p1", "dev-1", "u2", "u3"])
+        #expect(table.key("p1") == 3 && table.key("7.1") == nil)
+    }
+}
