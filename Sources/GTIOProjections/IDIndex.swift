@@ -71,11 +71,9 @@ struct IDIndex: Sendable {
         var id = id
         return id.withUTF8 { bytes -> (low: UInt64, high: UInt64, length: Int32)? in
             guard bytes.count <= 16 else { return nil }
-            var low: UInt64 = 0, high: UInt64 = 0
-            for (offset, byte) in bytes.enumerated() {
-                if offset < 8 { low |= UInt64(byte) << (offset * 8) } else { high |= UInt64(byte) << ((offset - 8) * 8) }
-            }
-            return (low, high, Int32(bytes.count))
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+            return (words.0, words.1, Int32(bytes.count))
         }
     }
 

@@ -90,7 +90,15 @@ extension ReadModels {
 
     /// Every user any table row mentions.
     var allUsers: Set<String> { state.knownUsers.union(state.names.keys) }
-    var allFollows: [Pair] { state.outgoing.flatMap { follower, targets in targets.keys.map { Pair(follower, $0) } } }
-    var allHearts: [Pair] { state.posts.values.flatMap { post in post.hearts.keys.map { Pair(post.id, $0) } } }
+    /// Every row of `rm_follows` and `rm_hearts`, straight from the state rather than looking
+    /// each pair up again as `followRow` and `heartRow` do for a few changed pairs.
+    var followRows: [[DatabaseValue]] {
+        state.outgoing.flatMap { follower, targets in
+            targets.map { [follower.databaseValue, $0.key.databaseValue, ($0.value == .following ? "following" : "requested").databaseValue] }
+        }
+    }
+    var heartRows: [[DatabaseValue]] {
+        state.posts.values.flatMap { post in post.hearts.map { [post.id.databaseValue, $0.key.databaseValue, $0.value.databaseValue] } }
+    }
     var allDays: [Int64] { state.eventsByDay.keys.sorted() }
 }

@@ -72,11 +72,11 @@ public enum ReadModelTables {
         switch model {
         case .followGraph:
             return ["rm_users": sortedByKey(models.allUsers.compactMap(models.userRow), keyCount: 1),
-                    "rm_follows": sortedByKey(models.allFollows.compactMap(models.followRow), keyCount: 2),
+                    "rm_follows": sortedByKey(models.followRows, keyCount: 2),
                     "rm_blocks": sortedByKey(state.blocks.compactMap(models.blockRow), keyCount: 2)]
         case .posts:
             return ["rm_posts": sortedByKey(state.posts.keys.compactMap(models.postRow), keyCount: 1),
-                    "rm_hearts": sortedByKey(models.allHearts.compactMap(models.heartRow), keyCount: 2),
+                    "rm_hearts": sortedByKey(models.heartRows, keyCount: 2),
                     "rm_reviews": sortedByKey(state.reviews.keys.compactMap(models.reviewRow), keyCount: 1)]
         case .verdicts:
             return ["rm_verdicts": sortedByKey(state.posts.keys.compactMap(models.verdictRow), keyCount: 1)]
