@@ -47,7 +47,6 @@ struct IDIndex: Sendable {
             index = (index + 1) & mask
         }
         let key = make()
-        precondition(key > 0 && key <= Int(Int32.max), "key table full")
         slots[index] = Slot(low: packed.low, high: packed.high, length: packed.length, key: Int32(key))
         used += 1
         if used * 2 > slots.count { grow() }

@@ -21,6 +21,8 @@ public struct KeyTable: Sendable {
     mutating func intern(_ id: String?) -> Int {
         guard let id else { return 0 }
         return index.key(id) {
+            // Keys fit 31 bits: `IDIndex` stores them as Int32 and `KeyPair` packs two into an Int.
+            precondition(ids.count < Int(Int32.max), "more than 2^31 distinct ids in one log")
             ids.append(id)
             return ids.count - 1
         }
