@@ -1,3 +1,4 @@
+import Algorithms
 import GTIOStore
 
 /// What the onboarding funnel and quick-add acceptance need (EVENTS.md, Engagement). The funnel
@@ -46,13 +47,9 @@ extension Array where Element == Int64 {
             return true
         }
         if last == day { return false }
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] < day { low = middle + 1 } else { high = middle }
-        }
-        if self[low] == day { return false }
-        insert(day, at: low)
+        let index = partitioningIndex { $0 >= day }
+        if self[index] == day { return false }
+        insert(day, at: index)
         return true
     }
 
@@ -67,11 +64,7 @@ extension Array where Element == Int64 {
 
     /// The first element ≥ `value` in an ascending array.
     public func first(atLeast value: Int64) -> Int64? {
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low < count ? self[low] : nil
+        let index = partitioningIndex { $0 >= value }
+        return index < count ? self[index] : nil
     }
 }

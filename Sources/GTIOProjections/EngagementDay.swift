@@ -1,3 +1,4 @@
+import Algorithms
 import GTIOCatalog
 
 /// Engagement figures of one UTC day (EVENTS.md, Engagement).
@@ -69,13 +70,9 @@ extension ReadModels {
         var wau = 0, mau = 0
         for days in state.userDays where !days.isEmpty {
             // The user's latest active day not after `day`.
-            var low = 0, high = days.count
-            while low < high {
-                let middle = (low + high) / 2
-                if days[middle] <= day { low = middle + 1 } else { high = middle }
-            }
-            guard low > 0 else { continue }
-            let latest = days[low - 1]
+            let after = days.partitioningIndex { $0 > day }
+            guard after > 0 else { continue }
+            let latest = days[after - 1]
             if latest >= day - 29 { mau += 1 }
             if latest >= day - 6 { wau += 1 }
         }

@@ -16,7 +16,7 @@ extension ReadModels {
 
     func followRow(_ pair: Pair) -> [DatabaseValue]? {
         guard let edge = state.edge(from: pair.first, to: pair.second) else { return nil }
-        return [pair.first.databaseValue, pair.second.databaseValue, (edge == .following ? "following" : "requested").databaseValue]
+        return [pair.first.databaseValue, pair.second.databaseValue, edge.column.databaseValue]
     }
 
     func blockRow(_ pair: Pair) -> [DatabaseValue]? {
@@ -94,11 +94,16 @@ extension ReadModels {
     /// each pair up again as `followRow` and `heartRow` do for a few changed pairs.
     var followRows: [[DatabaseValue]] {
         state.outgoing.flatMap { follower, targets in
-            targets.map { [follower.databaseValue, $0.key.databaseValue, ($0.value == .following ? "following" : "requested").databaseValue] }
+            targets.map { [follower.databaseValue, $0.key.databaseValue, $0.value.column.databaseValue] }
         }
     }
     var heartRows: [[DatabaseValue]] {
         state.posts.values.flatMap { post in post.hearts.map { [post.id.databaseValue, $0.key.databaseValue, $0.value.databaseValue] } }
     }
     var allDays: [Int64] { state.eventsByDay.keys.sorted() }
+}
+
+extension CommunityState.EdgeState {
+    /// The edge's `state` in `rm_follows`.
+    var column: String { self == .following ? "following" : "requested" }
 }
