@@ -12,36 +12,54 @@ public struct FriendSuggestion: Sendable, Equatable {
 extension ReadModels {
     /// Quick-add suggestions for `user`, page by page (`page` from 1; refresh is the next page).
     public func suggestions(for user: String, page: Int = 1, pageSize: Int = 10) -> [FriendSuggestion] {
-        let all = allSuggestions(for: user)
         let start = (page - 1) * pageSize
-        guard page >= 1, pageSize >= 1, start < all.count else { return [] }
-        return Array(all[start..<min(all.count, start + pageSize)])
+        guard page >= 1, pageSize >= 1 else { return [] }
+        let head = ranked(for: user, count: start + pageSize)
+        guard start < head.count else { return [] }
+        return Array(head[start...])
     }
 
     /// Every candidate for `user`, ranked.
     public func allSuggestions(for user: String) -> [FriendSuggestion] {
+        ranked(for: user, count: nil)
+    }
+
+    /// The first `count` candidates for `user` (all when nil), ranked by mutual follows, then
+    /// followers, then id. Candidates with mutual follows are few and sorted here; the rest
+    /// follow in the view's popularity order, sorted once per view and read only as far as
+    /// `count` needs (`suggest U` on the 1 M-event demo log, in process: p50 3.6–6 ms when every
+    /// author was sorted per query, 0.01 ms so; the view's first query pays the one sort).
+    func ranked(for user: String, count: Int?) -> [FriendSuggestion] {
+        // Taken before `authors`: the indexes' lock is not reentrant.
+        let eligible = eligiblePosts
+        let authors = indexes.authors { SuggestableAuthors(Set(eligible.map(\.author)), followers: followerCount) }
+        let mine = state.outgoing[user] ?? [:]
+        func open(_ candidate: String) -> Bool {
+            candidate != user && mine[candidate] == nil && !state.isBlocked(user, candidate)
+        }
         var mutual: [String: Int] = [:]
-        for (friend, state) in self.state.outgoing[user] ?? [:] where state == .following {
-            for (candidate, second) in self.state.outgoing[friend] ?? [:] where second == .following {
+        for (friend, edge) in mine where edge == .following {
+            for (candidate, second) in state.outgoing[friend] ?? [:] where second == .following {
                 mutual[candidate, default: 0] += 1
             }
         }
-        var candidates: [FriendSuggestion] = []
-        // Authors of an eligible post are public, with a live, visible post created by now.
-        // Taken before `authors`: the indexes' lock is not reentrant.
-        let eligible = eligiblePosts
-        let authors = indexes.authors { Set(eligible.map(\.author)) }
-        for author in authors where author != user {
-            guard state.edge(from: user, to: author) == nil, !state.isBlocked(user, author) else { continue }
-            candidates.append(FriendSuggestion(
-                rank: 0, user: author, mutual: mutual[author] ?? 0, followers: followerCount(author)))
+        var result = mutual.compactMap { candidate, shared in
+            authors.members.contains(candidate) && open(candidate)
+                ? FriendSuggestion(rank: 0, user: candidate, mutual: shared, followers: followerCount(candidate)) : nil
         }
-        candidates.sort { a, b in
+        result.sort { a, b in
             if a.mutual != b.mutual { return a.mutual > b.mutual }
             if a.followers != b.followers { return a.followers > b.followers }
             return a.user.utf8.lexicographicallyPrecedes(b.user.utf8)
         }
-        for index in candidates.indices { candidates[index].rank = index + 1 }
-        return candidates
+        if let count, result.count > count { result.removeSubrange(count...) }
+        // The rest have no mutual follow: the view's popularity order, as far as `count` needs.
+        for author in authors.ranked {
+            if let count, result.count >= count { break }
+            guard mutual[author.user] == nil, open(author.user) else { continue }
+            result.append(FriendSuggestion(rank: 0, user: author.user, mutual: 0, followers: author.followers))
+        }
+        for index in result.indices { result[index].rank = index + 1 }
+        return result
     }
 }

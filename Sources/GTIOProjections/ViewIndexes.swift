@@ -7,7 +7,7 @@ import GTIOCatalog
 final class ViewIndexes: @unchecked Sendable {
     private let lock = NSLock()
     private var eligible: [CommunityState.Post]?
-    private var eligibleAuthors: Set<String>?
+    private var suggestable: SuggestableAuthors?
     private var windows: [Int64: (wau: Int, mau: Int)]?
     /// The head of each tab's ranking computed so far, and whether it is the whole ranking.
     private var rankings: [LooksTab: (looks: [Look], complete: Bool)] = [:]
@@ -41,11 +41,11 @@ final class ViewIndexes: @unchecked Sendable {
         }
     }
 
-    func authors(_ compute: () -> Set<String>) -> Set<String> {
+    func authors(_ compute: () -> SuggestableAuthors) -> SuggestableAuthors {
         withLock {
-            if let eligibleAuthors { return eligibleAuthors }
+            if let suggestable { return suggestable }
             let computed = compute()
-            eligibleAuthors = computed
+            suggestable = computed
             return computed
         }
     }

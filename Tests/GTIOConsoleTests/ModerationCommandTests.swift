@@ -80,11 +80,11 @@ private let queueLog = [
             let store = folder.file("race-\(round).gtio")
             _ = try GTIOBinary.run(["ingest", folder.write("race-\(round).jsonl", queueLog), "--store", store])
             let outputs = [folder.file("a-\(round)"), folder.file("b-\(round)")]
-            let processes = try ["ana", "ben"].enumerated().map { index, moderator in
+            let processes = ["ana", "ben"].enumerated().map { index, moderator in
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: GTIOBinary.path)
                 process.arguments = ["--store", store, "-c", "resolve post:p1 remove --as \(moderator) --expect 4 --at 2012-04-23T05:00:00Z"]
-                FileManager.default.createFile(atPath: outputs[index], contents: nil)
+                _ = FileManager.default.createFile(atPath: outputs[index], contents: nil)
                 process.standardError = FileHandle(forWritingAtPath: outputs[index])
                 process.standardOutput = FileHandle.nullDevice
                 return process

@@ -1,3 +1,5 @@
+import GTIOStore
+import PropertyBased
 import Testing
 @testable import GTIOProjections
 
@@ -64,5 +66,42 @@ import Testing
         #expect(models.suggestions(for: "u", page: 3).map(\.user) == ["user20", "user21", "user22"])
         #expect(models.suggestions(for: "u", page: 3).first?.rank == 21)
         #expect(models.suggestions(for: "u", page: 4).isEmpty)
+    }
+
+    /// The ranking by §3 with every candidate sorted outright: what the paged walk must give.
+    func fullySorted(_ models: ReadModels, for user: String) -> [String] {
+        let state = models.state
+        let mine = state.outgoing[user] ?? [:]
+        var mutual: [String: Int] = [:]
+        for (friend, edge) in mine where edge == .following {
+            for (candidate, second) in state.outgoing[friend] ?? [:] where second == .following { mutual[candidate, default: 0] += 1 }
+        }
+        return Set(models.eligiblePosts.map(\.author))
+            .filter { $0 != user && mine[$0] == nil && !state.isBlocked(user, $0) }
+            .map { (user: $0, mutual: mutual[$0] ?? 0, followers: models.followerCount($0)) }
+            .sorted { a, b in
+                if a.mutual != b.mutual { return a.mutual > b.mutual }
+                if a.followers != b.followers { return a.followers > b.followers }
+                return a.user.utf8.lexicographicallyPrecedes(b.user.utf8)
+            }
+            .map(\.user)
+    }
+
+    @Test func everyPageIsASliceOfTheFullySortedRanking() async {
+        await propertyCheck(count: 40, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            let records = RandomLog.events(seed: seed, count: 400).enumerated().map { LogRecord(seq: Int64($0.offset + 1), $0.element) }
+            let models = LogView.latest.readModels(from: records)
+            for user in RandomLog.users + ["stranger"] {
+                let expected = fullySorted(models, for: user)
+                let all = models.allSuggestions(for: user)
+                #expect(all.map(\.user) == expected, "\(user), seed \(seed)")
+                #expect(all.map(\.rank) == Array(1..<(all.count + 1)))
+                for size in 1...3 {
+                    var paged: [FriendSuggestion] = []
+                    for page in 1...(expected.count / size + 2) { paged += models.suggestions(for: user, page: page, pageSize: size) }
+                    #expect(paged == all, "\(user), pages of \(size), seed \(seed)")
+                }
+            }
+        }
     }
 }
