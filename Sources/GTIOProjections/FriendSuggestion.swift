@@ -12,9 +12,12 @@ public struct FriendSuggestion: Sendable, Equatable {
 extension ReadModels {
     /// Quick-add suggestions for `user`, page by page (`page` from 1; refresh is the next page).
     public func suggestions(for user: String, page: Int = 1, pageSize: Int = 10) -> [FriendSuggestion] {
-        let start = (page - 1) * pageSize
         guard page >= 1, pageSize >= 1 else { return [] }
-        let head = ranked(for: user, count: start + pageSize)
+        // A page so far out that its place overflows is past any ranking.
+        let (start, startOverflows) = (page - 1).multipliedReportingOverflow(by: pageSize)
+        let (end, endOverflows) = start.addingReportingOverflow(pageSize)
+        guard !startOverflows, !endOverflows else { return [] }
+        let head = ranked(for: user, count: end)
         guard start < head.count else { return [] }
         return Array(head[start...])
     }

@@ -66,6 +66,9 @@ import Testing
         #expect(models.suggestions(for: "u", page: 3).map(\.user) == ["user20", "user21", "user22"])
         #expect(models.suggestions(for: "u", page: 3).first?.rank == 21)
         #expect(models.suggestions(for: "u", page: 4).isEmpty)
+        #expect(models.suggestions(for: "u", page: .max).isEmpty)
+        #expect(models.suggestions(for: "u", pageSize: .max).count == 23)
+        #expect(models.suggestions(for: "u", page: 2, pageSize: .max).isEmpty)
     }
 
     /// The ranking by §3 with every candidate sorted outright: what the paged walk must give.
