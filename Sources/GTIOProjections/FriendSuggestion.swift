@@ -7,6 +7,13 @@ public struct FriendSuggestion: Sendable, Equatable {
 
     /// `followed by N people you follow`, or `popular`.
     public var reason: String { mutual > 0 ? "followed by \(mutual) people you follow" : "popular" }
+
+    /// The ranking's order: more mutual follows, then more followers, then by id.
+    static func ranksBefore(_ a: FriendSuggestion, _ b: FriendSuggestion) -> Bool {
+        if a.mutual != b.mutual { return a.mutual > b.mutual }
+        if a.followers != b.followers { return a.followers > b.followers }
+        return a.user.utf8.lexicographicallyPrecedes(b.user.utf8)
+    }
 }
 
 extension ReadModels {
@@ -50,17 +57,13 @@ extension ReadModels {
             authors.members.contains(candidate) && open(candidate)
                 ? FriendSuggestion(rank: 0, user: candidate, mutual: shared, followers: followerCount(candidate)) : nil
         }
-        result.sort { a, b in
-            if a.mutual != b.mutual { return a.mutual > b.mutual }
-            if a.followers != b.followers { return a.followers > b.followers }
-            return a.user.utf8.lexicographicallyPrecedes(b.user.utf8)
-        }
+        result.sort(by: FriendSuggestion.ranksBefore)
         if let count, result.count > count { result.removeSubrange(count...) }
         // The rest have no mutual follow: the view's popularity order, as far as `count` needs.
         for author in authors.ranked {
             if let count, result.count >= count { break }
             guard mutual[author.user] == nil, open(author.user) else { continue }
-            result.append(FriendSuggestion(rank: 0, user: author.user, mutual: 0, followers: author.followers))
+            result.append(author)
         }
         for index in result.indices { result[index].rank = index + 1 }
         return result
