@@ -51,4 +51,35 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
 
     /// The type named `name`, looked up in a table built once.
     public static func named(_ name: String) -> EventType? { byName[name] }
+
+    /// The type whose name is these UTF-8 bytes: a scan reads a type per event straight from
+    /// SQLite, where making a `String` first (longer names are heap-allocated) and hashing it
+    /// cost more than the rest of keying the event.
+    public static func named(utf8 bytes: UnsafeBufferPointer<UInt8>) -> EventType? {
+        var slot = Int(fnv1a(bytes) & UInt64(bySlot.count - 1))
+        while let entry = bySlot[slot] {
+            if entry.name.elementsEqual(bytes) { return entry.type }
+            slot = (slot + 1) & (bySlot.count - 1)
+        }
+        return nil
+    }
+
+    /// Open addressing over the names' FNV-1a hashes, at most a quarter full.
+    private static let bySlot: [(type: EventType, name: [UInt8])?] = {
+        var slots = [(type: EventType, name: [UInt8])?](repeating: nil, count: 256)
+        precondition(allCases.count * 4 <= slots.count, "the type table needs more slots")
+        for type in allCases {
+            let name = Array(type.rawValue.utf8)
+            var slot = Int(name.withUnsafeBufferPointer(fnv1a) & UInt64(slots.count - 1))
+            while slots[slot] != nil { slot = (slot + 1) & (slots.count - 1) }
+            slots[slot] = (type, name)
+        }
+        return slots
+    }()
+
+    private static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return hash
+    }
 }

@@ -26,29 +26,29 @@ extension CommunityState {
         incoming[to, default: [:]][from] = state
     }
 
-    mutating func applyFollow(_ event: LogRecord) {
-        guard let a = event.user, let b = event.subject else { return }
+    mutating func applyFollow(_ event: KeyedEvent) {
+        guard let a = keys.id(event.user), let b = keys.id(event.subject) else { return }
         if a == b { return ignore(event, .selfFollow) }
         if isBlocked(a, b) { return ignore(event, .blocked) }
         if edge(from: a, to: b) != nil { return ignore(event, .alreadyFollowing) }
         setEdge(from: a, to: b, privateUsers.contains(b) ? .requested : .following)
     }
 
-    mutating func applyUnfollow(_ event: LogRecord) {
-        guard let a = event.user, let b = event.subject else { return }
+    mutating func applyUnfollow(_ event: KeyedEvent) {
+        guard let a = keys.id(event.user), let b = keys.id(event.subject) else { return }
         guard edge(from: a, to: b) != nil else { return ignore(event, .noSuchEdge) }
         setEdge(from: a, to: b, nil)
     }
 
     /// `follow.approved` / `follow.declined`: the acting user owns the account, `subject` asked.
-    mutating func applyAnswer(_ event: LogRecord) {
-        guard let owner = event.user, let follower = event.subject else { return }
+    mutating func applyAnswer(_ event: KeyedEvent) {
+        guard let owner = keys.id(event.user), let follower = keys.id(event.subject) else { return }
         guard edge(from: follower, to: owner) == .requested else { return ignore(event, .noSuchEdge) }
         setEdge(from: follower, to: owner, event.type == .followApproved ? .following : nil)
     }
 
-    mutating func applyPrivacy(_ event: LogRecord) {
-        guard let user = event.user, let isPrivate = event.flag else { return }
+    mutating func applyPrivacy(_ event: KeyedEvent) {
+        guard let user = keys.id(event.user), let isPrivate = event.flag else { return }
         changes?.users.insert(user)
         if isPrivate {
             privateUsers.insert(user)  // existing followers stay
@@ -61,8 +61,8 @@ extension CommunityState {
         }
     }
 
-    mutating func applyBlock(_ event: LogRecord) {
-        guard let a = event.user, let b = event.subject else { return }
+    mutating func applyBlock(_ event: KeyedEvent) {
+        guard let a = keys.id(event.user), let b = keys.id(event.subject) else { return }
         if a == b { return ignore(event, .selfBlock) }
         changes?.blocks.insert(BlockPair(a, b))
         if blocks.insert(BlockPair(a, b)).inserted == false { ignore(event, .repeated) }
@@ -70,8 +70,8 @@ extension CommunityState {
         if edge(from: b, to: a) != nil { setEdge(from: b, to: a, nil) }
     }
 
-    mutating func applyUnblock(_ event: LogRecord) {
-        guard let a = event.user, let b = event.subject else { return }
+    mutating func applyUnblock(_ event: KeyedEvent) {
+        guard let a = keys.id(event.user), let b = keys.id(event.subject) else { return }
         changes?.blocks.insert(BlockPair(a, b))
         if blocks.remove(BlockPair(a, b)) == nil { ignore(event, .noSuchBlock) }
     }

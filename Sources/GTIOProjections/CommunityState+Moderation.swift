@@ -19,8 +19,8 @@ extension CommunityState {
         if item.hasPrefix("post:") { changes!.posts.insert(String(item.dropFirst(5))) }
     }
 
-    mutating func addFlag(_ item: String, _ event: LogRecord, day: Int64) {
-        guard let user = event.user else { return }
+    mutating func addFlag(_ item: String, _ event: KeyedEvent, day: Int64) {
+        guard let user = keys.id(event.user) else { return }
         var entry = items[item] ?? FlagItem(item: item)
         let mark = FlagMark(at: event.at, seq: event.seq, reason: event.text)
         entry.history.append((user, mark))
@@ -37,15 +37,15 @@ extension CommunityState {
         count(.flags, day)
     }
 
-    mutating func applyPostFlag(_ event: LogRecord, day: Int64) {
-        switch livePost(event.keys.subject) {
+    mutating func applyPostFlag(_ event: KeyedEvent, day: Int64) {
+        switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot): addFlag("post:" + posts.values[slot].id, event, day: day)
         }
     }
 
-    mutating func applyReviewFlag(_ event: LogRecord, day: Int64) {
-        switch liveReview(event.subject) {
+    mutating func applyReviewFlag(_ event: KeyedEvent, day: Int64) {
+        switch liveReview(keys.id(event.subject)) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let review): addFlag("review:" + review.id, event, day: day)
         }
@@ -56,8 +56,8 @@ extension CommunityState {
         items[item]?.open.values.min { ($0.at, $0.seq) < ($1.at, $1.seq) }
     }
 
-    mutating func applyResolution(_ event: LogRecord) {
-        guard let item = event.subject, let moderator = event.user,
+    mutating func applyResolution(_ event: KeyedEvent) {
+        guard let item = keys.id(event.subject), let moderator = keys.id(event.user),
               let open = items[item]?.open, !open.isEmpty
         else { return ignore(event, .nothingOpen) }
         decisions.append(Decision(

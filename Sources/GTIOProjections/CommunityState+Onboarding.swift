@@ -5,20 +5,20 @@ import GTIOStore
 /// depends on each device's earliest open, which a late event can move, so only the raw times
 /// are kept here and the funnel is computed when asked.
 extension CommunityState {
-    mutating func noteOpened(_ event: LogRecord) {
-        guard event.device != nil else { return }
-        if event.at < firstOpen[event.keys.device] { firstOpen[event.keys.device] = event.at }
+    mutating func noteOpened(_ event: KeyedEvent) {
+        guard event.device != 0 else { return }
+        if event.at < firstOpen[event.device] { firstOpen[event.device] = event.at }
     }
 
-    mutating func noteProfileCompleted(_ event: LogRecord) {
-        guard let user = event.user else { return }
+    mutating func noteProfileCompleted(_ event: KeyedEvent) {
+        guard let user = keys.id(event.user) else { return }
         profileCompletions[user, default: []].insertSorted(event.at)
     }
 
-    mutating func noteQuickAddShown(_ event: LogRecord, day: Int64) {
-        guard event.user != nil else { return }
-        for suggested in event.keys.list {
-            let pair = KeyPair(event.keys.user, suggested)
+    mutating func noteQuickAddShown(_ event: KeyedEvent, day: Int64) {
+        guard event.user != 0 else { return }
+        for suggested in event.list {
+            let pair = KeyPair(event.user, suggested)
             guard quickAddShown[pair] == nil else { continue }
             quickAddShown[pair] = day
             quickAddShownByDay[day, default: 0] += 1
@@ -27,10 +27,10 @@ extension CommunityState {
 
     /// A follow with `via: quickadd`, after `applyFollow`: it accepts a suggestion shown before
     /// (in `seq` order) when it leaves the edge following or requested.
-    mutating func noteQuickAddFollow(_ event: LogRecord) {
-        guard let viewer = event.user, let target = event.subject else { return }
+    mutating func noteQuickAddFollow(_ event: KeyedEvent) {
+        guard let viewer = keys.id(event.user), let target = keys.id(event.subject) else { return }
         quickAddFollows[viewer, default: []].insertSorted(event.at)
-        let pair = KeyPair(event.keys.user, event.keys.subject)
+        let pair = KeyPair(event.user, event.subject)
         guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),
               edge(from: viewer, to: target) != nil else { return }
         quickAddAccepted.insert(pair)

@@ -9,22 +9,22 @@ extension CommunityState {
         return posts.values[slot].life == .live ? .success(slot) : .failure(.postGone)
     }
 
-    mutating func applyPostCreated(_ event: LogRecord, day: Int64) {
-        guard let id = event.subject, let author = event.user else { return }
-        if posts.slot(key: event.keys.subject) != nil { return ignore(event, .idReused) }
+    mutating func applyPostCreated(_ event: KeyedEvent, day: Int64) {
+        guard let id = keys.id(event.subject), let author = keys.id(event.user) else { return }
+        if posts.slot(key: event.subject) != nil { return ignore(event, .idReused) }
         _ = posts.add(Post(
             id: id, author: author, kind: event.value ?? "outfit", voting: event.flag ?? true, created: event.at,
-            createdSeq: event.seq, description: event.text), key: event.keys.subject)
+            createdSeq: event.seq, description: event.text), key: event.subject)
         postsByAuthor[author, default: []].append(id)
         changes?.posts.insert(id)
         count(.posts, day)
     }
 
-    mutating func applyPostDeleted(_ event: LogRecord) {
-        switch livePost(event.keys.subject) {
+    mutating func applyPostDeleted(_ event: KeyedEvent) {
+        switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
-            guard posts.values[slot].author == event.user else { return ignore(event, .notAuthor) }
+            guard posts.values[slot].author == keys.id(event.user) else { return ignore(event, .notAuthor) }
             endPost(slot, as: .deleted)
         }
     }
@@ -38,9 +38,9 @@ extension CommunityState {
         for review in posts.values[slot].reviews { closeFlags("review:" + review) }
     }
 
-    mutating func applyHeart(_ event: LogRecord, day: Int64) {
-        guard let user = event.user else { return }
-        switch livePost(event.keys.subject) {
+    mutating func applyHeart(_ event: KeyedEvent, day: Int64) {
+        guard let user = keys.id(event.user) else { return }
+        switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
             if posts.values[slot].hearts[user] != nil { return ignore(event, .repeated) }
@@ -50,9 +50,9 @@ extension CommunityState {
         }
     }
 
-    mutating func applyUnheart(_ event: LogRecord) {
-        guard let user = event.user else { return }
-        switch livePost(event.keys.subject) {
+    mutating func applyUnheart(_ event: KeyedEvent) {
+        guard let user = keys.id(event.user) else { return }
+        switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
             if posts.values[slot].hearts.removeValue(forKey: user) == nil { return ignore(event, .notHearted) }
@@ -66,9 +66,9 @@ extension CommunityState {
         changes!.posts.insert(post)
     }
 
-    mutating func applyVote(_ event: LogRecord, day: Int64) {
-        guard let user = event.user else { return }
-        switch livePost(event.keys.subject) {
+    mutating func applyVote(_ event: KeyedEvent, day: Int64) {
+        guard let user = keys.id(event.user) else { return }
+        switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
             // Ignored votes (post missing, voting off) do not use up the user's vote.
@@ -80,8 +80,8 @@ extension CommunityState {
         }
     }
 
-    mutating func applyShare(_ event: LogRecord, day: Int64) {
-        switch livePost(event.keys.subject) {
+    mutating func applyShare(_ event: KeyedEvent, day: Int64) {
+        switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
             posts.values[slot].shares += 1

@@ -9,10 +9,10 @@ extension CommunityState {
         return .success((id, review.author))
     }
 
-    mutating func applyReviewAdded(_ event: LogRecord, day: Int64) {
-        guard let id = event.subject, let author = event.user else { return }
+    mutating func applyReviewAdded(_ event: KeyedEvent, day: Int64) {
+        guard let id = keys.id(event.subject), let author = keys.id(event.user) else { return }
         if reviews[id] != nil { return ignore(event, .idReused) }
-        switch livePost(event.keys.object) {
+        switch livePost(event.object) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
             let post = posts.values[slot].id
@@ -25,9 +25,9 @@ extension CommunityState {
         }
     }
 
-    mutating func applyAgree(_ event: LogRecord) {
-        guard let user = event.user else { return }
-        switch liveReview(event.subject) {
+    mutating func applyAgree(_ event: KeyedEvent) {
+        guard let user = keys.id(event.user) else { return }
+        switch liveReview(keys.id(event.subject)) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let review):
             if review.author == user { return ignore(event, .ownReview) }
@@ -36,11 +36,11 @@ extension CommunityState {
         }
     }
 
-    mutating func applyReviewRemoved(_ event: LogRecord) {
-        switch liveReview(event.subject) {
+    mutating func applyReviewRemoved(_ event: KeyedEvent) {
+        switch liveReview(keys.id(event.subject)) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let review):
-            guard review.author == event.user else { return ignore(event, .notAuthor) }
+            guard review.author == keys.id(event.user) else { return ignore(event, .notAuthor) }
             removeReview(review.id)
         }
     }

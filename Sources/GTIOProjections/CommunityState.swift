@@ -181,37 +181,36 @@ public struct CommunityState: Sendable {
 
     // MARK: Applying
 
-    /// Applies one event; events must come in increasing `seq`. Keys the record's ids first
-    /// unless a scan already did.
-    public mutating func apply(_ event: LogRecord) {
-        guard event.keys.assigned else {
-            var keyed = event
-            keys.assign(&keyed)
-            return apply(keyed)
-        }
-        makeRoom(for: event.keys)
+    /// Applies one record built in memory, keying its ids first.
+    public mutating func apply(_ record: LogRecord) {
+        apply(keys.keyed(record))
+    }
+
+    /// Applies one event whose ids this state's key table keyed; events must come in increasing `seq`.
+    public mutating func apply(_ event: KeyedEvent) {
+        makeRoom(for: event)
         lastSeq = event.seq
         eventCount += 1
         if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
         let day = Timestamp(milliseconds: event.at).day
         changes?.touch(day: day)
         eventsByDay[day, default: [:]][event.type, default: 0] += 1
-        if let user = event.user, lastActiveDay[event.keys.user] != day {
-            lastActiveDay[event.keys.user] = day
-            if userDays[event.keys.user].insertDay(day) {
+        if event.user != 0, lastActiveDay[event.user] != day {
+            lastActiveDay[event.user] = day
+            if userDays[event.user].insertDay(day) {
                 dauByDay[day, default: 0] += 1
-                noteKnown(user, event.keys.user)
+                noteKnown(event.user)
             }
         }
-        if event.device != nil, lastDeviceDay[event.keys.device] != day {
-            lastDeviceDay[event.keys.device] = day
-            if deviceDays[event.keys.device].insertDay(day) { devicesByDay[day, default: 0] += 1 }
+        if event.device != 0, lastDeviceDay[event.device] != day {
+            lastDeviceDay[event.device] = day
+            if deviceDays[event.device].insertDay(day) { devicesByDay[day, default: 0] += 1 }
         }
 
         switch event.type {
         case .userSignedUp: applySignUp(event, day: day)
         case .userProfileUpdated:
-            if let user = event.user, let name = event.text {
+            if let user = keys.id(event.user), let name = event.text {
                 names[user] = name
                 changes?.users.insert(user)
             }
@@ -246,19 +245,20 @@ public struct CommunityState: Sendable {
         case .productSuggested: count(.suggestions, day)
         default: break  // tracking, sessions and the rest only count as activity
         }
-        if let target = event.type.targetsUser ? event.subject : nil { noteKnown(target, event.keys.subject) }
+        if event.type.targetsUser, event.subject != 0 { noteKnown(event.subject) }
     }
 
-    private mutating func noteKnown(_ user: String, _ key: Int) {
+    /// The user with id key `key` is known to the console from now on.
+    private mutating func noteKnown(_ key: Int) {
         guard !known[key] else { return }
         known[key] = true
-        changes?.users.insert(user)
+        changes?.users.insert(keys[key])
     }
 
-    /// Grows the key-indexed arrays to hold every key of `keys`.
-    private mutating func makeRoom(for keys: RecordKeys) {
-        var top = max(keys.user, keys.device, keys.subject, keys.object)
-        if let listTop = keys.list.max() { top = max(top, listTop) }
+    /// Grows the key-indexed arrays to hold every key of `event`.
+    private mutating func makeRoom(for event: KeyedEvent) {
+        var top = max(event.user, event.device, event.subject, event.object)
+        if let listTop = event.list.max() { top = max(top, listTop) }
         guard top >= known.count else { return }
         // Keys come in increasing order, so doubling keeps growth amortized.
         let count = max(top + 1, known.count * 2)
@@ -270,7 +270,7 @@ public struct CommunityState: Sendable {
         lastDeviceDay.append(contentsOf: repeatElement(.min, count: count - lastDeviceDay.count))
     }
 
-    mutating func ignore(_ event: LogRecord, _ anomaly: Anomaly) {
+    mutating func ignore(_ event: KeyedEvent, _ anomaly: Anomaly) {
         changes?.anomalies = true
         let key = AnomalyKey(type: event.type, anomaly: anomaly)
         anomalies[key, default: 0] += 1
@@ -281,25 +281,25 @@ public struct CommunityState: Sendable {
         actionsByDay[day, default: [:]][action, default: 0] += 1
     }
 
-    private mutating func applySignUp(_ event: LogRecord, day: Int64) {
-        guard let user = event.user else { return }
+    private mutating func applySignUp(_ event: KeyedEvent, day: Int64) {
+        guard let user = keys.id(event.user) else { return }
         changes?.users.insert(user)
         if let name = event.text { names[user] = name }
         // A second sign-up updates the name but is not a second sign-up.
         guard signups[user] == nil, let provider = event.value else { return }
-        signups[user] = Signup(at: event.at, provider: provider, device: event.device)
+        signups[user] = Signup(at: event.at, provider: provider, device: keys.id(event.device))
         signupsByDay[day, default: [:]][provider, default: 0] += 1
     }
 
     /// Product hearts and the shopping list are sets per (user, product), like post hearts.
-    private mutating func applySetAdd(_ set: WritableKeyPath<CommunityState, Set<KeyPair>>, _ event: LogRecord) {
-        guard event.user != nil, event.subject != nil else { return }
-        if self[keyPath: set].insert(KeyPair(event.keys.user, event.keys.subject)).inserted == false { ignore(event, .repeated) }
+    private mutating func applySetAdd(_ set: WritableKeyPath<CommunityState, Set<KeyPair>>, _ event: KeyedEvent) {
+        guard event.user != 0, event.subject != 0 else { return }
+        if self[keyPath: set].insert(KeyPair(event.user, event.subject)).inserted == false { ignore(event, .repeated) }
     }
 
-    private mutating func applySetRemove(_ set: WritableKeyPath<CommunityState, Set<KeyPair>>, _ event: LogRecord) {
-        guard event.user != nil, event.subject != nil else { return }
-        if self[keyPath: set].remove(KeyPair(event.keys.user, event.keys.subject)) == nil { ignore(event, .notInSet) }
+    private mutating func applySetRemove(_ set: WritableKeyPath<CommunityState, Set<KeyPair>>, _ event: KeyedEvent) {
+        guard event.user != 0, event.subject != 0 else { return }
+        if self[keyPath: set].remove(KeyPair(event.user, event.subject)) == nil { ignore(event, .notInSet) }
     }
 }
 

@@ -18,35 +18,60 @@ public struct KeyTable: Sendable {
 
     public subscript(key: Int) -> String { ids[key] }
 
+    /// The id of `key`, nil for key 0 (an event without that id).
+    public func id(_ key: Int) -> String? { key == 0 ? nil : ids[key] }
+
     mutating func intern(_ id: String?) -> Int {
         guard let id else { return 0 }
-        return index.key(id) {
-            // Keys fit 31 bits: `IDIndex` stores them as Int32 and `KeyPair` packs two into an Int.
-            precondition(ids.count < Int(Int32.max), "more than 2^31 distinct ids in one log")
-            ids.append(id)
-            return ids.count - 1
-        }
+        return index.key(id) { Self.append(id, to: &ids) }
     }
 
-    /// Sets the keys of `record`'s ids, adding the ids not seen before.
-    public mutating func assign(_ record: inout LogRecord) {
-        record.keys.user = intern(record.user)
-        record.keys.device = intern(record.device)
-        record.keys.subject = intern(record.subject)
-        // Only a review's `object` is an id (its post); elsewhere it is free text like a view number.
-        if record.type == .reviewAdded { record.keys.object = intern(record.object) }
-        if !record.list.isEmpty { record.keys.list = record.list.map { intern($0) } }
-        record.keys.assigned = true
+    /// The key of the id with these UTF-8 bytes (0 for none), adding it when new.
+    mutating func intern(utf8 bytes: UnsafeBufferPointer<UInt8>?) -> Int {
+        guard let bytes else { return 0 }
+        return index.key(utf8: bytes) { Self.append($0, to: &ids) }
     }
-}
 
-/// A key table lent to the scanning thread for the length of one scan.
-final class KeyTableLoan: @unchecked Sendable {
-    // @unchecked: only the scanning thread touches `table` until the scan has returned, and the
-    // folding thread only after (the scan's channel orders the two).
-    var table: KeyTable
+    /// A static on `ids` alone: the index calls it while it is itself being changed.
+    private static func append(_ id: String, to ids: inout [String]) -> Int {
+        // Keys fit 31 bits: `IDIndex` stores them as Int32 and `KeyPair` packs two into an Int.
+        precondition(ids.count < Int(Int32.max), "more than 2^31 distinct ids in one log")
+        ids.append(id)
+        return ids.count - 1
+    }
 
-    init(_ table: KeyTable) {
-        self.table = table
+    /// `record` with its ids keyed, adding the ids not seen before (records built in memory).
+    public mutating func keyed(_ record: LogRecord) -> KeyedEvent {
+        var event = KeyedEvent(seq: record.seq, type: record.type, at: record.at)
+        event.user = intern(record.user)
+        event.device = intern(record.device)
+        event.subject = intern(record.subject)
+        if record.type == .reviewAdded { event.object = intern(record.object) }
+        event.value = record.value
+        event.flag = record.flag
+        event.text = record.text
+        event.list = record.list.map { intern($0) }
+        return event
+    }
+
+    /// The same event keyed straight from a scan's row: only a new id is made a `String`.
+    public mutating func keyed(_ row: EventRow) throws -> KeyedEvent {
+        var event = KeyedEvent(seq: row.seq, type: row.type, at: row.at)
+        event.user = intern(utf8: row.bytes(.user))
+        event.device = intern(utf8: row.bytes(.device))
+        event.subject = intern(utf8: row.bytes(.subject))
+        if row.type == .reviewAdded { event.object = intern(utf8: row.bytes(.object)) }
+        event.value = row.text(.value)
+        event.flag = row.flag
+        event.text = row.text(.text)
+        try row.forEachListed { event.list.append(intern(utf8: $0)) }
+        return event
+    }
+
+    /// Appends ids that another copy of this table keyed since they parted (a scan keys on its
+    /// own thread and sends its new ids along with the events that need them). Only `ids` grow:
+    /// lookups by id are stale until the scan's table replaces this one, as the fold does.
+    mutating func adopt(_ newIDs: [String]) {
+        ids.append(contentsOf: newIDs)
     }
 }

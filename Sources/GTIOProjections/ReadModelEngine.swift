@@ -26,15 +26,16 @@ public struct ReadModelEngine: Sendable {
         return ReadModels(state: state)
     }
 
-    /// Applies the events of `scope` to `state`. The scanning thread keys the records' ids, so
-    /// that the folding thread only indexes arrays; every record arrives keyed, so `apply` never
-    /// adds to the table while it is lent out.
+    /// Applies the events of `scope` to `state`: a second thread reads and keys them, this one
+    /// folds. The fold looks ids up by key only, so it needs just the ids each chunk adds; the
+    /// scan's full table (with its index) becomes the state's when the scan ends.
     static func fold(_ store: EventStore, _ scope: LogScope, into state: inout CommunityState, progress: (Int) -> Void = { _ in }) throws {
-        let loan = KeyTableLoan(state.keys)
-        defer { state.keys = loan.table }
-        try store.scanInParallel(scope, prepare: { loan.table.assign(&$0) }) { records in
-            // By index: a for-in would copy each record out (a retain and a release per id).
-            for index in records.indices { state.apply(records[index]) }
+        let scan = KeyedScan(keys: state.keys)
+        defer { state.keys = scan.keys }
+        try scan.run(store, scope) { chunk in
+            state.keys.adopt(chunk.newIDs)
+            // By index: a for-in would copy each event out (a retain and a release per string).
+            for index in chunk.events.indices { state.apply(chunk.events[index]) }
             progress(state.eventCount)
         }
     }
@@ -67,3 +68,4 @@ public struct ReadModelEngine: Sendable {
         return result
     }
 }
+

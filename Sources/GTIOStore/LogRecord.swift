@@ -14,9 +14,6 @@ public struct LogRecord: Sendable {
     public var text: String?
     /// The users a `quickadd.shown` suggested; empty for every other type.
     public var list: [String]
-    /// Dense integer keys of `user`, `device`, `subject`, `object` and `list` that a fold
-    /// assigns (0 for none), so that it indexes arrays instead of hashing strings.
-    public var keys = RecordKeys()
 
     public init(
         seq: Int64, type: EventType, at: Int64, user: String? = nil, device: String? = nil,
@@ -43,18 +40,6 @@ public struct LogRecord: Sendable {
             subject: event.subject, object: event.object, value: event.value, flag: event.flag, text: event.text,
             list: event.list)
     }
-}
-
-/// A record's ids as dense integer keys; `assigned` is false until a fold's key table set them.
-public struct RecordKeys: Sendable, Equatable {
-    public var assigned = false
-    public var user = 0
-    public var device = 0
-    public var subject = 0
-    public var object = 0
-    public var list: [Int] = []
-
-    public init() {}
 }
 
 /// Which part of the log a scan reads: the events in view of an as-of query.

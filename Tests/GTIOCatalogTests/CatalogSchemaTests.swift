@@ -20,6 +20,20 @@ import Testing
                 "Events/schemas/\(type.rawValue).schema.json disagrees with the Swift catalog: fix one, or regenerate with gtio catalog --write-schemas Events/schemas")
     }
 
+    @Test func everyTypeIsFoundByItsNamesBytesAndNothingElseIs() {
+        func named(_ name: String) -> EventType? {
+            var name = name
+            return name.withUTF8 { EventType.named(utf8: $0) }
+        }
+        for type in EventType.allCases {
+            #expect(named(type.rawValue) == type)
+            #expect(named(type.rawValue + "x") == nil)
+            #expect(named(String(type.rawValue.dropLast())) == nil)
+        }
+        #expect(named("") == nil)
+        #expect(named("Post.created") == nil)
+    }
+
     @Test func requiredDataFieldsFollowTheContractTable() {
         // Spot checks straight from EVENTS.md §2, independent of the generated files.
         #expect(EventType.postCreated.fields.filter(\.isRequired).map(\.name) == ["post", "kind", "voting"])

@@ -31,16 +31,30 @@ import Testing
 
     @Test func aRecordsIdsGetKeysAndOnlyAReviewsObjectIsAnId() {
         var table = KeyTable()
-        var review = LogRecord(seq: 1, type: .reviewAdded, at: 0, user: "u1", subject: "r1", object: "p1")
-        var track = LogRecord(seq: 2, type: .track, at: 0, user: "u1", device: "dev-1", object: "7.1", value: "Shop")
-        var shown = LogRecord(seq: 3, type: .quickaddShown, at: 0, user: "u2", list: ["u1", "u3"])
-        table.assign(&review)
-        table.assign(&track)
-        table.assign(&shown)
-        #expect(review.keys.user == 1 && review.keys.subject == 2 && review.keys.object == 3)
-        #expect(track.keys.user == 1 && track.keys.device == 4 && track.keys.subject == 0 && track.keys.object == 0)
-        #expect(shown.keys.user == 5 && shown.keys.list == [1, 6])
+        let review = table.keyed(LogRecord(seq: 1, type: .reviewAdded, at: 0, user: "u1", subject: "r1", object: "p1"))
+        let track = table.keyed(LogRecord(seq: 2, type: .track, at: 0, user: "u1", device: "dev-1", object: "7.1", value: "Shop"))
+        let shown = table.keyed(LogRecord(seq: 3, type: .quickaddShown, at: 0, user: "u2", list: ["u1", "u3"]))
+        #expect(review.user == 1 && review.subject == 2 && review.object == 3)
+        #expect(track.user == 1 && track.device == 4 && track.subject == 0 && track.object == 0 && track.value == "Shop")
+        #expect(shown.user == 5 && shown.list == [1, 6])
         #expect(table.ids == ["", "u1", "r1", "p1", "dev-1", "u2", "u3"])
         #expect(table.key("p1") == 3 && table.key("7.1") == nil)
+        #expect(table.id(0) == nil && table.id(4) == "dev-1")
+    }
+
+    @Test func idsKeyedFromBytesGetTheKeysTheirStringsGet() {
+        var fromStrings = KeyTable(), fromBytes = KeyTable()
+        var made: [String] = []
+        for id in Self.ids + Self.ids {
+            let expected = fromStrings.intern(id)
+            var copy = id
+            let key = copy.withUTF8 { fromBytes.intern(utf8: $0) }
+            #expect(key == expected, "\(id)")
+            if key == made.count + 1 { made.append(id) }
+        }
+        #expect(fromBytes.ids == fromStrings.ids)
+        #expect(fromBytes.ids.dropFirst().elementsEqual(made))
+        var empty = KeyTable()
+        #expect(empty.intern(utf8: nil) == 0 && empty.count == 1)
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import GTIOStore
+
+/// Reads the log on a second thread, keying each event's ids straight from SQLite's bytes, and
+/// hands the fold chunks of keyed events on the calling thread, so that reading and folding
+/// overlap. The chunks' buffers go back to the reader to be filled again: fresh memory costs a
+/// page fault per 4 KB on this VM, ~0.3 s of a 1 M-event rebuild when every chunk was new.
+final class KeyedScan: @unchecked Sendable {
+    // @unchecked: only the reading thread touches `table` until `run` has returned (it waits
+    // for that thread to end), and only the caller's thread after.
+    private var table: KeyTable
+
+    /// Events handed over at a time, and buffers in flight between the two threads.
+    private static let chunkSize = 4096
+    private static let buffers = 8
+
+    /// A chunk of keyed events and the ids first keyed by them, in key order.
+    struct Chunk {
+        var events: [KeyedEvent]
+        var newIDs: [String]
+    }
+
+    /// A scan that keys on from `keys`.
+    init(keys: KeyTable) {
+        table = keys
+    }
+
+    /// The reader's table: every id the scan keyed. Read it after `run` returned or threw.
+    var keys: KeyTable { table }
+
+    /// Scans `scope` of `store`, calling `body` with each chunk in `seq` order.
+    func run(_ store: EventStore, _ scope: LogScope, _ body: (Chunk) throws -> Void) throws {
+        let full = BatchChannel<Result<Chunk, any Error>>(capacity: Self.buffers)
+        let free = BatchChannel<[KeyedEvent]>(capacity: Self.buffers)
+        for _ in 0..<Self.buffers {
+            var buffer: [KeyedEvent] = []
+            buffer.reserveCapacity(Self.chunkSize)
+            _ = free.send(buffer)
+        }
+        let finished = DispatchSemaphore(value: 0)
+        let reader = Thread { [self] in
+            defer {
+                full.close()
+                finished.signal()
+            }
+            do {
+                try read(store, scope, full: full, free: free)
+            } catch is CancellationError {
+            } catch {
+                _ = full.send(.failure(error))
+            }
+        }
+        reader.start()
+        defer { finished.wait() }
+        do {
+            while let item = full.receive() {
+                var chunk = try item.get()
+                try body(chunk)
+                chunk.events.removeAll(keepingCapacity: true)
+                _ = free.send(chunk.events)
+            }
+        } catch {
+            full.cancel()
+            free.close()
+            throw error
+        }
+    }
+
+    /// The reading thread's loop: fills a free buffer, sends it with the ids it added, repeats.
+    private func read(_ store: EventStore, _ scope: LogScope, full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<[KeyedEvent]>) throws {
+        guard var events = free.receive() else { throw CancellationError() }
+        var sent = table.count
+        func send() throws {
+            let chunk = Chunk(events: events, newIDs: Array(table.ids[sent...]))
+            // Let go of the buffer before waiting for the next, so the fold holds it alone and
+            // can empty it in place.
+            events = []
+            sent = table.count
+            guard full.send(.success(chunk)) else { throw CancellationError() }
+        }
+        try store.read { db in
+            try EventStore.scanRows(scope, in: db) { row in
+                events.append(try table.keyed(row))
+                guard events.count == Self.chunkSize else { return }
+                try send()
+                guard let buffer = free.receive() else { throw CancellationError() }
+                events = buffer
+            }
+        }
+        if !events.isEmpty { try send() }
+    }
+}
