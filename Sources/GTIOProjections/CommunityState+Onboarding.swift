@@ -43,6 +43,9 @@ extension Array where Element == Int64 {
     /// newest day, so the last element settles it; a late event's day goes in its place.
     mutating func insertDay(_ day: Int64) -> Bool {
         guard let last, last >= day else {
+            // Room for a week or so of days at once: growing from one by doubling cost as much
+            // as the rest of keeping active days (a user is active on ~12 days of the demo log).
+            if isEmpty { reserveCapacity(8) }
             append(day)
             return true
         }

@@ -125,7 +125,8 @@ public struct CommunityState: Sendable {
     var lastActiveDay: [Int64] = []
     var lastDeviceDay: [Int64] = []
     public internal(set) var signupsByDay: [Int64: [String: Int]] = [:]
-    public internal(set) var eventsByDay: [Int64: [EventType: Int]] = [:]
+    /// Events applied on each day (one count: no figure splits it by type).
+    public internal(set) var eventsByDay: [Int64: Int] = [:]
     public internal(set) var actionsByDay: [Int64: [Action: Int]] = [:]
     public internal(set) var anomalies: [AnomalyKey: Int] = [:]
     public internal(set) var anomaliesByDay: [Int64: [AnomalyKey: Int]] = [:]
@@ -177,6 +178,11 @@ public struct CommunityState: Sendable {
     /// The applied actions that engagement counts per day (EVENTS.md, Engagement).
     public enum Action: String, Sendable, CaseIterable {
         case posts, hearts, votes, reviews, flags, shares, invites, suggestions
+
+        /// By case, not by name (see `EventType.hash(into:)`): one is hashed per action applied.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(unsafeBitCast(self, to: UInt8.self))
+        }
     }
 
     // MARK: Applying
@@ -194,7 +200,7 @@ public struct CommunityState: Sendable {
         if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
         let day = Timestamp(milliseconds: event.at).day
         changes?.touch(day: day)
-        eventsByDay[day, default: [:]][event.type, default: 0] += 1
+        eventsByDay[day, default: 0] += 1
         if event.user != 0, lastActiveDay[event.user] != day {
             lastActiveDay[event.user] = day
             if userDays[event.user].insertDay(day) {

@@ -85,7 +85,7 @@ extension ReadModels {
         return EngagementDay(
             day: day, dau: activeUsers(day...day), wau: windows.wau, mau: windows.mau,
             devices: state.devicesByDay[day] ?? 0, signups: state.signupsByDay[day] ?? [:],
-            actions: state.actionsByDay[day] ?? [:], events: state.eventsByDay[day]?.values.reduce(0, +) ?? 0)
+            actions: state.actionsByDay[day] ?? [:], events: state.eventsByDay[day] ?? 0)
     }
 
     /// Ignored events by type and reason, most first.

@@ -54,18 +54,27 @@ public struct KeyTable: Sendable {
         return event
     }
 
-    /// The same event keyed straight from a scan's row: only a new id is made a `String`.
+    /// The same event keyed straight from a scan's row: only a new id is made a `String`, and
+    /// only the columns its type fills are read.
     public mutating func keyed(_ row: EventRow) throws -> KeyedEvent {
-        var event = KeyedEvent(seq: row.seq, type: row.type, at: row.at)
-        event.user = intern(utf8: row.bytes(.user))
-        event.device = intern(utf8: row.bytes(.device))
-        event.subject = intern(utf8: row.bytes(.subject))
-        if row.type == .reviewAdded { event.object = intern(utf8: row.bytes(.object)) }
-        event.value = row.text(.value)
-        event.flag = row.flag
-        event.text = row.text(.text)
-        try row.forEachListed { event.list.append(intern(utf8: $0)) }
-        return event
+        let type = row.type, columns = type.columns
+        // Built from locals in one go: filling a `var` event field by field cost an outlined
+        // copy and destroy of the whole event per row.
+        let user = intern(utf8: row.bytes(.user)), device = intern(utf8: row.bytes(.device))
+        let subject = columns.contains(.subject) ? intern(utf8: row.bytes(.subject)) : 0
+        let object = type == .reviewAdded ? intern(utf8: row.bytes(.object)) : 0
+        let list = columns.contains(.list) ? try listKeys(row) : []
+        return KeyedEvent(
+            seq: row.seq, type: type, at: row.at, user: user, device: device, subject: subject, object: object,
+            value: columns.contains(.value) ? row.text(.value) : nil, flag: columns.contains(.flag) ? row.flag : nil,
+            text: columns.contains(.text) ? row.text(.text) : nil, list: list)
+    }
+
+    /// The keys of the users a row lists: apart, so that no closure captures the event.
+    private mutating func listKeys(_ row: EventRow) throws -> [Int] {
+        var keys: [Int] = []
+        try row.forEachListed { keys.append(intern(utf8: $0)) }
+        return keys
     }
 
     /// Appends ids that another copy of this table keyed since they parted (a scan keys on its

@@ -7,20 +7,31 @@ public struct KeyedEvent: Sendable {
     public var seq: Int64
     public var type: EventType
     public var at: Int64
-    public var user = 0
-    public var device = 0
-    public var subject = 0
+    public var user: Int
+    public var device: Int
+    public var subject: Int
     /// Only a review's `object` is an id (its post); elsewhere it is free text the fold never reads.
-    public var object = 0
+    public var object: Int
     public var value: String?
     public var flag: Bool?
     public var text: String?
     /// The users a `quickadd.shown` suggested; empty for every other type.
-    public var list: [Int] = []
+    public var list: [Int]
 
-    public init(seq: Int64, type: EventType, at: Int64) {
+    public init(
+        seq: Int64, type: EventType, at: Int64, user: Int = 0, device: Int = 0, subject: Int = 0, object: Int = 0,
+        value: String? = nil, flag: Bool? = nil, text: String? = nil, list: [Int] = []
+    ) {
         self.seq = seq
         self.type = type
         self.at = at
+        self.user = user
+        self.device = device
+        self.subject = subject
+        self.object = object
+        self.value = value
+        self.flag = flag
+        self.text = text
+        self.list = list
     }
 }

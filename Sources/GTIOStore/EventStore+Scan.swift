@@ -43,14 +43,14 @@ extension EventStore {
         sqlite3_bind_int64(handle, index, scope.afterSeq)
         if let through = scope.throughSeq { index += 1; sqlite3_bind_int64(handle, index, through) }
         if let atMost = scope.atMost { index += 1; sqlite3_bind_int64(handle, index, atMost) }
-        let lists = try db.makeStatement(sql: "SELECT user FROM event_lists WHERE seq = ? ORDER BY position")
+        let lists = try ListCursor(afterSeq: scope.afterSeq, in: db)
         while try nextRow(handle, in: db) {
             let seq = sqlite3_column_int64(handle, 0)
             if seq & 0xFFF == 0 && Interruption.isRequested { throw StoreError.interrupted }
             guard let name = EventRow.bytes(handle, 1), let type = EventType.named(utf8: name) else {
                 throw StoreError.database("event \(seq) has a type unknown to this gtio")
             }
-            try body(EventRow(handle: handle, lists: lists, db: db, seq: seq, type: type))
+            try body(EventRow(handle: handle, lists: lists, seq: seq, type: type))
         }
     }
 }

@@ -34,6 +34,18 @@ import Testing
         #expect(named("Post.created") == nil)
     }
 
+    @Test func eachTypesColumnsAreTheColumnsOfItsFields() {
+        for type in EventType.allCases {
+            let expected = Set(type.fields.compactMap(\.column))
+            for column in EventColumn.allCases {
+                #expect(type.columns.contains(EventColumns([column])) == expected.contains(column), "\(type) \(column)")
+            }
+        }
+        #expect(EventType.quickaddShown.columns == .list)
+        #expect(EventType.userSignedOut.columns.isEmpty)
+        #expect(EventType.postCreated.columns == [.subject, .value, .flag, .text, .object, .number])
+    }
+
     @Test func requiredDataFieldsFollowTheContractTable() {
         // Spot checks straight from EVENTS.md §2, independent of the generated files.
         #expect(EventType.postCreated.fields.filter(\.isRequired).map(\.name) == ["post", "kind", "voting"])
