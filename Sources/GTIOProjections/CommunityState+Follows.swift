@@ -2,77 +2,98 @@ import GTIOStore
 
 extension CommunityState {
     /// The state of the edge `from → to`, nil when there is none.
-    public func edge(from: String, to: String) -> EdgeState? { outgoing[from]?[to] }
-
-    public func isBlocked(_ a: String, _ b: String) -> Bool {
-        blocks.contains(BlockPair(a, b)) || blocks.contains(BlockPair(b, a))
+    public func edge(from: String, to: String) -> EdgeState? {
+        guard let a = keys.key(from), let b = keys.key(to) else { return nil }
+        return follows.edge(a, b)
     }
 
-    mutating func setEdge(from: String, to: String, _ state: EdgeState?) {
+    /// Whether either user blocked the other.
+    public func isBlocked(_ a: String, _ b: String) -> Bool {
+        guard let a = keys.key(a), let b = keys.key(b) else { return false }
+        return follows.isBlocked(a, b)
+    }
+
+    /// Whether `blocker` blocked `blocked` (one way).
+    public func blocks(_ blocker: String, _ blocked: String) -> Bool {
+        guard let a = keys.key(blocker), let b = keys.key(blocked) else { return false }
+        return follows.blocks(a, b)
+    }
+
+    /// Every block, as (blocker, blocked).
+    public var blockPairs: [BlockPair] {
+        follows.blocks.map { BlockPair(keys[$0.first], keys[$0.second]) }
+    }
+
+    public func isPrivate(_ user: String) -> Bool { keys.key(user).map(follows.isPrivate) ?? false }
+    public func followerCount(of user: String) -> Int { keys.key(user).map(follows.followerCount) ?? 0 }
+    public func followingCount(of user: String) -> Int { keys.key(user).map(follows.followingCount) ?? 0 }
+
+    /// `user`'s edges by target, and the edges into `user` by follower.
+    public func outgoing(of user: String) -> [String: EdgeState] { byID(keys.key(user).map(follows.edges(from:))) }
+    public func incoming(of user: String) -> [String: EdgeState] { byID(keys.key(user).map(follows.edges(to:))) }
+
+    private func byID(_ edges: [Int: EdgeState]?) -> [String: EdgeState] {
+        Dictionary(uniqueKeysWithValues: (edges ?? [:]).map { (keys[$0.key], $0.value) })
+    }
+
+    mutating func setEdge(from: Int, to: Int, _ state: EdgeState?) {
         if changes != nil {
-            changes!.follows.insert(BlockPair(from, to))
-            changes!.users.formUnion([from, to])
+            changes!.follows.insert(BlockPair(keys[from], keys[to]))
+            changes!.users.formUnion([keys[from], keys[to]])
         }
-        let previous = outgoing[from]?[to]
-        if previous == .following {
-            followerCounts[to, default: 0] -= 1
-            followingCounts[from, default: 0] -= 1
-        }
-        if state == .following {
-            followerCounts[to, default: 0] += 1
-            followingCounts[from, default: 0] += 1
-        }
-        outgoing[from, default: [:]][to] = state
-        incoming[to, default: [:]][from] = state
+        follows.setEdge(from, to, state)
     }
 
     mutating func applyFollow(_ event: KeyedEvent) {
-        guard let a = keys.id(event.user), let b = keys.id(event.subject) else { return }
+        let a = event.user, b = event.subject
+        guard a != 0, b != 0 else { return }
         if a == b { return ignore(event, .selfFollow) }
-        if isBlocked(a, b) { return ignore(event, .blocked) }
-        if edge(from: a, to: b) != nil { return ignore(event, .alreadyFollowing) }
-        setEdge(from: a, to: b, privateUsers.contains(b) ? .requested : .following)
+        if follows.isBlocked(a, b) { return ignore(event, .blocked) }
+        if follows.edge(a, b) != nil { return ignore(event, .alreadyFollowing) }
+        setEdge(from: a, to: b, follows.isPrivate(b) ? .requested : .following)
     }
 
     mutating func applyUnfollow(_ event: KeyedEvent) {
-        guard let a = keys.id(event.user), let b = keys.id(event.subject) else { return }
-        guard edge(from: a, to: b) != nil else { return ignore(event, .noSuchEdge) }
+        let a = event.user, b = event.subject
+        guard a != 0, b != 0 else { return }
+        guard follows.edge(a, b) != nil else { return ignore(event, .noSuchEdge) }
         setEdge(from: a, to: b, nil)
     }
 
     /// `follow.approved` / `follow.declined`: the acting user owns the account, `subject` asked.
     mutating func applyAnswer(_ event: KeyedEvent) {
-        guard let owner = keys.id(event.user), let follower = keys.id(event.subject) else { return }
-        guard edge(from: follower, to: owner) == .requested else { return ignore(event, .noSuchEdge) }
+        let owner = event.user, follower = event.subject
+        guard owner != 0, follower != 0 else { return }
+        guard follows.edge(follower, owner) == .requested else { return ignore(event, .noSuchEdge) }
         setEdge(from: follower, to: owner, event.type == .followApproved ? .following : nil)
     }
 
     mutating func applyPrivacy(_ event: KeyedEvent) {
-        guard let user = keys.id(event.user), let isPrivate = event.flag else { return }
-        changes?.users.insert(user)
-        if isPrivate {
-            privateUsers.insert(user)  // existing followers stay
-            return
-        }
-        privateUsers.remove(user)
-        // Going public approves every pending request.
-        for (follower, state) in incoming[user] ?? [:] where state == .requested {
+        let user = event.user
+        guard user != 0, let isPrivate = event.flag else { return }
+        changes?.users.insert(keys[user])
+        follows.setPrivate(user, isPrivate)
+        // Existing followers stay; going public approves every pending request.
+        guard !isPrivate else { return }
+        for (follower, state) in follows.edges(to: user) where state == .requested {
             setEdge(from: follower, to: user, .following)
         }
     }
 
     mutating func applyBlock(_ event: KeyedEvent) {
-        guard let a = keys.id(event.user), let b = keys.id(event.subject) else { return }
+        let a = event.user, b = event.subject
+        guard a != 0, b != 0 else { return }
         if a == b { return ignore(event, .selfBlock) }
-        changes?.blocks.insert(BlockPair(a, b))
-        if blocks.insert(BlockPair(a, b)).inserted == false { ignore(event, .repeated) }
-        if edge(from: a, to: b) != nil { setEdge(from: a, to: b, nil) }
-        if edge(from: b, to: a) != nil { setEdge(from: b, to: a, nil) }
+        changes?.blocks.insert(BlockPair(keys[a], keys[b]))
+        if !follows.block(a, b) { ignore(event, .repeated) }
+        if follows.edge(a, b) != nil { setEdge(from: a, to: b, nil) }
+        if follows.edge(b, a) != nil { setEdge(from: b, to: a, nil) }
     }
 
     mutating func applyUnblock(_ event: KeyedEvent) {
-        guard let a = keys.id(event.user), let b = keys.id(event.subject) else { return }
-        changes?.blocks.insert(BlockPair(a, b))
-        if blocks.remove(BlockPair(a, b)) == nil { ignore(event, .noSuchBlock) }
+        let a = event.user, b = event.subject
+        guard a != 0, b != 0 else { return }
+        changes?.blocks.insert(BlockPair(keys[a], keys[b]))
+        if !follows.unblock(a, b) { ignore(event, .noSuchBlock) }
     }
 }

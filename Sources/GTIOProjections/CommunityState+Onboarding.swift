@@ -28,11 +28,11 @@ extension CommunityState {
     /// A follow with `via: quickadd`, after `applyFollow`: it accepts a suggestion shown before
     /// (in `seq` order) when it leaves the edge following or requested.
     mutating func noteQuickAddFollow(_ event: KeyedEvent) {
-        guard let viewer = keys.id(event.user), let target = keys.id(event.subject) else { return }
+        guard let viewer = keys.id(event.user), event.subject != 0 else { return }
         quickAddFollows[viewer, default: []].insertSorted(event.at)
         let pair = KeyPair(event.user, event.subject)
         guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),
-              edge(from: viewer, to: target) != nil else { return }
+              follows.edge(event.user, event.subject) != nil else { return }
         quickAddAccepted.insert(pair)
         quickAddAcceptedByDay[shownDay, default: 0] += 1
     }

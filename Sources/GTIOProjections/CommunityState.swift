@@ -89,16 +89,12 @@ public struct CommunityState: Sendable {
     /// Whether each key is a user known to the console (an actor, or another user's target).
     var known: [Bool] = []
     public internal(set) var names: [String: String] = [:]
-    public internal(set) var privateUsers: Set<String> = []
     public internal(set) var signups: [String: Signup] = [:]
 
     // MARK: Follow graph
 
-    public internal(set) var outgoing: [String: [String: EdgeState]] = [:]
-    public internal(set) var incoming: [String: [String: EdgeState]] = [:]
-    public internal(set) var followerCounts: [String: Int] = [:]
-    public internal(set) var followingCounts: [String: Int] = [:]
-    public internal(set) var blocks: Set<BlockPair> = []
+    /// Edges, blocks and private accounts by user key; asked by id through `edge(from:to:)` and kin.
+    public internal(set) var follows = FollowGraph()
 
     // MARK: Posts, reviews, moderation
 
@@ -168,6 +164,8 @@ public struct CommunityState: Sendable {
         init(_ first: Int, _ second: Int) {
             packed = first << 32 | second
         }
+        var first: Int { packed >> 32 }
+        var second: Int { packed & 0xFFFF_FFFF }
     }
 
     public struct AnomalyKey: Hashable, Sendable {
@@ -274,6 +272,7 @@ public struct CommunityState: Sendable {
         firstOpen.append(contentsOf: repeatElement(.max, count: count - firstOpen.count))
         lastActiveDay.append(contentsOf: repeatElement(.min, count: count - lastActiveDay.count))
         lastDeviceDay.append(contentsOf: repeatElement(.min, count: count - lastDeviceDay.count))
+        follows.makeRoom(count)
     }
 
     mutating func ignore(_ event: KeyedEvent, _ anomaly: Anomaly) {

@@ -43,26 +43,30 @@ extension ReadModels {
         // Taken before `authors`: the indexes' lock is not reentrant.
         let eligible = eligiblePosts
         let authors = indexes.authors { SuggestableAuthors(Set(eligible.map(\.author)), followers: followerCount) }
-        let mine = state.outgoing[user] ?? [:]
-        func open(_ candidate: String) -> Bool {
-            candidate != user && mine[candidate] == nil && !state.isBlocked(user, candidate)
+        // By key, as the follow graph keeps them (0, no user's key, for a user the log never named).
+        let graph = state.follows, keys = state.keys
+        let me = keys.key(user) ?? 0
+        let mine = graph.edges(from: me)
+        func open(_ candidate: Int) -> Bool {
+            candidate != me && mine[candidate] == nil && !graph.isBlocked(me, candidate)
         }
-        var mutual: [String: Int] = [:]
+        var mutual: [Int: Int] = [:]
         for (friend, edge) in mine where edge == .following {
-            for (candidate, second) in state.outgoing[friend] ?? [:] where second == .following {
+            for (candidate, second) in graph.edges(from: friend) where second == .following {
                 mutual[candidate, default: 0] += 1
             }
         }
         var result = mutual.compactMap { candidate, shared in
-            authors.members.contains(candidate) && open(candidate)
-                ? FriendSuggestion(rank: 0, user: candidate, mutual: shared, followers: followerCount(candidate)) : nil
+            authors.members.contains(keys[candidate]) && open(candidate)
+                ? FriendSuggestion(rank: 0, user: keys[candidate], mutual: shared, followers: graph.followerCount(candidate)) : nil
         }
         result.sort(by: FriendSuggestion.ranksBefore)
         if let count, result.count > count { result.removeSubrange(count...) }
         // The rest have no mutual follow: the view's popularity order, as far as `count` needs.
         for author in authors.ranked {
             if let count, result.count >= count { break }
-            guard mutual[author.user] == nil, open(author.user) else { continue }
+            // Every author posted, so the log named them and they have a key.
+            guard let candidate = keys.key(author.user), mutual[candidate] == nil, open(candidate) else { continue }
             result.append(author)
         }
         for index in result.indices { result[index].rank = index + 1 }

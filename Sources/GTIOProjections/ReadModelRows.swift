@@ -9,7 +9,7 @@ extension ReadModels {
     func userRow(_ user: String) -> [DatabaseValue]? {
         guard state.knows(user) || state.names[user] != nil else { return nil }
         let signup = state.signups[user]
-        return [user.databaseValue, name(of: user).databaseValue, state.privateUsers.contains(user).databaseValue,
+        return [user.databaseValue, name(of: user).databaseValue, state.isPrivate(user).databaseValue,
                 followerCount(user).databaseValue, followingCount(user).databaseValue,
                 signup?.at.databaseValue ?? .null, signup?.provider.databaseValue ?? .null]
     }
@@ -20,7 +20,7 @@ extension ReadModels {
     }
 
     func blockRow(_ pair: Pair) -> [DatabaseValue]? {
-        state.blocks.contains(pair) ? [pair.first.databaseValue, pair.second.databaseValue] : nil
+        state.blocks(pair.first, pair.second) ? [pair.first.databaseValue, pair.second.databaseValue] : nil
     }
 
     func postRow(_ id: String) -> [DatabaseValue]? {
@@ -93,8 +93,11 @@ extension ReadModels {
     /// Every row of `rm_follows` and `rm_hearts`, straight from the state rather than looking
     /// each pair up again as `followRow` and `heartRow` do for a few changed pairs.
     var followRows: [[DatabaseValue]] {
-        state.outgoing.flatMap { follower, targets in
-            targets.map { [follower.databaseValue, $0.key.databaseValue, $0.value.column.databaseValue] }
+        let keys = state.keys
+        return state.follows.outgoing.indices.flatMap { follower in
+            state.follows.outgoing[follower].map {
+                [keys[follower].databaseValue, keys[$0.key].databaseValue, $0.value.column.databaseValue]
+            }
         }
     }
     var heartRows: [[DatabaseValue]] {

@@ -73,7 +73,7 @@ public enum ReadModelTables {
         case .followGraph:
             return ["rm_users": sortedByKey(models.allUsers.compactMap(models.userRow), keyCount: 1),
                     "rm_follows": sortedByKey(models.followRows, keyCount: 2),
-                    "rm_blocks": sortedByKey(state.blocks.compactMap(models.blockRow), keyCount: 2)]
+                    "rm_blocks": sortedByKey(state.blockPairs.compactMap(models.blockRow), keyCount: 2)]
         case .posts:
             return ["rm_posts": sortedByKey(state.posts.keys.compactMap(models.postRow), keyCount: 1),
                     "rm_hearts": sortedByKey(models.heartRows, keyCount: 2),

@@ -34,7 +34,7 @@ public struct ReadModels: Sendable {
                 .filter { $0.open.count >= CommunityState.hiddenAt && $0.item.hasPrefix("post:") }
                 .map { String($0.item.dropFirst(5)) })
             return state.posts.values.filter { post in
-                post.life == .live && !hidden.contains(post.id) && !state.privateUsers.contains(post.author)
+                post.life == .live && !hidden.contains(post.id) && !state.isPrivate(post.author)
                     && post.created <= now
             }
         }
@@ -126,16 +126,16 @@ public struct ReadModels: Sendable {
 
     /// Users with a *following* edge to `user`, by display name.
     public func followers(of user: String) -> [String] {
-        sortedByName((state.incoming[user] ?? [:]).filter { $0.value == .following }.map(\.key))
+        sortedByName(state.incoming(of: user).filter { $0.value == .following }.map(\.key))
     }
 
     /// Users `user` follows (*following* edges only), by display name.
     public func following(of user: String) -> [String] {
-        sortedByName((state.outgoing[user] ?? [:]).filter { $0.value == .following }.map(\.key))
+        sortedByName(state.outgoing(of: user).filter { $0.value == .following }.map(\.key))
     }
 
-    public func followerCount(_ user: String) -> Int { state.followerCounts[user] ?? 0 }
-    public func followingCount(_ user: String) -> Int { state.followingCounts[user] ?? 0 }
+    public func followerCount(_ user: String) -> Int { state.followerCount(of: user) }
+    public func followingCount(_ user: String) -> Int { state.followingCount(of: user) }
 
     /// The follow button viewer → target (13.4): 0 off, 1 following, 2 requested; nil for oneself.
     public func followButton(viewer: String, target: String) -> Int? {

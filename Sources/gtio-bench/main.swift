@@ -1,5 +1,5 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
-// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | catch-up STORE TAIL
+// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | catch-up STORE TAIL
 import Foundation
 import GRDBSQLite
 import GTIOCatalog
@@ -115,7 +115,7 @@ func readModels(_ path: String) throws {
     let (replP50, replP99) = try latencies(200) { _ in _ = try live.catchUp().looks(.popular, limit: 20) }
     print(String(format: "REPL looks popular (catch-up + query) p50 %.2f ms  p99 %.2f ms", replP50, replP99))
     let posts = Array(models.state.posts.keys.sorted().prefix(200))
-    let users = models.state.followerCounts.sorted { $0.value > $1.value }.prefix(200).map(\.key)
+    let users = models.state.knownUsers.map { ($0, models.followerCount($0)) }.sorted { $0.1 > $1.1 }.prefix(200).map(\.0)
     let figures: [(String, (Int) -> Void)] = [
         ("looks popular --limit 20", { _ in _ = models.looks(.popular, limit: 20) }),
         ("verdict P", { run in _ = models.verdict(post: posts[run % posts.count]) }),
@@ -157,9 +157,21 @@ func rebuilds(_ path: String, runs: Int) throws {
     }
 }
 
+/// One fold of the whole log and nothing else: a run short and deterministic enough for a
+/// profiler (`valgrind --tool=cachegrind` counts the same instructions run after run, where
+/// this VM's timings swing by a third).
+func foldOnce(_ path: String) throws {
+    let engine = ReadModelEngine(store: try EventStore(path: path))
+    var models: ReadModels!
+    let time = try seconds { models = try engine.fold() }
+    print(String(format: "fold: %d events in %.2f s", models.state.eventCount, time))
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
 case (3, "validate"): validate(arguments[2])
+case (3, "fold"):
+    do { try foldOnce(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (4, "raw-sqlite"): rawSQLite(arguments[2], store: arguments[3])
 case (4, "catch-up"):
     do { try catchUp(arguments[2], tail: arguments[3]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
@@ -168,6 +180,6 @@ case (3, "rebuild"), (4, "rebuild"):
 case (3, "read-models"):
     do { try readModels(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 default:
-    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | catch-up STORE TAIL\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | catch-up STORE TAIL\n".data(using: .utf8)!)
     exit(2)
 }

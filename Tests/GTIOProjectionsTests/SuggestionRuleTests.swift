@@ -74,10 +74,10 @@ import Testing
     /// The ranking by §3 with every candidate sorted outright: what the paged walk must give.
     func fullySorted(_ models: ReadModels, for user: String) -> [String] {
         let state = models.state
-        let mine = state.outgoing[user] ?? [:]
+        let mine = state.outgoing(of: user)
         var mutual: [String: Int] = [:]
         for (friend, edge) in mine where edge == .following {
-            for (candidate, second) in state.outgoing[friend] ?? [:] where second == .following { mutual[candidate, default: 0] += 1 }
+            for (candidate, second) in state.outgoing(of: friend) where second == .following { mutual[candidate, default: 0] += 1 }
         }
         return Set(models.eligiblePosts.map(\.author))
             .filter { $0 != user && mine[$0] == nil && !state.isBlocked(user, $0) }

@@ -80,7 +80,7 @@ struct UserCommand: ParsableCommand {
         let table = ResultTable(
             columns: ["user", "name", "private", "signed_up", "provider", "followers", "following", "posts", "removed_items",
                       "flags_received"],
-            rows: [[.text(user), Cell(models.name(of: user)), .bool(state.privateUsers.contains(user)),
+            rows: [[.text(user), Cell(models.name(of: user)), .bool(state.isPrivate(user)),
                     Cell(signup.map { Timestamp(milliseconds: $0.at) }), Cell(signup?.provider),
                     .integer(Int64(models.followerCount(user))), .integer(Int64(models.followingCount(user))),
                     .integer(Int64(live.count)), .integer(Int64(removed)), .integer(Int64(flagsReceived))]])
@@ -88,7 +88,7 @@ struct UserCommand: ParsableCommand {
         let recent = live.sorted { $0.created > $1.created }.prefix(10).map {
             "\($0.id)  \(time($0.created))  \(models.points($0)) points"
         }
-        let requests = (state.incoming[user] ?? [:]).filter { $0.value == .requested }.map(\.key).sorted()
+        let requests = state.incoming(of: user).filter { $0.value == .requested }.map(\.key).sorted()
         Terminal.write(card(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) },
                             sections: [("latest live posts", Array(recent)), ("pending follow requests", requests),
                                        ("suggested for them", models.suggestions(for: user, pageSize: 5).map { "\($0.user) (\($0.reason))" })]))

@@ -1,0 +1,72 @@
+/// The follow graph of EVENTS.md §3 by user key (`KeyTable`): each user's edges out and in
+/// with their state, the counts of *following* edges, blocks and private accounts. By key
+/// because a follow touched a dozen string-keyed tables, ~8 k instructions each, the most of
+/// any event in a rebuild; `CommunityState` answers the same questions by id.
+public struct FollowGraph: Sendable {
+    public typealias EdgeState = CommunityState.EdgeState
+    typealias KeyPair = CommunityState.KeyPair
+
+    /// Each user's edges by target key, and into each user by follower key.
+    private(set) var outgoing: [[Int: EdgeState]] = []
+    private(set) var incoming: [[Int: EdgeState]] = []
+    /// *Following* edges into and out of each user.
+    private(set) var followers: [Int] = []
+    private(set) var following: [Int] = []
+    private(set) var isPrivate: [Bool] = []
+    /// (blocker, blocked) pairs.
+    private(set) var blocks: Set<KeyPair> = []
+
+    public init() {}
+
+    /// Grows the key-indexed tables to `count` keys.
+    mutating func makeRoom(_ count: Int) {
+        guard count > outgoing.count else { return }
+        let more = count - outgoing.count
+        outgoing.append(contentsOf: repeatElement([:], count: more))
+        incoming.append(contentsOf: repeatElement([:], count: more))
+        followers.append(contentsOf: repeatElement(0, count: more))
+        following.append(contentsOf: repeatElement(0, count: more))
+        isPrivate.append(contentsOf: repeatElement(false, count: more))
+    }
+
+    /// The edge `from → to`, nil when there is none (or either key is beyond the graph).
+    func edge(_ from: Int, _ to: Int) -> EdgeState? {
+        from < outgoing.count ? outgoing[from][to] : nil
+    }
+
+    /// Edges out of and into `user`; empty for a key beyond the graph.
+    func edges(from user: Int) -> [Int: EdgeState] { user < outgoing.count ? outgoing[user] : [:] }
+    func edges(to user: Int) -> [Int: EdgeState] { user < incoming.count ? incoming[user] : [:] }
+
+    func followerCount(_ user: Int) -> Int { user < followers.count ? followers[user] : 0 }
+    func followingCount(_ user: Int) -> Int { user < following.count ? following[user] : 0 }
+    func isPrivate(_ user: Int) -> Bool { user < isPrivate.count && isPrivate[user] }
+
+    /// Whether `blocker` blocked `blocked` (one way).
+    func blocks(_ blocker: Int, _ blocked: Int) -> Bool { blocks.contains(KeyPair(blocker, blocked)) }
+
+    /// Whether either of the two blocked the other.
+    func isBlocked(_ a: Int, _ b: Int) -> Bool { blocks(a, b) || blocks(b, a) }
+
+    /// Sets or removes the edge `from → to`, keeping both directions and the counts in step.
+    mutating func setEdge(_ from: Int, _ to: Int, _ state: EdgeState?) {
+        if outgoing[from][to] == .following {
+            followers[to] -= 1
+            following[from] -= 1
+        }
+        if state == .following {
+            followers[to] += 1
+            following[from] += 1
+        }
+        outgoing[from][to] = state
+        incoming[to][from] = state
+    }
+
+    mutating func setPrivate(_ user: Int, _ value: Bool) { isPrivate[user] = value }
+
+    /// Adds a block; false when it was there already.
+    mutating func block(_ blocker: Int, _ blocked: Int) -> Bool { blocks.insert(KeyPair(blocker, blocked)).inserted }
+
+    /// Removes a block; false when there was none.
+    mutating func unblock(_ blocker: Int, _ blocked: Int) -> Bool { blocks.remove(KeyPair(blocker, blocked)) != nil }
+}
