@@ -11,6 +11,8 @@ public struct SQLiteStatementBinding {
 
     // SQLite copies transient text before bind returns, so Swift's buffers may move after.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    // SQLite reads static text in place: the caller keeps it alive until the step is done.
+    private static let `static` = unsafeBitCast(0, to: sqlite3_destructor_type.self)
     private static let emptyText: StaticString = ""
 
     public init(_ statement: Statement) {
@@ -49,6 +51,22 @@ public struct SQLiteStatementBinding {
             let pointer = buffer.baseAddress ?? UnsafeRawPointer(Self.emptyText.utf8Start)
             sqlite3_bind_blob(handle, index, pointer, Int32(buffer.count), Self.transient)
         }
+    }
+
+    func bindNull(_ index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
+    /// Binds text that stays where it is until the statement has stepped (no copy).
+    func bindStatic(_ index: Int32, text: UnsafePointer<UInt8>, count: Int) {
+        text.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
+            sqlite3_bind_text(handle, index, $0, Int32(count), Self.static)
+        }
+    }
+
+    /// Binds bytes that stay where they are until the statement has stepped (no copy).
+    func bindStatic(_ index: Int32, blob: UnsafePointer<UInt8>, count: Int) {
+        sqlite3_bind_blob(handle, index, blob, Int32(count), Self.static)
     }
 
     func bind(_ index: Int32, _ integer: Int64?) {
