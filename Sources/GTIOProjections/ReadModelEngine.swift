@@ -47,11 +47,7 @@ public struct ReadModelEngine: Sendable {
 
     /// Writes the tables of `names` from `models` in one transaction; rows written per model.
     public func write(_ names: [ReadModelName], _ models: ReadModels) throws -> [ReadModelName: Int] {
-        try store.write { db in
-            var written: [ReadModelName: Int] = [:]
-            for name in names { written[name] = try ReadModelTables.write(name, models, in: db) }
-            return written
-        }
+        try store.write { db in try ReadModelTables.write(names, models, in: db) }
     }
 
     /// Where each live model differs from a fresh fold of the log up to that model's checkpoint.

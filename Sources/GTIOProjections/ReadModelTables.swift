@@ -156,32 +156,6 @@ public enum ReadModelTables {
         for table in tables.values.flatMap({ $0 }) { try db.execute(sql: table.createSQL) }
     }
 
-    /// Replaces `model`'s tables with these read models' rows and sets its checkpoint, in the
-    /// caller's transaction. Returns the number of rows written.
-    @discardableResult
-    public static func write(_ model: ReadModelName, _ models: ReadModels, in db: Database) throws -> Int {
-        try createTables(db)
-        let rows = rows(of: model, models, sorted: false)
-        var written = 0
-        for table in tables[model]! {
-            try db.execute(sql: "DELETE FROM \(table.name)")
-            var insert = try BulkInsert(into: table.name, columns: table.columns.map(\.name), in: db)
-            // By first key, so that SQLite fills the table's B-tree a page after another rather
-            // than all over it: the tables of the 1 M-event demo log took 0.66–0.93 s in hash
-            // order and 0.45 s so. Swift's order may differ from SQLite's for non-ASCII ids,
-            // which costs speed, never rows.
-            let tableRows = rows[table.name] ?? []
-            let firstKeys = tableRows.map { row in if case .string(let text) = row[0].storage { text } else { "" } }
-            for index in tableRows.indices.sorted(by: { firstKeys[$0] < firstKeys[$1] }) {
-                try insert.insert(tableRows[index])
-                written += 1
-            }
-            try insert.finish()
-        }
-        try EventStore.setCheckpoint(db, name: model.checkpointName, seq: models.state.lastSeq)
-        return written
-    }
-
     /// Where the live tables of `model` differ from these read models, row by row (at most `limit`).
     public static func differences(_ model: ReadModelName, _ models: ReadModels, in db: Database, limit: Int = 50) throws
         -> [String]
