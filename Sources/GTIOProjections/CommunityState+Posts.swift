@@ -38,36 +38,45 @@ extension CommunityState {
         for review in posts.values[slot].reviews { closeFlags("review:" + review) }
     }
 
+    /// Who hearts `post`, by user id, with the seq of the heart that counts.
+    public func hearts(of post: Post) -> [String: Int64] {
+        Dictionary(uniqueKeysWithValues: post.hearters.map { (keys[$0.key], $0.value) })
+    }
+
     mutating func applyHeart(_ event: KeyedEvent, day: Int64) {
-        guard let user = keys.id(event.user) else { return }
+        let user = event.user
+        guard user != 0 else { return }
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
-            if posts.values[slot].hearts[user] != nil { return ignore(event, .repeated) }
-            posts.values[slot].hearts[user] = event.seq
-            markHeart(posts.values[slot].id, user)
+            if posts.values[slot].hearters[user] != nil { return ignore(event, .repeated) }
+            posts.values[slot].hearters[user] = event.seq
+            markHeart(slot, user)
             count(.hearts, day)
         }
     }
 
     mutating func applyUnheart(_ event: KeyedEvent) {
-        guard let user = keys.id(event.user) else { return }
+        let user = event.user
+        guard user != 0 else { return }
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
-            if posts.values[slot].hearts.removeValue(forKey: user) == nil { return ignore(event, .notHearted) }
-            markHeart(posts.values[slot].id, user)
+            if posts.values[slot].hearters.removeValue(forKey: user) == nil { return ignore(event, .notHearted) }
+            markHeart(slot, user)
         }
     }
 
-    private mutating func markHeart(_ post: String, _ user: String) {
+    private mutating func markHeart(_ slot: Int, _ user: Int) {
         guard changes != nil else { return }
-        changes!.hearts.insert(BlockPair(post, user))
+        let post = posts.values[slot].id
+        changes!.hearts.insert(BlockPair(post, keys[user]))
         changes!.posts.insert(post)
     }
 
     mutating func applyVote(_ event: KeyedEvent, day: Int64) {
-        guard let user = keys.id(event.user) else { return }
+        let user = event.user
+        guard user != 0 else { return }
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):

@@ -27,14 +27,14 @@ extension ReadModels {
         guard let post = state.posts[id] else { return nil }
         let life = switch post.life { case .live: "live"; case .deleted: "deleted"; case .removed: "removed" }
         return [post.id.databaseValue, post.author.databaseValue, post.kind.databaseValue, post.voting.databaseValue,
-                post.created.databaseValue, life.databaseValue, post.hearts.count.databaseValue,
+                post.created.databaseValue, life.databaseValue, post.heartCount.databaseValue,
                 post.wearIt.databaseValue, post.changeIt.databaseValue, post.liveReviews.databaseValue,
                 post.shares.databaseValue, state.isHidden("post:" + post.id).databaseValue, post.description.databaseValue]
     }
 
     /// `pair` is (post, user).
     func heartRow(_ pair: Pair) -> [DatabaseValue]? {
-        guard let seq = state.posts[pair.first]?.hearts[pair.second] else { return nil }
+        guard let user = state.keys.key(pair.second), let seq = state.posts[pair.first]?.hearters[user] else { return nil }
         return [pair.first.databaseValue, pair.second.databaseValue, seq.databaseValue]
     }
 
@@ -101,7 +101,10 @@ extension ReadModels {
         }
     }
     var heartRows: [[DatabaseValue]] {
-        state.posts.values.flatMap { post in post.hearts.map { [post.id.databaseValue, $0.key.databaseValue, $0.value.databaseValue] } }
+        let keys = state.keys
+        return state.posts.values.flatMap { post in
+            post.hearters.map { [post.id.databaseValue, keys[$0.key].databaseValue, $0.value.databaseValue] }
+        }
     }
     var allDays: [Int64] { state.eventsByDay.keys.sorted() }
 }

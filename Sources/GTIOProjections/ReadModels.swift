@@ -20,7 +20,7 @@ public struct ReadModels: Sendable {
     // MARK: Popular looks (9.1)
 
     /// Hearts + counted votes + 2 × live reviews.
-    public func points(_ post: CommunityState.Post) -> Int { post.hearts.count + post.wearIt + post.changeIt + 2 * post.liveReviews }
+    public func points(_ post: CommunityState.Post) -> Int { post.heartCount + post.wearIt + post.changeIt + 2 * post.liveReviews }
 
     /// Hours from `created` to now, never negative.
     func ageHours(_ post: CommunityState.Post) -> Double { Double(max(0, now - post.created)) / 3_600_000 }
@@ -79,7 +79,7 @@ public struct ReadModels: Sendable {
         let looks = head.enumerated().map { rank, entry in
             let post = posts[entry.index]
             return Look(
-                rank: rank + 1, post: post.id, author: post.author, points: points(post), hearts: post.hearts.count,
+                rank: rank + 1, post: post.id, author: post.author, points: points(post), hearts: post.heartCount,
                 votes: post.wearIt + post.changeIt, reviews: post.liveReviews, score: entry.score, created: post.created)
         }
         return (looks, complete)

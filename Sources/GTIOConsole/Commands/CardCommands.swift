@@ -32,12 +32,12 @@ struct PostCommand: ParsableCommand {
         let life = switch found.life { case .live: "live"; case .deleted: "deleted by its author"; case .removed: "removed by moderation" }
         let item = "post:" + post
         let rank = models.looks(.popular, limit: nil).first { $0.post == post }?.rank
-        let hearts = found.hearts.sorted { $0.value > $1.value }
+        let hearts = state.hearts(of: found).sorted { $0.value > $1.value }
         let table = ResultTable(columns: ["post", "author", "kind", "created", "state", "points", "hearts", "wear_it",
                                           "change_it", "reviews", "verdict", "flaggers", "hidden", "popular_rank"],
                                 rows: [[.text(post), .text(found.author), .text(found.kind),
                                         .timestamp(Timestamp(milliseconds: found.created)), .text(life),
-                                        .integer(Int64(models.points(found))), .integer(Int64(found.hearts.count)),
+                                        .integer(Int64(models.points(found))), .integer(Int64(found.heartCount)),
                                         .integer(Int64(found.wearIt)), .integer(Int64(found.changeIt)),
                                         .integer(Int64(found.liveReviews)), .text(verdict.votes > 0 ? verdict.label : "no votes"),
                                         .integer(Int64(state.items[item]?.open.count ?? 0)), .bool(state.isHidden(item)),

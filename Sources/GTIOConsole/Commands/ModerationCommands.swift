@@ -43,7 +43,7 @@ struct ItemCommand: ParsableCommand {
         guard query.format == .table && query.out == nil else { return try query.emit(table) }
         var text = zip(table.columns, table.rows[0]).map { $0.padding(to: 21) + "  " + $1.plainText }.joined(separator: "\n") + "\n"
         if let post {
-            text += "\npost \(post.id): \(post.hearts.count) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, "
+            text += "\npost \(post.id): \(post.heartCount) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, "
             text += "\(post.liveReviews) live reviews, \(post.life == .live ? "live" : "\(post.life)")\n"
             for review in post.reviews.compactMap({ state.reviews[$0] }) {
                 text += "  review \(review.id) by \(review.author)\(review.removed ? " (removed)" : ""): “\(review.text)”\n"
