@@ -32,6 +32,15 @@ extension CommunityState {
     public func outgoing(of user: String) -> [String: EdgeState] { byID(keys.key(user).map(follows.edges(from:))) }
     public func incoming(of user: String) -> [String: EdgeState] { byID(keys.key(user).map(follows.edges(to:))) }
 
+    /// Users with a *following* edge to `user`, and those `user` follows, unordered: picked
+    /// by key before any id is looked up (the most-followed user has thousands of edges).
+    public func users(following user: String) -> [String] { following(keys.key(user).map(follows.edges(to:))) }
+    public func users(followedBy user: String) -> [String] { following(keys.key(user).map(follows.edges(from:))) }
+
+    private func following(_ edges: [Int: EdgeState]?) -> [String] {
+        (edges ?? [:]).compactMap { $0.value == .following ? keys[$0.key] : nil }
+    }
+
     private func byID(_ edges: [Int: EdgeState]?) -> [String: EdgeState] {
         Dictionary(uniqueKeysWithValues: (edges ?? [:]).map { (keys[$0.key], $0.value) })
     }

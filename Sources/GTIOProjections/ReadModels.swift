@@ -126,12 +126,12 @@ public struct ReadModels: Sendable {
 
     /// Users with a *following* edge to `user`, by display name.
     public func followers(of user: String) -> [String] {
-        sortedByName(state.incoming(of: user).filter { $0.value == .following }.map(\.key))
+        sortedByName(state.users(following: user))
     }
 
     /// Users `user` follows (*following* edges only), by display name.
     public func following(of user: String) -> [String] {
-        sortedByName(state.outgoing(of: user).filter { $0.value == .following }.map(\.key))
+        sortedByName(state.users(followedBy: user))
     }
 
     public func followerCount(_ user: String) -> Int { state.followerCount(of: user) }
