@@ -21,7 +21,7 @@ extension CommunityState {
 
     /// Every block, as (blocker, blocked).
     public var blockPairs: [BlockPair] {
-        follows.blocks.map { BlockPair(keys[$0.first], keys[$0.second]) }
+        follows.blockPairs.map { BlockPair(keys[$0.first], keys[$0.second]) }
     }
 
     public func isPrivate(_ user: String) -> Bool { keys.key(user).map(follows.isPrivate) ?? false }

@@ -14,7 +14,7 @@ public struct FollowGraph: Sendable {
     private(set) var following: [Int] = []
     private(set) var isPrivate: [Bool] = []
     /// (blocker, blocked) pairs.
-    private(set) var blocks: Set<KeyPair> = []
+    private(set) var blockPairs: Set<KeyPair> = []
 
     public init() {}
 
@@ -43,7 +43,7 @@ public struct FollowGraph: Sendable {
     func isPrivate(_ user: Int) -> Bool { user < isPrivate.count && isPrivate[user] }
 
     /// Whether `blocker` blocked `blocked` (one way).
-    func blocks(_ blocker: Int, _ blocked: Int) -> Bool { blocks.contains(KeyPair(blocker, blocked)) }
+    func blocks(_ blocker: Int, _ blocked: Int) -> Bool { blockPairs.contains(KeyPair(blocker, blocked)) }
 
     /// Whether either of the two blocked the other.
     func isBlocked(_ a: Int, _ b: Int) -> Bool { blocks(a, b) || blocks(b, a) }
@@ -65,8 +65,8 @@ public struct FollowGraph: Sendable {
     mutating func setPrivate(_ user: Int, _ value: Bool) { isPrivate[user] = value }
 
     /// Adds a block; false when it was there already.
-    mutating func block(_ blocker: Int, _ blocked: Int) -> Bool { blocks.insert(KeyPair(blocker, blocked)).inserted }
+    mutating func block(_ blocker: Int, _ blocked: Int) -> Bool { blockPairs.insert(KeyPair(blocker, blocked)).inserted }
 
     /// Removes a block; false when there was none.
-    mutating func unblock(_ blocker: Int, _ blocked: Int) -> Bool { blocks.remove(KeyPair(blocker, blocked)) != nil }
+    mutating func unblock(_ blocker: Int, _ blocked: Int) -> Bool { blockPairs.remove(KeyPair(blocker, blocked)) != nil }
 }

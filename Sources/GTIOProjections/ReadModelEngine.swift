@@ -64,4 +64,3 @@ public struct ReadModelEngine: Sendable {
         return result
     }
 }
-
