@@ -268,7 +268,7 @@ public struct CommunityState: Sendable {
     /// Grows the key-indexed arrays to hold every key of `event`.
     private mutating func makeRoom(for event: KeyedEvent) {
         var top = max(event.user, event.device, event.subject, event.object)
-        if let listTop = event.list.max() { top = max(top, listTop) }
+        if !event.list.isEmpty, let listTop = event.list.max() { top = max(top, listTop) }
         guard top >= known.count else { return }
         // Keys come in increasing order, so doubling keeps growth amortized.
         let count = max(top + 1, known.count * 2)

@@ -54,20 +54,20 @@ public struct KeyTable: Sendable {
         return event
     }
 
-    /// The same event keyed straight from a scan's row: only a new id is made a `String`, and
-    /// only the columns its type fills are read.
-    public mutating func keyed(_ row: EventRow) throws -> KeyedEvent {
+    /// Appends the event of a scan's row to `events`, keyed straight from SQLite's bytes: only
+    /// a new id is made a `String`, and only the columns its type fills are read.
+    mutating func key(_ row: EventRow, into events: inout [KeyedEvent]) throws {
         let type = row.type, columns = type.columns
-        // Built from locals in one go: filling a `var` event field by field cost an outlined
-        // copy and destroy of the whole event per row.
+        // Built from locals in one go, in place: filling a `var` event field by field, or
+        // returning it, cost a copy and a destroy of the whole event per row.
         let user = intern(utf8: row.bytes(.user)), device = intern(utf8: row.bytes(.device))
         let subject = columns.contains(.subject) ? intern(utf8: row.bytes(.subject)) : 0
         let object = type == .reviewAdded ? intern(utf8: row.bytes(.object)) : 0
         let list = columns.contains(.list) ? try listKeys(row) : []
-        return KeyedEvent(
+        events.append(KeyedEvent(
             seq: row.seq, type: type, at: row.at, user: user, device: device, subject: subject, object: object,
             value: columns.contains(.value) ? row.text(.value) : nil, flag: columns.contains(.flag) ? row.flag : nil,
-            text: columns.contains(.text) ? row.text(.text) : nil, list: list)
+            text: columns.contains(.text) ? row.text(.text) : nil, list: list))
     }
 
     /// The keys of the users a row lists: apart, so that no closure captures the event.

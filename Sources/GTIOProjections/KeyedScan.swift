@@ -92,7 +92,7 @@ final class KeyedScan: @unchecked Sendable {
         guard var events = free.receive() else { throw CancellationError() }
         var sent = keys.count
         try EventStore.scanRows(scope, in: db) { row in
-            events.append(try keys.keyed(row))
+            try keys.key(row, into: &events)
             guard events.count == chunkSize else { return }
             let chunk = Chunk(events: events, newIDs: Array(keys.ids[sent...]))
             // Let go of the buffer before waiting for the next, so the fold holds it alone and
