@@ -24,7 +24,11 @@ extension ReadModelTables {
                 built.close()
                 finished.signal()
             }
-            for name in names where built.send((name, insertionRows(of: name, models))) == false { return }
+            // The small models first, so that building the two big ones' rows overlaps inserting
+            // the model before each; all go in one transaction, so the order is not seen.
+            let big: [ReadModelName] = [.followGraph, .posts]
+            for name in names.filter({ !big.contains($0) }) + big.filter(names.contains)
+            where built.send((name, insertionRows(of: name, models))) == false { return }
         }
         builder.start()
         defer { finished.wait() }
