@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import GTIOStore
+import GTIOTestSupport
+import Testing
+@testable import GTIOProjections
+
+/// The rebuild's reading thread: chunks in order with the ids they introduce, and every way a
+/// scan can stop early ends that thread instead of leaving it blocked.
+@Suite(.timeLimit(.minutes(1))) struct KeyedScanTests {
+    let folder = TemporaryDirectory()
+
+    /// A store of `count` random events: chunks hold 4,096 and eight are in flight at most.
+    func store(_ count: Int) throws -> EventStore {
+        let store = try EventStore(path: folder.file("log.gtio"))
+        let events = RandomLog.events(seed: 7, count: count)
+        _ = try store.append(EventBatch(source: "gen", events: events.enumerated().map { ($0.offset, $0.element) }))
+        return store
+    }
+
+    @Test func chunksComeInSeqOrderWithTheIdsTheyFirstKeyed() throws {
+        let store = try store(9_000)
+        let scan = KeyedScan(keys: KeyTable())
+        var adopted = KeyTable(), seqs: [Int64] = [], chunks = 0
+        try scan.run(store, LogScope()) { chunk in
+            adopted.adopt(chunk.newIDs)
+            chunks += 1
+            for event in chunk.events {
+                seqs.append(event.seq)
+                // Every key an event carries was introduced by this chunk or an earlier one.
+                #expect([event.user, event.device, event.subject, event.object].allSatisfy { $0 < adopted.count })
+            }
+        }
+        #expect(chunks == 3)
+        #expect(seqs == Array(1...9_000))
+        #expect(adopted.ids == scan.keys.ids)
+    }
+
+    @Test func aFoldThatStopsAtTheFirstChunkEndsTheReadingThreadAndKeepsItsTable() throws {
+        struct Stop: Error {}
+        // More than the eight buffers in flight hold, so that the reader is waiting for one.
+        let store = try store(40_000)
+        let scan = KeyedScan(keys: KeyTable())
+        var chunks = 0
+        #expect(throws: Stop.self) {
+            try scan.run(store, LogScope()) { _ in
+                chunks += 1
+                // Time for the reader to fill every buffer and wait for a free one, which the
+                // fold's stopping must then release.
+                Thread.sleep(forTimeInterval: 1)
+                throw Stop()
+            }
+        }
+        #expect(chunks == 1)
+        // The reader's table is handed back whole, whatever it keyed before it stopped.
+        #expect(scan.keys.count > 1 && scan.keys.key(scan.keys.ids[1]) == 1)
+    }
+
+    @Test func aRowTheReaderCannotReadFailsTheFoldAfterTheChunksBeforeIt() throws {
+        let store = try store(5_000)
+        // A type this gtio does not know, appended behind the store's back (the log's triggers
+        // only refuse changes and gaps): the scan reaches it after handing over one chunk.
+        try store.write { db in
+            try db.execute(sql: """
+                INSERT INTO events (seq, id, type, at, recorded, v, original, batch)
+                VALUES (5001, 'e-unknown', 'post.teleported', 0, 0, 1, '{}', 1)
+                """)
+        }
+        let error = #expect(throws: StoreError.self) { try ReadModelEngine(store: store).fold() }
+        #expect(error.map { "\($0)".contains("event 5001 has a type unknown to this gtio") } == true)
+    }
+}
