@@ -77,7 +77,7 @@ final class KeyedScan: @unchecked Sendable {
         try store.read { db in
             // The store retries a read that SQLite answered busy; once chunks have gone to the
             // fold, starting over would apply their events twice.
-            guard !handedOver else { throw StoreError.database("SQLite was busy in the middle of reading the log; run it again") }
+            guard !handedOver else { throw StoreError.busyMidScan }
             try Self.fill(db, scope, keys: &keys, handedOver: &handedOver, full: full, free: free)
         }
     }

@@ -7,7 +7,16 @@ extension EventStore {
     /// Reads the typed columns of the events in `scope`, in `seq` order, straight from the
     /// C API: a rebuild reads the whole log, and GRDB's `Row` costs ≈ 3× the C calls here.
     public func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
-        try read { db in try Self.scan(scope, in: db, body) }
+        var delivered = false
+        try read { db in
+            // `read` runs its body again when SQLite answers busy; once records went to `body`,
+            // starting over would deliver them twice (a catch-up would apply them twice).
+            guard !delivered else { throw StoreError.busyMidScan }
+            try Self.scan(scope, in: db) { record in
+                delivered = true
+                try body(record)
+            }
+        }
     }
 
     /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.

@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case readOnly(path: String)
     case database(String)
     case interrupted
+    /// SQLite answered busy after a scan had handed events over: starting over would hand them twice.
+    case busyMidScan
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "store error: \(message)"
         case .interrupted:
             "interrupted"
+        case .busyMidScan:
+            "another process kept the store busy in the middle of reading the log; run the command again"
         }
     }
 

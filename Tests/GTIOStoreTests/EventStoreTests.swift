@@ -72,7 +72,7 @@ func batch(_ events: [ValidatedEvent], source: String = "test.jsonl", rejected: 
 
     @Test func theDatabaseRefusesUpdatesDeletesAndGaps() throws {
         let store = try store()
-        try store.append(batch([heart("a"), heart("b")]))
+        _ = try store.append(batch([heart("a"), heart("b")]))
         for sql in [
             "UPDATE events SET user = 'mallory' WHERE seq = 1",
             "DELETE FROM events WHERE seq = 2",
@@ -89,7 +89,7 @@ func batch(_ events: [ValidatedEvent], source: String = "test.jsonl", rejected: 
 
     @Test func theSqlite3ShellIsRefusedToo() throws {
         let store = try store()
-        try store.append(batch([heart("a")]))
+        _ = try store.append(batch([heart("a")]))
         for sql in ["UPDATE events SET user = 'mallory';", "DELETE FROM events;"] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
@@ -131,7 +131,7 @@ func batch(_ events: [ValidatedEvent], source: String = "test.jsonl", rejected: 
 
     @Test func aCorrectedLineAtTheSameSourceAndLineSettlesItsEntry() throws {
         let store = try store()
-        try store.append(EventBatch(source: "f.jsonl", rejected: [RejectedLine(line: 1, reason: "bad", original: [1])]))
+        _ = try store.append(EventBatch(source: "f.jsonl", rejected: [RejectedLine(line: 1, reason: "bad", original: [1])]))
         let outcome = try store.append(EventBatch(source: "f.jsonl", events: [(1, heart("fixed"))]))
         #expect(outcome.settled == 1)
         let entry = try #require(try store.quarantineEntries(includeSettled: true).first)
@@ -143,7 +143,7 @@ func batch(_ events: [ValidatedEvent], source: String = "test.jsonl", rejected: 
     @Test func retryAppendsWhatIsNowValidAndKeepsTheRest() throws {
         let store = try store()
         let good = #"{"id":"ok","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u","data":{"post":"p"}}"#
-        try store.append(EventBatch(source: "f.jsonl", rejected: [
+        _ = try store.append(EventBatch(source: "f.jsonl", rejected: [
             RejectedLine(line: 1, reason: "old reason", original: Array(good.utf8)),
             RejectedLine(line: 2, reason: "old reason", original: Array("nope".utf8)),
         ]))
@@ -171,7 +171,7 @@ func batch(_ events: [ValidatedEvent], source: String = "test.jsonl", rejected: 
     }
 
     @Test func reopeningKeepsTheLog() throws {
-        try store().append(batch([heart("a"), heart("b")]))
+        _ = try store().append(batch([heart("a"), heart("b")]))
         let reopened = try store()
         #expect(try reopened.status().events == 2)
         #expect(try reopened.append(batch([heart("b"), heart("c")])).appended == 1)
