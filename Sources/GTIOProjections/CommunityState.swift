@@ -149,6 +149,10 @@ public struct CommunityState: Sendable {
     public internal(set) var quickAddShownByDay: [Int64: Int] = [:]
     public internal(set) var quickAddAcceptedByDay: [Int64: Int] = [:]
 
+    /// The events and actions counted for the day being applied, not yet in `eventsByDay` and
+    /// `actionsByDay`: settled whenever `apply` returns.
+    private var tally = DayTally()
+
     /// When set, every mutation records what it touched (for incremental table writes).
     public var changes: ChangeSet?
 
@@ -183,10 +187,13 @@ public struct CommunityState: Sendable {
     public enum Action: String, Sendable, CaseIterable {
         case posts, hearts, votes, reviews, flags, shares, invites, suggestions
 
-        /// By case, not by name (see `EventType.hash(into:)`): one is hashed per action applied.
+        /// By case, not by name (see `EventType.hash(into:)`).
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(unsafeBitCast(self, to: UInt8.self))
+            hasher.combine(index)
         }
+
+        /// The case's place in `allCases`.
+        var index: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
     }
 
     // MARK: Applying
@@ -198,13 +205,40 @@ public struct CommunityState: Sendable {
 
     /// Applies one event whose ids this state's key table keyed; events must come in increasing `seq`.
     public mutating func apply(_ event: KeyedEvent) {
+        applyOne(event)
+        settleTally()
+    }
+
+    /// Applies events in order, as `apply(_:)` one by one would.
+    public mutating func apply(_ events: [KeyedEvent]) {
+        // By index: a for-in would copy each event out (a retain and a release per string).
+        for index in events.indices { applyOne(events[index]) }
+        settleTally()
+    }
+
+    /// Adds the day's tally to the per-day tables; every `apply` ends with it.
+    private mutating func settleTally() {
+        guard tally.events > 0 else { return }
+        eventsByDay[tally.day, default: 0] += tally.events
+        for action in Action.allCases where tally.actions[action.index] > 0 {
+            actionsByDay[tally.day, default: [:]][action, default: 0] += tally.actions[action.index]
+            tally.actions[action.index] = 0
+        }
+        tally.events = 0
+    }
+
+    private mutating func applyOne(_ event: KeyedEvent) {
         makeRoom(for: event)
         lastSeq = event.seq
         eventCount += 1
         if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
         let day = Timestamp(milliseconds: event.at).day
         changes?.touch(day: day)
-        eventsByDay[day, default: 0] += 1
+        if day != tally.day {
+            settleTally()
+            tally.day = day
+        }
+        tally.events += 1
         if event.user != 0, lastActiveDay[event.user] != day {
             lastActiveDay[event.user] = day
             if userDays[event.user].insertDay(day) {
@@ -288,8 +322,13 @@ public struct CommunityState: Sendable {
         anomaliesByDay[Timestamp(milliseconds: event.at).day, default: [:]][key, default: 0] += 1
     }
 
+    /// Counts an applied action of the event being applied, on its `day`.
     mutating func count(_ action: Action, _ day: Int64) {
-        actionsByDay[day, default: [:]][action, default: 0] += 1
+        if day == tally.day {
+            tally.actions[action.index] += 1
+        } else {
+            actionsByDay[day, default: [:]][action, default: 0] += 1
+        }
     }
 
     private mutating func applySignUp(_ event: KeyedEvent, day: Int64) {

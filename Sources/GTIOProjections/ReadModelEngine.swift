@@ -34,8 +34,7 @@ public struct ReadModelEngine: Sendable {
         defer { state.keys = scan.keys }
         try scan.run(store, scope) { chunk in
             state.keys.adopt(chunk.newIDs)
-            // By index: a for-in would copy each event out (a retain and a release per string).
-            for index in chunk.events.indices { state.apply(chunk.events[index]) }
+            state.apply(chunk.events)
             progress(state.eventCount)
         }
     }
