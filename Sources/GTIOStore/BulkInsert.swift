@@ -53,7 +53,7 @@ public struct BulkInsert {
             for value in row {
                 let start = bytes.count
                 switch value.storage {
-                case .string(let text): bytes.append(contentsOf: text.utf8)
+                case .string(var text): text.withUTF8 { bytes.append(contentsOf: $0) }
                 case .blob(let data): bytes.append(contentsOf: data)
                 default: break
                 }
