@@ -27,8 +27,9 @@ extension ReadModelTables {
             // The small models first, so that building the two big ones' rows overlaps inserting
             // the model before each; all go in one transaction, so the order is not seen.
             let big: [ReadModelName] = [.followGraph, .posts]
-            for name in names.filter({ !big.contains($0) }) + big.filter(names.contains)
-            where built.send((name, insertionRows(of: name, models))) == false { return }
+            for name in names.filter({ !big.contains($0) }) + big.filter(names.contains) {
+                guard built.send((name, insertionRows(of: name, models))) else { return }
+            }
         }
         builder.start()
         defer { finished.wait() }
