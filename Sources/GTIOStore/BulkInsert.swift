@@ -15,8 +15,11 @@ public struct BulkInsert {
     /// The text and blob bytes of the pending rows, bound straight from here (SQLITE_STATIC).
     private var bytes: [UInt8] = []
 
-    /// Rows for `columns` of `table`, `rowsPerStatement` at a time.
+    /// Rows for `columns` of `table`, `rowsPerStatement` at a time. A statement's parameters
+    /// stay within 999, the smallest limit an SQLite build may have (the widest read-model
+    /// table, 15 columns, takes 960).
     public init(into table: String, columns: [String], in db: Database, rowsPerStatement: Int = 64) throws {
+        let rowsPerStatement = max(1, min(rowsPerStatement, 999 / max(columns.count, 1)))
         let names = columns.joined(separator: ", ")
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
         self.db = db
