@@ -48,7 +48,7 @@ public enum AnswerTable {
     /// One row per first-open day: devices at each step.
     public static func funnelByDay(_ days: [(day: Int64, funnel: OnboardingFunnel)]) -> ResultTable {
         ResultTable(columns: ["cohort"] + OnboardingFunnel.columns, rows: days.map { day, funnel in
-            [.text(date(day))] + funnel.reached.map { .integer(Int64($0)) }
+            [.text(Timestamp.dateString(ofDay: day))] + funnel.reached.map { .integer(Int64($0)) }
         })
     }
 
@@ -81,8 +81,4 @@ public enum AnswerTable {
 
     /// Rates to 4 decimals: enough for a percentage with two, and stable text in files.
     public static func rounded(_ rate: Double) -> Double { (rate * 10_000).rounded() / 10_000 }
-
-    public static func date(_ day: Int64) -> String {
-        Timestamp(milliseconds: day * Timestamp.millisecondsPerDay).dateString
-    }
 }

@@ -11,7 +11,7 @@ public struct RetentionCohort: Sendable, Equatable {
     /// Users active on `day + offset`, one per offset; nil while that day has not begun.
     public var retained: [Int?]
 
-    public var date: String { Timestamp(milliseconds: day * Timestamp.millisecondsPerDay).dateString }
+    public var date: String { Timestamp.dateString(ofDay: day) }
 
     /// The share of the cohort retained at offset number `index`; nil when not yet known.
     public func rate(_ index: Int) -> Double? {

@@ -50,6 +50,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The UTC date `YYYY-MM-DD` of this moment.
     public var dateString: String { String(description.prefix(10)) }
 
+    /// The UTC date `YYYY-MM-DD` of day number `day`.
+    public static func dateString(ofDay day: Int64) -> String {
+        Timestamp(milliseconds: day * millisecondsPerDay).dateString
+    }
+
+    /// The last millisecond of day number `day`.
+    public static func endOfDay(_ day: Int64) -> Timestamp {
+        Timestamp(milliseconds: (day + 1) * millisecondsPerDay - 1)
+    }
+
     // MARK: Parsing
 
     /// Parses RFC 3339 as EVENTS.md §4 allows it: `T` or `t`, `Z`, `z` or `±HH:MM`,

@@ -6,7 +6,7 @@ enum TimeArgument {
     static func parse(_ text: String, option: String, endOfDay: Bool) throws -> Timestamp {
         if let moment = Timestamp(rfc3339: text) { return moment }
         if let day = Timestamp(date: text) {
-            return endOfDay ? Timestamp(milliseconds: day.milliseconds + Timestamp.millisecondsPerDay - 1) : day
+            return endOfDay ? Timestamp.endOfDay(day.day) : day
         }
         throw ConsoleError.badArgument(
             "\(option): \"\(text)\" is not a time (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff]Z or ±HH:MM)")

@@ -12,7 +12,7 @@ public struct EngagementDay: Sendable, Equatable {
     public var actions: [CommunityState.Action: Int]
     public var events: Int
 
-    public var date: String { Timestamp(milliseconds: day * Timestamp.millisecondsPerDay).dateString }
+    public var date: String { Timestamp.dateString(ofDay: day) }
 }
 
 extension ReadModels {
@@ -88,9 +88,10 @@ extension ReadModels {
             actions: state.actionsByDay[day] ?? [:], events: state.eventsByDay[day] ?? 0)
     }
 
-    /// Ignored events by type and reason, most first.
-    public func anomalies() -> [AnomalyCount] {
-        state.anomalies.map { AnomalyCount(type: $0.key.type, anomaly: $0.key.anomaly, count: $0.value) }
+    /// Ignored events by type and reason, most first: in the whole view, or on one UTC `day`.
+    public func anomalies(on day: Int64? = nil) -> [AnomalyCount] {
+        let counts = day.map { state.anomaliesByDay[$0] ?? [:] } ?? state.anomalies
+        return counts.map { AnomalyCount(type: $0.key.type, anomaly: $0.key.anomaly, count: $0.value) }
             .sorted { ($1.count, $0.type.rawValue, $0.anomaly) < ($0.count, $1.type.rawValue, $1.anomaly) }
     }
 }

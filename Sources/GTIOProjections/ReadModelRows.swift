@@ -64,7 +64,6 @@ extension ReadModels {
                 d.moderator.databaseValue, d.note.databaseValue, d.flaggers.databaseValue, d.firstFlagged.databaseValue]
     }
 
-    static func date(_ day: Int64) -> String { Timestamp(milliseconds: day * Timestamp.millisecondsPerDay).dateString }
 
     /// `single`: compute this day's windows on their own (a catch-up touching a few days).
     func dayRow(_ day: Int64, single: Bool = false) -> [DatabaseValue]? {
@@ -80,7 +79,7 @@ extension ReadModels {
 
     func signupRows(_ day: Int64) -> [[DatabaseValue]] {
         (state.signupsByDay[day] ?? [:]).sorted { $0.key < $1.key }.map {
-            [Self.date(day).databaseValue, $0.key.databaseValue, $0.value.databaseValue]
+            [Timestamp.dateString(ofDay: day).databaseValue, $0.key.databaseValue, $0.value.databaseValue]
         }
     }
 

@@ -128,10 +128,10 @@ public enum ReadModelTables {
         if let earliest = changes.earliestDay {
             let days = models.allDays.filter { $0 >= earliest }
             let single = days.count <= 3
-            try rewrite("rm_days", keys: days.map { [ReadModels.date($0).databaseValue] },
+            try rewrite("rm_days", keys: days.map { [Timestamp.dateString(ofDay: $0).databaseValue] },
                         rows: days.map { models.dayRow($0, single: single) })
             for day in days {
-                try db.execute(sql: "DELETE FROM rm_signups WHERE date = ?", arguments: [ReadModels.date(day)])
+                try db.execute(sql: "DELETE FROM rm_signups WHERE date = ?", arguments: [Timestamp.dateString(ofDay: day)])
                 for row in models.signupRows(day) {
                     try db.execute(sql: "INSERT INTO rm_signups (date, provider, count) VALUES (?, ?, ?)", arguments: StatementArguments(row))
                     written += 1

@@ -62,9 +62,9 @@ struct HTMLReport {
         let trend = report.trendRange
         var out = "<header class=\"top\"><h1>GTIO nightly report: \(report.date)</h1>"
         out += "<p class=\"meta\">Window: \(report.date) 00:00 to 23:59:59.999, time zone UTC. Trends: "
-        out += "\(AnswerTable.date(trend.lowerBound)) to \(AnswerTable.date(trend.upperBound)). "
+        out += "\(Timestamp.dateString(ofDay: trend.lowerBound)) to \(Timestamp.dateString(ofDay: trend.upperBound)). "
         out += "Computed at log seq \(ReportText.grouped(Int(report.logSeq))): \(ReportText.grouped(report.eventsInView)) events "
-        out += "at or before \(report.cutoff.description); the log covers \(AnswerTable.date(report.firstDay)) to \(AnswerTable.date(report.lastDay)).</p>"
+        out += "at or before \(report.cutoff.description); the log covers \(Timestamp.dateString(ofDay: report.firstDay)) to \(Timestamp.dateString(ofDay: report.lastDay)).</p>"
         out += "</header>\n"
         if !report.dayHasEvents {
             out += "<p class=\"notice\">No events happened on \(report.date). The day\u{2019}s figures are zero; "
@@ -142,7 +142,7 @@ struct HTMLReport {
              note: step == 0 ? "" : ReportText.percent(funnel.stepConversion(step)))
         }
         let chart = SVGChart(
-            id: "funnel", title: "Onboarding funnel, devices first opened \(AnswerTable.date(report.trendRange.lowerBound)) to \(report.date)",
+            id: "funnel", title: "Onboarding funnel, devices first opened \(Timestamp.dateString(ofDay: report.trendRange.lowerBound)) to \(report.date)",
             summary: "Devices reaching each step within 7 days of their first app.opened: "
                 + bars.map { "\($0.label) \($0.value)" + ($0.note.isEmpty ? "" : " (\($0.note) of the step before)") }.joined(separator: ", ") + ".",
             xLabel: "devices", yLabel: "step")

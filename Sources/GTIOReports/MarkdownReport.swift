@@ -10,7 +10,7 @@ struct MarkdownReport {
     func render() -> String {
         let trend = report.trendRange
         var out = "# GTIO nightly report: \(report.date)\n\n"
-        out += "Window: \(report.date) 00:00 to 23:59:59.999 UTC. Trends: \(AnswerTable.date(trend.lowerBound)) to \(report.date). "
+        out += "Window: \(report.date) 00:00 to 23:59:59.999 UTC. Trends: \(Timestamp.dateString(ofDay: trend.lowerBound)) to \(report.date). "
         out += "Computed at log seq \(report.logSeq) (\(report.eventsInView) events at or before \(report.cutoff.description)).\n\n"
         if !report.dayHasEvents { out += "> No events happened on \(report.date): the day's figures are zero.\n\n" }
 
@@ -31,7 +31,7 @@ struct MarkdownReport {
                         .integer(Int64(verdict?.wearIt ?? 0)), .integer(Int64(verdict?.changeIt ?? 0)), .text(verdict?.label ?? "no votes")]
             })
 
-        out += "## Onboarding funnel (devices first opened \(AnswerTable.date(trend.lowerBound)) to \(report.date))\n\n"
+        out += "## Onboarding funnel (devices first opened \(Timestamp.dateString(ofDay: trend.lowerBound)) to \(report.date))\n\n"
         out += table(["step", "devices", "of the step before", "of devices opened"], OnboardingFunnel.steps.indices.map {
             [.text(OnboardingFunnel.steps[$0]), .integer(Int64(report.funnel.reached[$0])),
              .text(ReportText.percent(report.funnel.stepConversion($0))), .text(ReportText.percent(report.funnel.overallConversion($0)))]

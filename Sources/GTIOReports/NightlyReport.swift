@@ -37,13 +37,13 @@ public struct NightlyReport: Sendable {
     public var quarantine: [QuarantineEntry]
     public var quarantined: Int
 
-    public var date: String { AnswerTable.date(day) }
+    public var date: String { Timestamp.dateString(ofDay: day) }
     /// The days of the trends: the last 30, or fewer when the log begins later.
     public var trendRange: ClosedRange<Int64> { max(firstDay, day - Self.trendDays + 1)...day }
     /// The trend days in words: "2012-04-02 to 2012-05-01".
-    public var trendLabel: String { AnswerTable.date(trendRange.lowerBound) + " to " + date }
+    public var trendLabel: String { Timestamp.dateString(ofDay: trendRange.lowerBound) + " to " + date }
     /// The last millisecond of the day: the report's "now".
-    public var cutoff: Timestamp { Timestamp(milliseconds: (day + 1) * Timestamp.millisecondsPerDay - 1) }
+    public var cutoff: Timestamp { Timestamp.endOfDay(day) }
     public var today: EngagementDay { trend[trend.count - 1] }
     /// Whether any event of the log happened on the day.
     public var dayHasEvents: Bool { today.events > 0 }
@@ -63,10 +63,9 @@ public struct NightlyReport: Sendable {
         let day = try day ?? defaultDay(of: status)
         guard let firstAt = status.firstAt, let lastAt = status.lastAt else { throw ReportError.emptyLog }
         guard (firstAt.day...lastAt.day).contains(day) else {
-            throw ReportError.dateOutsideLog(AnswerTable.date(day), first: firstAt.dateString, last: lastAt.dateString)
+            throw ReportError.dateOutsideLog(Timestamp.dateString(ofDay: day), first: firstAt.dateString, last: lastAt.dateString)
         }
-        let end = Timestamp(milliseconds: (day + 1) * Timestamp.millisecondsPerDay - 1)
-        let models = try ReadModelEngine(store: store).fold(.asOf(end), throughSeq: status.lastSeq)
+        let models = try ReadModelEngine(store: store).fold(.asOf(Timestamp.endOfDay(day)), throughSeq: status.lastSeq)
         return make(models, day: day, logSeq: status.lastSeq, firstDay: firstAt.day, lastDay: lastAt.day,
                     quarantine: try store.quarantineEntries(), quarantined: Int(status.quarantined))
     }
@@ -90,9 +89,6 @@ public struct NightlyReport: Sendable {
             HeadlineFigure(name: name, value: value(now), dayBefore: day - 1 >= firstDay ? value(before) : nil,
                            weekBefore: day - 7 >= firstDay ? value(weekBefore) : nil)
         }
-        let anomalies = (models.state.anomaliesByDay[day] ?? [:])
-            .map { AnomalyCount(type: $0.key.type, anomaly: $0.key.anomaly, count: $0.value) }
-            .sorted { ($1.count, $0.type.rawValue, $0.anomaly.rawValue) < ($0.count, $1.type.rawValue, $1.anomaly.rawValue) }
         let looks = models.looks(.popular, limit: topLooks)
         let queue = models.moderationQueue()
         return NightlyReport(
@@ -106,7 +102,7 @@ public struct NightlyReport: Sendable {
             moderationToday: models.moderationFigures(decidedOn: day...day, queue: queue),
             moderationTrend: models.moderationFigures(decidedOn: trendRange, queue: queue),
             queue: AnswerTable.flags(queue, in: models.state),
-            anomalies: anomalies, quarantine: quarantine, quarantined: quarantined)
+            anomalies: models.anomalies(on: day), quarantine: quarantine, quarantined: quarantined)
     }
 
     /// The vote verdict of one of the looks, when it has votes.
