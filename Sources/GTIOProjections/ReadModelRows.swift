@@ -1,111 +1,208 @@
 import GRDB
 import GTIOCatalog
+import GTIOStore
 
-/// The row each read-model table holds for one key, or nil when it holds none. Full writes and
-/// incremental ones both build rows here, so they cannot drift apart.
+/// The row each read-model table holds for one key: appended to `row`, or false when the table
+/// holds none (and nothing appended). Full rewrites, rewrites of changed rows and
+/// `rebuild --check` all build rows here, so they cannot drift apart.
 extension ReadModels {
     typealias Pair = CommunityState.BlockPair
 
-    func userRow(_ user: String) -> [DatabaseValue]? {
-        guard state.knows(user) || state.names[user] != nil else { return nil }
+    func userRow(_ user: String, into row: inout some RowSink) -> Bool {
+        guard state.knows(user) || state.names[user] != nil else { return false }
         let signup = state.signups[user]
-        return [user.databaseValue, name(of: user).databaseValue, state.isPrivate(user).databaseValue,
-                followerCount(user).databaseValue, followingCount(user).databaseValue,
-                signup?.at.databaseValue ?? .null, signup?.provider.databaseValue ?? .null]
+        row.append(user)
+        row.append(name(of: user))
+        row.append(state.isPrivate(user))
+        row.append(followerCount(user))
+        row.append(followingCount(user))
+        row.append(signup?.at)
+        row.append(signup?.provider)
+        return true
     }
+
+    func followRow(_ follower: String, _ target: String, _ edge: CommunityState.EdgeState, into row: inout some RowSink) {
+        row.append(follower)
+        row.append(target)
+        row.append(edge.column)
+    }
+
+    func blockRow(_ blocker: String, _ blocked: String, into row: inout some RowSink) {
+        row.append(blocker)
+        row.append(blocked)
+    }
+
+    func postRow(_ post: CommunityState.Post, into row: inout some RowSink) {
+        row.append(post.id)
+        row.append(post.author)
+        row.append(post.kind)
+        row.append(post.voting)
+        row.append(post.created)
+        row.append(post.life.column)
+        row.append(post.heartCount)
+        row.append(post.wearIt)
+        row.append(post.changeIt)
+        row.append(post.liveReviews)
+        row.append(post.shares)
+        row.append(state.isHidden("post:" + post.id))
+        row.append(post.description)
+    }
+
+    func heartRow(_ post: String, _ user: String, _ seq: Int64, into row: inout some RowSink) {
+        row.append(post)
+        row.append(user)
+        row.append(seq)
+    }
+
+    func reviewRow(_ review: CommunityState.Review, into row: inout some RowSink) {
+        row.append(review.id)
+        row.append(review.post)
+        row.append(review.author)
+        row.append(review.at)
+        row.append(review.removed)
+        row.append(review.agreers.count)
+        row.append(review.text)
+    }
+
+    func verdictRow(_ post: CommunityState.Post, into row: inout some RowSink) -> Bool {
+        guard let verdict = verdict(of: post) else { return false }
+        row.append(verdict.post)
+        row.append(verdict.wearIt)
+        row.append(verdict.changeIt)
+        row.append(verdict.share)
+        row.append(verdict.wilson)
+        row.append(verdict.label)
+        return true
+    }
+
+    func flagRow(_ item: String, into row: inout some RowSink) -> Bool {
+        guard let entry = state.items[item], !entry.open.isEmpty, let first = state.firstFlagged(item) else { return false }
+        row.append(item)
+        row.append(entry.open.count)
+        row.append(first.at)
+        row.append(entry.open.count >= CommunityState.hiddenAt)
+        row.append(entry.open.values.map(\.at).max() ?? first.at)
+        row.append(entry.lastFlagSeq)
+        return true
+    }
+
+    func decisionRow(_ index: Int, into row: inout some RowSink) -> Bool {
+        guard index < state.decisions.count else { return false }
+        let d = state.decisions[index]
+        row.append(d.seq)
+        row.append(d.at)
+        row.append(d.item)
+        row.append(d.action)
+        row.append(d.moderator)
+        row.append(d.note)
+        row.append(d.flaggers)
+        row.append(d.firstFlagged)
+        return true
+    }
+
+    /// `single`: compute this day's windows on their own (a catch-up touching a few days).
+    func dayRow(_ day: Int64, single: Bool = false, into row: inout some RowSink) -> Bool {
+        guard state.eventsByDay[day] != nil else { return false }
+        let figures = engagement(on: day, single: single)
+        row.append(figures.date)
+        row.append(figures.dau)
+        row.append(figures.wau)
+        row.append(figures.mau)
+        row.append(figures.devices)
+        row.append(figures.signups.values.reduce(0, +))
+        for action in CommunityState.Action.allCases { row.append(figures.actions[action] ?? 0) }
+        row.append(figures.events)
+        return true
+    }
+
+    /// A day's sign-ups by provider, one row each.
+    func signupRows(_ day: Int64, into rows: inout some RowSink) {
+        for (provider, count) in (state.signupsByDay[day] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            rows.append(Timestamp.dateString(ofDay: day))
+            rows.append(provider)
+            rows.append(count)
+        }
+    }
+
+    func anomalyRows(into rows: inout some RowSink) {
+        for anomaly in anomalies() {
+            rows.append(anomaly.type.rawValue)
+            rows.append(anomaly.anomaly.rawValue)
+            rows.append(anomaly.count)
+        }
+    }
+
+    /// Every user any table row mentions.
+    var allUsers: Set<String> { state.knownUsers.union(state.names.keys) }
+    var allDays: [Int64] { state.eventsByDay.keys.sorted() }
+
+    // MARK: Rows by key, as GRDB values
+
+    func userRow(_ user: String) -> [DatabaseValue]? { valueRow { userRow(user, into: &$0) } }
 
     func followRow(_ pair: Pair) -> [DatabaseValue]? {
         guard let edge = state.edge(from: pair.first, to: pair.second) else { return nil }
-        return [pair.first.databaseValue, pair.second.databaseValue, edge.column.databaseValue]
+        return valueRow { followRow(pair.first, pair.second, edge, into: &$0); return true }
     }
 
     func blockRow(_ pair: Pair) -> [DatabaseValue]? {
-        state.blocks(pair.first, pair.second) ? [pair.first.databaseValue, pair.second.databaseValue] : nil
+        guard state.blocks(pair.first, pair.second) else { return nil }
+        return valueRow { blockRow(pair.first, pair.second, into: &$0); return true }
     }
 
     func postRow(_ id: String) -> [DatabaseValue]? {
         guard let post = state.posts[id] else { return nil }
-        let life = switch post.life { case .live: "live"; case .deleted: "deleted"; case .removed: "removed" }
-        return [post.id.databaseValue, post.author.databaseValue, post.kind.databaseValue, post.voting.databaseValue,
-                post.created.databaseValue, life.databaseValue, post.heartCount.databaseValue,
-                post.wearIt.databaseValue, post.changeIt.databaseValue, post.liveReviews.databaseValue,
-                post.shares.databaseValue, state.isHidden("post:" + post.id).databaseValue, post.description.databaseValue]
+        return valueRow { postRow(post, into: &$0); return true }
     }
 
     /// `pair` is (post, user).
     func heartRow(_ pair: Pair) -> [DatabaseValue]? {
         guard let user = state.keys.key(pair.second), let seq = state.posts[pair.first]?.hearters[user] else { return nil }
-        return [pair.first.databaseValue, pair.second.databaseValue, seq.databaseValue]
+        return valueRow { heartRow(pair.first, pair.second, seq, into: &$0); return true }
     }
 
     func reviewRow(_ id: String) -> [DatabaseValue]? {
         guard let review = state.reviews[id] else { return nil }
-        return [review.id.databaseValue, review.post.databaseValue, review.author.databaseValue, review.at.databaseValue,
-                review.removed.databaseValue, review.agreers.count.databaseValue, review.text.databaseValue]
+        return valueRow { reviewRow(review, into: &$0); return true }
     }
 
     func verdictRow(_ post: String) -> [DatabaseValue]? {
-        guard let verdict = verdict(post: post) else { return nil }
-        return [verdict.post.databaseValue, verdict.wearIt.databaseValue, verdict.changeIt.databaseValue,
-                verdict.share.databaseValue, verdict.wilson.databaseValue, verdict.label.databaseValue]
+        guard let found = state.posts[post] else { return nil }
+        return valueRow { verdictRow(found, into: &$0) }
     }
 
-    func flagRow(_ item: String) -> [DatabaseValue]? {
-        guard let entry = state.items[item], !entry.open.isEmpty, let first = state.firstFlagged(item) else { return nil }
-        return [item.databaseValue, entry.open.count.databaseValue, first.at.databaseValue,
-                (entry.open.count >= CommunityState.hiddenAt).databaseValue,
-                (entry.open.values.map(\.at).max() ?? first.at).databaseValue, entry.lastFlagSeq.databaseValue]
-    }
-
-    func decisionRow(_ index: Int) -> [DatabaseValue]? {
-        guard index < state.decisions.count else { return nil }
-        let d = state.decisions[index]
-        return [d.seq.databaseValue, d.at.databaseValue, d.item.databaseValue, d.action.databaseValue,
-                d.moderator.databaseValue, d.note.databaseValue, d.flaggers.databaseValue, d.firstFlagged.databaseValue]
-    }
-
-
-    /// `single`: compute this day's windows on their own (a catch-up touching a few days).
-    func dayRow(_ day: Int64, single: Bool = false) -> [DatabaseValue]? {
-        guard state.eventsByDay[day] != nil else { return nil }
-        let figures = engagement(on: day, single: single)
-        var row: [DatabaseValue] = [figures.date.databaseValue, figures.dau.databaseValue, figures.wau.databaseValue,
-                                    figures.mau.databaseValue, figures.devices.databaseValue,
-                                    figures.signups.values.reduce(0, +).databaseValue]
-        row += CommunityState.Action.allCases.map { (figures.actions[$0] ?? 0).databaseValue }
-        row.append(figures.events.databaseValue)
-        return row
-    }
+    func flagRow(_ item: String) -> [DatabaseValue]? { valueRow { flagRow(item, into: &$0) } }
+    func decisionRow(_ index: Int) -> [DatabaseValue]? { valueRow { decisionRow(index, into: &$0) } }
+    func dayRow(_ day: Int64, single: Bool = false) -> [DatabaseValue]? { valueRow { dayRow(day, single: single, into: &$0) } }
 
     func signupRows(_ day: Int64) -> [[DatabaseValue]] {
-        (state.signupsByDay[day] ?? [:]).sorted { $0.key < $1.key }.map {
-            [Timestamp.dateString(ofDay: day).databaseValue, $0.key.databaseValue, $0.value.databaseValue]
-        }
+        var rows = PackedRows(width: 3)
+        signupRows(day, into: &rows)
+        return rows.rows
     }
 
     func anomalyRows() -> [[DatabaseValue]] {
-        anomalies().map { [$0.type.rawValue.databaseValue, $0.anomaly.rawValue.databaseValue, $0.count.databaseValue] }
+        var rows = PackedRows(width: 3)
+        anomalyRows(into: &rows)
+        return rows.rows
     }
 
-    /// Every user any table row mentions.
-    var allUsers: Set<String> { state.knownUsers.union(state.names.keys) }
-    /// Every row of `rm_follows` and `rm_hearts`, straight from the state rather than looking
-    /// each pair up again as `followRow` and `heartRow` do for a few changed pairs.
-    var followRows: [[DatabaseValue]] {
-        let keys = state.keys
-        return state.follows.outgoing.indices.flatMap { follower in
-            state.follows.outgoing[follower].map {
-                [keys[follower].databaseValue, keys[$0.key].databaseValue, $0.value.column.databaseValue]
-            }
+    /// The values one of the builders above appends; nil when it appends no row.
+    private func valueRow(_ build: (inout ValueRow) -> Bool) -> [DatabaseValue]? {
+        var row = ValueRow()
+        return build(&row) ? row.values : nil
+    }
+}
+
+extension CommunityState.Life {
+    /// The post's `state` in `rm_posts`.
+    var column: String {
+        switch self {
+        case .live: "live"
+        case .deleted: "deleted"
+        case .removed: "removed"
         }
     }
-    var heartRows: [[DatabaseValue]] {
-        let keys = state.keys
-        return state.posts.values.flatMap { post in
-            post.hearters.map { [post.id.databaseValue, keys[$0.key].databaseValue, $0.value.databaseValue] }
-        }
-    }
-    var allDays: [Int64] { state.eventsByDay.keys.sorted() }
 }
 
 extension CommunityState.EdgeState {

@@ -59,36 +59,15 @@ public enum ReadModelTables {
     ]
 
     /// The rows `model`'s tables hold for these read models, keyed by table name, in key order.
-    /// `sorted: false` leaves rows in hash order: cheaper to build, for writing tables.
-    static func rows(of model: ReadModelName, _ models: ReadModels, sorted: Bool = true) -> [String: [[DatabaseValue]]] {
-        func sortedByKey(_ rows: [[DatabaseValue]], keyCount: Int) -> [[DatabaseValue]] {
-            guard sorted else { return rows }
-            return rows.sorted { a, b in
-                for index in 0..<keyCount where a[index] != b[index] { return DatabaseValue.less(a[index], b[index]) }
+    static func rows(of model: ReadModelName, _ models: ReadModels) -> [String: [[DatabaseValue]]] {
+        let packed = packedRows(of: model, models)
+        return Dictionary(uniqueKeysWithValues: tables[model]!.map { table in
+            let rows = packed[table.name]?.rows ?? []
+            return (table.name, rows.sorted { a, b in
+                for index in 0..<table.keyCount where a[index] != b[index] { return DatabaseValue.less(a[index], b[index]) }
                 return false
-            }
-        }
-        let state = models.state
-        switch model {
-        case .followGraph:
-            return ["rm_users": sortedByKey(models.allUsers.compactMap(models.userRow), keyCount: 1),
-                    "rm_follows": sortedByKey(models.followRows, keyCount: 2),
-                    "rm_blocks": sortedByKey(state.blockPairs.compactMap(models.blockRow), keyCount: 2)]
-        case .posts:
-            return ["rm_posts": sortedByKey(state.posts.keys.compactMap(models.postRow), keyCount: 1),
-                    "rm_hearts": sortedByKey(models.heartRows, keyCount: 2),
-                    "rm_reviews": sortedByKey(state.reviews.keys.compactMap(models.reviewRow), keyCount: 1)]
-        case .verdicts:
-            return ["rm_verdicts": sortedByKey(state.posts.keys.compactMap(models.verdictRow), keyCount: 1)]
-        case .moderation:
-            return ["rm_flags": sortedByKey(state.items.keys.compactMap(models.flagRow), keyCount: 1),
-                    "rm_decisions": state.decisions.indices.compactMap(models.decisionRow)]
-        case .engagement:
-            return ["rm_days": models.allDays.compactMap { models.dayRow($0) },
-                    "rm_signups": models.allDays.flatMap(models.signupRows)]
-        case .anomalies:
-            return ["rm_anomalies": sortedByKey(models.anomalyRows(), keyCount: 2)]
-        }
+            })
+        })
     }
 
     /// Rewrites only the rows `changes` touched, for every model, and moves every checkpoint to

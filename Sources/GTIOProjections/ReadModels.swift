@@ -101,8 +101,12 @@ public struct ReadModels: Sendable {
 
     /// The verdict of one post: nil when it has none (no counted vote, or deleted or removed).
     public func verdict(post: String) -> VoteVerdict? {
-        guard let found = state.posts[post], found.life == .live, found.wearIt + found.changeIt > 0 else { return nil }
-        return VoteVerdict(post: post, wearIt: found.wearIt, changeIt: found.changeIt)
+        state.posts[post].flatMap(verdict(of:))
+    }
+
+    func verdict(of post: CommunityState.Post) -> VoteVerdict? {
+        guard post.life == .live, post.wearIt + post.changeIt > 0 else { return nil }
+        return VoteVerdict(post: post.id, wearIt: post.wearIt, changeIt: post.changeIt)
     }
 
     // MARK: Follow graph (6.x, 7.7, 13.4)

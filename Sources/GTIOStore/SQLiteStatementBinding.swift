@@ -58,15 +58,10 @@ public struct SQLiteStatementBinding {
     }
 
     /// Binds text that stays where it is until the statement has stepped (no copy).
-    func bindStatic(_ index: Int32, text: UnsafePointer<UInt8>, count: Int) {
-        text.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
-            sqlite3_bind_text(handle, index, $0, Int32(count), Self.static)
-        }
-    }
-
-    /// Binds bytes that stay where they are until the statement has stepped (no copy).
-    func bindStatic(_ index: Int32, blob: UnsafePointer<UInt8>, count: Int) {
-        sqlite3_bind_blob(handle, index, blob, Int32(count), Self.static)
+    func bindStatic(_ index: Int32, text: UnsafeBufferPointer<UInt8>) {
+        // An empty buffer may have no address, and a null pointer would bind NULL, not ''.
+        let pointer = text.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(Self.emptyText.utf8Start)
+        sqlite3_bind_text(handle, index, pointer.assumingMemoryBound(to: CChar.self), Int32(text.count), Self.static)
     }
 
     func bind(_ index: Int32, _ integer: Int64?) {

@@ -1,0 +1,55 @@
+import GRDB
+
+/// Rows of one table packed for `BulkInsert`: their values in row order and all their text in
+/// one buffer, so that a row costs no allocation of its own. Rewriting the read-model tables of
+/// the 1 M-event demo log from `[DatabaseValue]` rows spent longer building, ordering and
+/// freeing the rows (~0.3 s, perf) than SQLite spent inserting them (~0.13 s).
+public struct PackedRows: RowSink, Sendable {
+    enum Value: Sendable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        /// Bytes of `bytes`; SQLite takes no text longer than 2^31 - 1 bytes anyway.
+        case text(start: Int, count: Int32)
+    }
+
+    /// Values per row.
+    public let width: Int
+    private(set) var values: [Value] = []
+    private(set) var bytes: [UInt8] = []
+
+    /// Rows of `width` values; `capacity` rows are reserved up front.
+    public init(width: Int, capacity: Int = 0) {
+        precondition(width > 0, "a row has at least one value")
+        self.width = width
+        values.reserveCapacity(capacity * width)
+    }
+
+    /// Complete rows appended so far.
+    public var count: Int { values.count / width }
+
+    public mutating func appendNull() { values.append(.null) }
+    public mutating func append(_ integer: Int64) { values.append(.integer(integer)) }
+    public mutating func append(_ number: Double) { values.append(.real(number)) }
+
+    public mutating func append(_ text: String) {
+        var text = text
+        let start = bytes.count
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+        values.append(.text(start: start, count: Int32(bytes.count - start)))
+    }
+
+    /// The rows as GRDB values.
+    public var rows: [[DatabaseValue]] {
+        stride(from: 0, to: count * width, by: width).map { first in
+            values[first..<first + width].map { value in
+                switch value {
+                case .null: .null
+                case .integer(let integer): integer.databaseValue
+                case .real(let number): number.databaseValue
+                case .text(let start, let count): String(decoding: bytes[start..<start + Int(count)], as: UTF8.self).databaseValue
+                }
+            }
+        }
+    }
+}
