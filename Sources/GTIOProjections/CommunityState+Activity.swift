@@ -19,8 +19,8 @@ extension CommunityState {
 
     /// `user`'s active days (UTC day numbers), ascending.
     public func activeDays(of user: String) -> [Int64] {
-        guard let key = keys.key(user), key < userDays.count else { return [] }
-        return userDays[key]
+        guard let key = keys.key(user) else { return [] }
+        return userActivity.days(of: key)
     }
 
     /// Each device's earliest `app.opened` (by `at`).

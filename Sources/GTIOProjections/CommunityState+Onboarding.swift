@@ -39,23 +39,6 @@ extension CommunityState {
 }
 
 extension Array where Element == Int64 {
-    /// Adds `day` to an ascending set of days; false when it was there already. Nearly always the
-    /// newest day, so the last element settles it; a late event's day goes in its place.
-    mutating func insertDay(_ day: Int64) -> Bool {
-        guard let last, last >= day else {
-            // Room for a week or so of days at once: growing from one by doubling cost as much
-            // as the rest of keeping active days (a user is active on ~12 days of the demo log).
-            if isEmpty { reserveCapacity(8) }
-            append(day)
-            return true
-        }
-        if last == day { return false }
-        let index = partitioningIndex { $0 >= day }
-        if self[index] == day { return false }
-        insert(day, at: index)
-        return true
-    }
-
     /// Appends `value`, or inserts it in order when it is earlier than the last (a late event).
     mutating func insertSorted(_ value: Int64) {
         if let last, last > value {

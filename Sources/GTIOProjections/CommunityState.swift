@@ -118,14 +118,10 @@ public struct CommunityState: Sendable {
     /// Distinct active users and devices of each day.
     public internal(set) var dauByDay: [Int64: Int] = [:]
     public internal(set) var devicesByDay: [Int64: Int] = [:]
-    /// Each user's active days, ascending, by key: DAU, WAU and MAU without a set per day.
-    var userDays: [[Int64]] = []
-    /// Each device's active days, ascending, by key.
-    var deviceDays: [[Int64]] = []
-    /// The last day added to each key's days: most events repeat it, and this contiguous array
-    /// answers them without reaching each key's own array (a cache miss each, ~7 % of a fold).
-    var lastActiveDay: [Int64] = []
-    var lastDeviceDay: [Int64] = []
+    /// The days each user was active, by key: DAU, WAU and MAU without a set per day.
+    var userActivity = ActivityCalendar()
+    /// The days each device was active, by key.
+    var deviceActivity = ActivityCalendar()
     public internal(set) var signupsByDay: [Int64: [String: Int]] = [:]
     /// Events applied on each day (one count: no figure splits it by type).
     public internal(set) var eventsByDay: [Int64: Int] = [:]
@@ -239,17 +235,11 @@ public struct CommunityState: Sendable {
             tally.day = day
         }
         tally.events += 1
-        if event.user != 0, lastActiveDay[event.user] != day {
-            lastActiveDay[event.user] = day
-            if userDays[event.user].insertDay(day) {
-                dauByDay[day, default: 0] += 1
-                noteKnown(event.user)
-            }
+        if event.user != 0, userActivity.mark(event.user, on: day) {
+            dauByDay[day, default: 0] += 1
+            noteKnown(event.user)
         }
-        if event.device != 0, lastDeviceDay[event.device] != day {
-            lastDeviceDay[event.device] = day
-            if deviceDays[event.device].insertDay(day) { devicesByDay[day, default: 0] += 1 }
-        }
+        if event.device != 0, deviceActivity.mark(event.device, on: day) { devicesByDay[day, default: 0] += 1 }
 
         switch event.type {
         case .userSignedUp: applySignUp(event, day: day)
@@ -307,11 +297,7 @@ public struct CommunityState: Sendable {
         // Keys come in increasing order, so doubling keeps growth amortized.
         let count = max(top + 1, known.count * 2)
         known.append(contentsOf: repeatElement(false, count: count - known.count))
-        userDays.append(contentsOf: repeatElement([], count: count - userDays.count))
-        deviceDays.append(contentsOf: repeatElement([], count: count - deviceDays.count))
         firstOpen.append(contentsOf: repeatElement(.max, count: count - firstOpen.count))
-        lastActiveDay.append(contentsOf: repeatElement(.min, count: count - lastActiveDay.count))
-        lastDeviceDay.append(contentsOf: repeatElement(.min, count: count - lastDeviceDay.count))
         follows.makeRoom(count)
     }
 

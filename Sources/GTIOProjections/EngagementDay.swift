@@ -22,7 +22,11 @@ extension ReadModels {
     /// Distinct users active on any day of `days`.
     public func activeUsers(_ days: ClosedRange<Int64>) -> Int {
         if days.count == 1 { return state.dauByDay[days.lowerBound] ?? 0 }
-        return state.userDays.count { active in active.first(atLeast: days.lowerBound).map { $0 <= days.upperBound } ?? false }
+        var count = 0
+        state.userActivity.forEachKey { _, active in
+            if let day = active.first(atLeast: days.lowerBound), day <= days.upperBound { count += 1 }
+        }
+        return count
     }
 
     /// WAU and MAU of `day`: computed for every day of the view at once, then looked up.
@@ -49,7 +53,7 @@ extension ReadModels {
                 steps[Int(start - first)] += 1
                 steps[Int(end - first) + 1] -= 1
             }
-            for days in state.userDays where !days.isEmpty {
+            state.userActivity.forEachKey { _, days in
                 cover(days, width: 7, &week)
                 cover(days, width: 30, &month)
             }
@@ -68,10 +72,10 @@ extension ReadModels {
     /// WAU and MAU of one day from each user's active days: for a few days, cheaper than the sweep.
     func windowsByUser(on day: Int64) -> (wau: Int, mau: Int) {
         var wau = 0, mau = 0
-        for days in state.userDays where !days.isEmpty {
+        state.userActivity.forEachKey { _, days in
             // The user's latest active day not after `day`.
             let after = days.partitioningIndex { $0 > day }
-            guard after > 0 else { continue }
+            guard after > 0 else { return }
             let latest = days[after - 1]
             if latest >= day - 29 { mau += 1 }
             if latest >= day - 6 { wau += 1 }

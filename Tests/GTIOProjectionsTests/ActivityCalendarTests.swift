@@ -1,0 +1,57 @@
+import GTIOSimulation
+import PropertyBased
+import Testing
+@testable import GTIOProjections
+
+@Suite struct ActivityCalendarTests {
+    @Test func aKeysDaysComeBackAscendingAcrossSpansLateDaysAndDaysBefore1970() {
+        var calendar = ActivityCalendar()
+        // 20_000 and 20_063 share a span, 20_064 starts the next; -1 and -64 are 1969's.
+        for day: Int64 in [20_064, 20_000, 20_063, -1, -64, 20_000] { _ = calendar.mark(7, on: day) }
+        #expect(calendar.days(of: 7) == [-64, -1, 20_000, 20_063, 20_064])
+        #expect(calendar.days(of: 6) == [])
+        #expect(calendar.days(of: 100_000) == [])
+    }
+
+    @Test func onlyTheFirstMarkOfAKeyAndDayIsNew() {
+        var calendar = ActivityCalendar()
+        #expect(calendar.mark(3, on: 19_000) == true)
+        #expect(calendar.mark(3, on: 19_000) == false)
+        #expect(calendar.mark(4, on: 19_000) == true)
+        #expect(calendar.mark(3, on: 19_001) == true)
+        #expect(calendar.mark(3, on: 18_999) == true)
+        #expect(calendar.mark(3, on: 19_000) == false)
+    }
+
+    @Test func growingToMoreKeysKeepsEveryMark() {
+        var calendar = ActivityCalendar()
+        _ = calendar.mark(1, on: 10)
+        _ = calendar.mark(1, on: 100)
+        _ = calendar.mark(5_000, on: 10)
+        _ = calendar.mark(70_000, on: 200)
+        #expect(calendar.days(of: 1) == [10, 100])
+        #expect(calendar.days(of: 5_000) == [10])
+        #expect(calendar.days(of: 70_000) == [200])
+        var visited: [Int: [Int64]] = [:]
+        calendar.forEachKey { key, days in visited[key] = days }
+        #expect(visited == [1: [10, 100], 5_000: [10], 70_000: [200]])
+    }
+
+    @Test func marksAgreeWithASetOfPairsOnRandomDaysAndKeys() async {
+        await propertyCheck(count: 30, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            var random = SeededGenerator(seed: seed)
+            var calendar = ActivityCalendar()
+            var pairs: Set<[Int64]> = []
+            for _ in 0..<2_000 {
+                let key = Int.random(in: 1...3_000, using: &random)
+                let day = Int64.random(in: -200...400, using: &random)
+                #expect(calendar.mark(key, on: day) == pairs.insert([Int64(key), day]).inserted)
+            }
+            var expected: [Int: [Int64]] = [:]
+            for pair in pairs { expected[Int(pair[0]), default: []].append(pair[1]) }
+            var found: [Int: [Int64]] = [:]
+            calendar.forEachKey { key, days in found[key] = days }
+            #expect(found == expected.mapValues { $0.sorted() })
+        }
+    }
+}
