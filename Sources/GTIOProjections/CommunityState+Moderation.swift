@@ -6,6 +6,14 @@ extension CommunityState {
 
     public func isHidden(_ item: String) -> Bool { (items[item]?.open.count ?? 0) >= Self.hiddenAt }
 
+    /// The ids of the hidden posts: the few flagged enough, found once rather than an item id
+    /// built and looked up for every post.
+    var hiddenPosts: Set<String> {
+        Set(items.values.lazy
+            .filter { $0.open.count >= Self.hiddenAt && $0.item.hasPrefix("post:") }
+            .map { String($0.item.dropFirst(5)) })
+    }
+
     mutating func closeFlags(_ item: String) {
         guard items[item]?.open.isEmpty == false else { return }
         items[item]?.open.removeAll()

@@ -10,15 +10,20 @@ extension ReadModels {
 
     func userRow(_ user: String, into row: inout some RowSink) -> Bool {
         guard state.knows(user) || state.names[user] != nil else { return false }
+        userRow(user, key: state.keys.key(user) ?? 0, into: &row)
+        return true
+    }
+
+    /// The row of `user`, whose key is `key`: the follow graph's figures by key.
+    func userRow(_ user: String, key: Int, into row: inout some RowSink) {
         let signup = state.signups[user]
         row.append(user)
         row.append(name(of: user))
-        row.append(state.isPrivate(user))
-        row.append(followerCount(user))
-        row.append(followingCount(user))
+        row.append(state.follows.isPrivate(key))
+        row.append(state.follows.followerCount(key))
+        row.append(state.follows.followingCount(key))
         row.append(signup?.at)
         row.append(signup?.provider)
-        return true
     }
 
     func followRow(_ follower: String, _ target: String, _ edge: CommunityState.EdgeState, into row: inout some RowSink) {
@@ -32,7 +37,8 @@ extension ReadModels {
         row.append(blocked)
     }
 
-    func postRow(_ post: CommunityState.Post, into row: inout some RowSink) {
+    /// `hidden`: whether the post is hidden (see `CommunityState.hiddenPosts`).
+    func postRow(_ post: CommunityState.Post, hidden: Bool, into row: inout some RowSink) {
         row.append(post.id)
         row.append(post.author)
         row.append(post.kind)
@@ -44,7 +50,7 @@ extension ReadModels {
         row.append(post.changeIt)
         row.append(post.liveReviews)
         row.append(post.shares)
-        row.append(state.isHidden("post:" + post.id))
+        row.append(hidden)
         row.append(post.description)
     }
 
@@ -132,8 +138,14 @@ extension ReadModels {
         }
     }
 
-    /// Every user any table row mentions.
-    var allUsers: Set<String> { state.knownUsers.union(state.names.keys) }
+    /// The keys of every user any table row mentions: known ones, and any other with a name.
+    var allUserKeys: [Int] {
+        var users = state.known.indices.filter { state.known[$0] }
+        for user in state.names.keys {
+            if let key = state.keys.key(user), key < state.known.count, !state.known[key] { users.append(key) }
+        }
+        return users
+    }
     var allDays: [Int64] { state.eventsByDay.keys.sorted() }
 
     // MARK: Rows by key, as GRDB values
@@ -152,7 +164,7 @@ extension ReadModels {
 
     func postRow(_ id: String) -> [DatabaseValue]? {
         guard let post = state.posts[id] else { return nil }
-        return valueRow { postRow(post, into: &$0); return true }
+        return valueRow { postRow(post, hidden: state.isHidden("post:" + id), into: &$0); return true }
     }
 
     /// `pair` is (post, user).

@@ -44,45 +44,51 @@ extension ReadModelTables {
         return written
     }
 
-    /// `model`'s rows by table, packed, each table's in the order of its first key, so that
-    /// SQLite fills its B-tree a page after another rather than all over it: the tables of the
-    /// 1 M-event demo log took 0.66–0.93 s in hash order and 0.45 s so. Keys are ordered by
-    /// `String`'s `<`, which may differ from SQLite's for non-ASCII ids: that costs speed, never rows.
+    /// `model`'s rows by table, packed, each table's in the order of its first key (SQLite's),
+    /// so that SQLite fills its B-tree a page after another rather than all over it: the tables
+    /// of the 1 M-event demo log took 0.66–0.93 s in hash order and 0.45 s so.
     static func packedRows(of model: ReadModelName, _ models: ReadModels) -> [String: PackedRows] {
         let state = models.state, keys = state.keys
+        /// `keys` in their ids' order.
+        func byID(_ keys: [Int]) -> [Int] { IDOrder.indices(keys.map { state.keys[$0] }).map { keys[$0] } }
         switch model {
         case .followGraph:
-            var users = packed("rm_users", capacity: state.keys.count)
-            for user in models.allUsers.sorted() { _ = models.userRow(user, into: &users) }
             let graph = state.follows
+            let users = byID(models.allUserKeys)
+            var userRows = packed("rm_users", capacity: users.count)
+            for user in users { models.userRow(keys[user], key: user, into: &userRows) }
             var follows = packed("rm_follows", capacity: graph.outgoing.reduce(0) { $0 + $1.count })
-            for follower in graph.outgoing.indices.filter({ !graph.outgoing[$0].isEmpty }).sorted(by: { keys[$0] < keys[$1] }) {
+            for follower in byID(graph.outgoing.indices.filter { !graph.outgoing[$0].isEmpty }) {
                 let id = keys[follower]
                 for (target, edge) in graph.outgoing[follower] { models.followRow(id, keys[target], edge, into: &follows) }
             }
-            var blocks = packed("rm_blocks", capacity: graph.blockPairs.count)
-            for pair in graph.blockPairs.sorted(by: { keys[$0.first] < keys[$1.first] }) {
-                models.blockRow(keys[pair.first], keys[pair.second], into: &blocks)
+            let pairs = Array(graph.blockPairs)
+            var blocks = packed("rm_blocks", capacity: pairs.count)
+            for index in IDOrder.indices(pairs.map { keys[$0.first] }) {
+                models.blockRow(keys[pairs[index].first], keys[pairs[index].second], into: &blocks)
             }
-            return ["rm_users": users, "rm_follows": follows, "rm_blocks": blocks]
+            return ["rm_users": userRows, "rm_follows": follows, "rm_blocks": blocks]
         case .posts:
-            let all = state.posts.values
+            let all = state.posts.values, hidden = state.hiddenPosts
             var posts = packed("rm_posts", capacity: all.count)
             var hearts = packed("rm_hearts", capacity: all.reduce(0) { $0 + $1.heartCount })
-            for post in postsByID(state) {
-                models.postRow(post, into: &posts)
-                for (user, seq) in post.hearters { models.heartRow(post.id, keys[user], seq, into: &hearts) }
+            for slot in IDOrder.indices(all.map(\.id)) {
+                models.postRow(all[slot], hidden: hidden.contains(all[slot].id), into: &posts)
+                for (user, seq) in all[slot].hearters { models.heartRow(all[slot].id, keys[user], seq, into: &hearts) }
             }
-            var reviews = packed("rm_reviews", capacity: state.reviews.count)
-            for id in state.reviews.keys.sorted() { models.reviewRow(state.reviews[id]!, into: &reviews) }
+            let ids = Array(state.reviews.keys)
+            var reviews = packed("rm_reviews", capacity: ids.count)
+            for index in IDOrder.indices(ids) { models.reviewRow(state.reviews[ids[index]]!, into: &reviews) }
             return ["rm_posts": posts, "rm_hearts": hearts, "rm_reviews": reviews]
         case .verdicts:
-            var verdicts = packed("rm_verdicts", capacity: state.posts.count)
-            for post in postsByID(state) { _ = models.verdictRow(post, into: &verdicts) }
+            let all = state.posts.values
+            var verdicts = packed("rm_verdicts", capacity: all.count)
+            for slot in IDOrder.indices(all.map(\.id)) { _ = models.verdictRow(all[slot], into: &verdicts) }
             return ["rm_verdicts": verdicts]
         case .moderation:
-            var flags = packed("rm_flags", capacity: state.items.count)
-            for item in state.items.keys.sorted() { _ = models.flagRow(item, into: &flags) }
+            let items = Array(state.items.keys)
+            var flags = packed("rm_flags", capacity: items.count)
+            for index in IDOrder.indices(items) { _ = models.flagRow(items[index], into: &flags) }
             var decisions = packed("rm_decisions", capacity: state.decisions.count)
             for index in state.decisions.indices { _ = models.decisionRow(index, into: &decisions) }
             return ["rm_flags": flags, "rm_decisions": decisions]
@@ -104,11 +110,6 @@ extension ReadModelTables {
     /// No rows yet for `table`, room for `capacity`.
     private static func packed(_ table: String, capacity: Int = 0) -> PackedRows {
         PackedRows(width: tables.values.joined().first { $0.name == table }!.columns.count, capacity: capacity)
-    }
-
-    private static func postsByID(_ state: CommunityState) -> some Sequence<CommunityState.Post> {
-        let posts = state.posts.values
-        return posts.indices.sorted { posts[$0].id < posts[$1].id }.lazy.map { posts[$0] }
     }
 
     /// Empties `model`'s tables, inserts `rows` and sets its checkpoint to `seq`.

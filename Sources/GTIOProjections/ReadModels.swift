@@ -29,10 +29,7 @@ public struct ReadModels: Sendable {
     /// live, not hidden, author not private, created by now. Computed once per view.
     var eligiblePosts: [CommunityState.Post] {
         indexes.eligiblePosts {
-            // The few hidden posts once, rather than an item key built for every post.
-            let hidden = Set(state.items.values.lazy
-                .filter { $0.open.count >= CommunityState.hiddenAt && $0.item.hasPrefix("post:") }
-                .map { String($0.item.dropFirst(5)) })
+            let hidden = state.hiddenPosts
             return state.posts.values.filter { post in
                 post.life == .live && !hidden.contains(post.id) && !state.isPrivate(post.author)
                     && post.created <= now

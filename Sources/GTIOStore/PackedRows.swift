@@ -18,11 +18,14 @@ public struct PackedRows: RowSink, Sendable {
     private(set) var values: [Value] = []
     private(set) var bytes: [UInt8] = []
 
-    /// Rows of `width` values; `capacity` rows are reserved up front.
+    /// Rows of `width` values; room for `capacity` rows is reserved up front, with 16 bytes of
+    /// text per value: room never written to costs no memory (the system maps pages on first
+    /// touch), while growing the text by doubling copied it and touched it all again.
     public init(width: Int, capacity: Int = 0) {
         precondition(width > 0, "a row has at least one value")
         self.width = width
         values.reserveCapacity(capacity * width)
+        bytes.reserveCapacity(capacity * width * 16)
     }
 
     /// Complete rows appended so far.
