@@ -29,6 +29,27 @@ import Testing
         #expect(index.key("") == nil)
     }
 
+    /// Ids of every length up to 17 bytes, and for each, every one-byte change of one of them:
+    /// the bytes an id is packed from (as words, up to 16) all count, none past its end does.
+    @Test func idsThatDifferInAnyOneByteGetDifferentKeys() {
+        var ids: [String] = [""]
+        for length in 1...17 {
+            let base = String(repeating: "a", count: length)
+            ids.append(base)
+            for position in 0..<length {
+                var bytes = Array(base.utf8)
+                bytes[position] = UInt8(ascii: "b")
+                ids.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        var index = IDIndex()
+        var next = 0
+        let keys = ids.map { id in index.key(id) { next += 1; return next } }
+        #expect(Set(keys).count == ids.count)
+        #expect(ids.map { index.key($0) } == keys)
+        #expect(index.key("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") == nil)
+    }
+
     @Test func aRecordsIdsGetKeysAndOnlyAReviewsObjectIsAnId() {
         var table = KeyTable()
         let review = table.keyed(LogRecord(seq: 1, type: .reviewAdded, at: 0, user: "u1", subject: "r1", object: "p1"))
