@@ -26,7 +26,7 @@ extension CommunityState {
     /// Each device's earliest `app.opened` (by `at`).
     public var firstOpened: [String: Int64] {
         var result: [String: Int64] = [:]
-        for key in firstOpen.indices where firstOpen[key] != .max { result[keys[key]] = firstOpen[key] }
+        for key in firstOpen.indices where firstOpen[key] != .max { result[devices[key]] = firstOpen[key] }
         return result
     }
 }

@@ -7,6 +7,9 @@ import GTIOStore
 extension CommunityState {
     mutating func noteOpened(_ event: KeyedEvent) {
         guard event.device != 0 else { return }
+        if event.device >= firstOpen.count {
+            firstOpen.append(contentsOf: repeatElement(.max, count: max(event.device + 1, firstOpen.count * 2) - firstOpen.count))
+        }
         if event.at < firstOpen[event.device] { firstOpen[event.device] = event.at }
     }
 

@@ -92,6 +92,8 @@ public struct CommunityState: Sendable {
 
     /// Dense keys of the ids seen; the arrays below are indexed by them.
     public internal(set) var keys = KeyTable()
+    /// Dense keys of the devices seen, apart: `deviceActivity` and `firstOpen` are indexed by them.
+    public internal(set) var devices = KeyTable()
     /// Whether each key is a user known to the console (an actor, or another user's target).
     var known: [Bool] = []
     public internal(set) var names: [String: String] = [:]
@@ -131,7 +133,7 @@ public struct CommunityState: Sendable {
 
     // MARK: Onboarding and quick-add (kept for the funnel and acceptance, computed on demand)
 
-    /// Each device's earliest `app.opened` (by `at`) by key; `Int64.max` when none.
+    /// Each device's earliest `app.opened` (by `at`) by device key; `Int64.max` when none.
     var firstOpen: [Int64] = []
     /// Each user's `user.profile_completed` times, ascending.
     public internal(set) var profileCompletions: [String: [Int64]] = [:]
@@ -196,7 +198,7 @@ public struct CommunityState: Sendable {
 
     /// Applies one record built in memory, keying its ids first.
     public mutating func apply(_ record: LogRecord) {
-        apply(keys.keyed(record))
+        apply(keys.keyed(record, devices: &devices))
     }
 
     /// Applies one event whose ids this state's key table keyed; events must come in increasing `seq`.
@@ -291,13 +293,12 @@ public struct CommunityState: Sendable {
 
     /// Grows the key-indexed arrays to hold every key of `event`.
     private mutating func makeRoom(for event: KeyedEvent) {
-        var top = max(event.user, event.device, event.subject, event.object)
+        var top = max(event.user, event.subject, event.object)
         if !event.list.isEmpty, let listTop = event.list.max() { top = max(top, listTop) }
         guard top >= known.count else { return }
         // Keys come in increasing order, so doubling keeps growth amortized.
         let count = max(top + 1, known.count * 2)
         known.append(contentsOf: repeatElement(false, count: count - known.count))
-        firstOpen.append(contentsOf: repeatElement(.max, count: count - firstOpen.count))
         follows.makeRoom(count)
     }
 
@@ -323,7 +324,7 @@ public struct CommunityState: Sendable {
         if let name = event.text { names[user] = name }
         // A second sign-up updates the name but is not a second sign-up.
         guard signups[user] == nil, let provider = event.value else { return }
-        signups[user] = Signup(at: event.at, provider: provider, device: keys.id(event.device))
+        signups[user] = Signup(at: event.at, provider: provider, device: devices.id(event.device))
         signupsByDay[day, default: [:]][provider, default: 0] += 1
     }
 

@@ -1,7 +1,7 @@
 import GTIOCatalog
 import GTIOStore
 
-/// Dense integer keys for the ids of the log (users, devices, posts, reviews): each distinct id
+/// Dense integer keys for the ids of the log (users, posts, reviews; devices in a table of their own): each distinct id
 /// gets one when first seen, so that the fold indexes arrays where it would hash strings.
 public struct KeyTable: Sendable {
     /// The id of each key; key 0 stands for "none".
@@ -40,11 +40,12 @@ public struct KeyTable: Sendable {
         return ids.count - 1
     }
 
-    /// `record` with its ids keyed, adding the ids not seen before (records built in memory).
-    public mutating func keyed(_ record: LogRecord) -> KeyedEvent {
+    /// `record` with its ids keyed, adding the ids not seen before (records built in memory);
+    /// its device is keyed in `devices`, a table of its own.
+    public mutating func keyed(_ record: LogRecord, devices: inout KeyTable) -> KeyedEvent {
         var event = KeyedEvent(seq: record.seq, type: record.type, at: record.at)
         event.user = intern(record.user)
-        event.device = intern(record.device)
+        event.device = devices.intern(record.device)
         event.subject = intern(record.subject)
         if record.type == .reviewAdded { event.object = intern(record.object) }
         event.value = record.value
@@ -55,12 +56,13 @@ public struct KeyTable: Sendable {
     }
 
     /// Appends the event of a scan's row to `events`, keyed straight from SQLite's bytes: only
-    /// a new id is made a `String`, and only the columns its type fills are read.
-    mutating func key(_ row: EventRow, into events: inout [KeyedEvent]) throws {
+    /// a new id is made a `String`, and only the columns its type fills are read. Its device
+    /// goes to `devices`, and the event holds its number there.
+    mutating func key(_ row: EventRow, into events: inout [KeyedEvent], devices: inout ChunkDevices) throws {
         let type = row.type, columns = type.columns
         // Built from locals in one go, in place: filling a `var` event field by field, or
         // returning it, cost a copy and a destroy of the whole event per row.
-        let user = intern(utf8: row.bytes(.user)), device = intern(utf8: row.bytes(.device))
+        let user = intern(utf8: row.bytes(.user)), device = devices.add(row.bytes(.device))
         let subject = columns.contains(.subject) ? intern(utf8: row.bytes(.subject)) : 0
         let object = type == .reviewAdded ? intern(utf8: row.bytes(.object)) : 0
         let list = columns.contains(.list) ? try listKeys(row) : []

@@ -15,10 +15,12 @@ final class KeyedScan: @unchecked Sendable {
     private static let chunkSize = 4096
     private static let buffers = 8
 
-    /// A chunk of keyed events and the ids first keyed by them, in key order.
+    /// A chunk of keyed events and the ids first keyed by them, in key order; their devices are
+    /// numbers in `devices`, for the fold to key.
     struct Chunk {
         var events: [KeyedEvent]
         var newIDs: [String]
+        var devices: ChunkDevices
     }
 
     /// A scan that keys on from `keys`.
@@ -29,14 +31,15 @@ final class KeyedScan: @unchecked Sendable {
     /// The reader's table: every id the scan keyed. Read it after `run` returned or threw.
     var keys: KeyTable { table }
 
-    /// Scans `scope` of `store`, calling `body` with each chunk in `seq` order.
-    func run(_ store: EventStore, _ scope: LogScope, _ body: (Chunk) throws -> Void) throws {
+    /// Scans `scope` of `store`, calling `body` with each chunk in `seq` order (to key its
+    /// devices in place).
+    func run(_ store: EventStore, _ scope: LogScope, _ body: (inout Chunk) throws -> Void) throws {
         let full = BatchChannel<Result<Chunk, any Error>>(capacity: Self.buffers)
-        let free = BatchChannel<[KeyedEvent]>(capacity: Self.buffers)
+        let free = BatchChannel<([KeyedEvent], ChunkDevices)>(capacity: Self.buffers)
         for _ in 0..<Self.buffers {
             var buffer: [KeyedEvent] = []
             buffer.reserveCapacity(Self.chunkSize)
-            _ = free.send(buffer)
+            _ = free.send((buffer, ChunkDevices()))
         }
         let finished = DispatchSemaphore(value: 0)
         let reader = Thread { [self] in
@@ -56,9 +59,10 @@ final class KeyedScan: @unchecked Sendable {
         do {
             while let item = full.receive() {
                 var chunk = try item.get()
-                try body(chunk)
+                try body(&chunk)
                 chunk.events.removeAll(keepingCapacity: true)
-                _ = free.send(chunk.events)
+                chunk.devices.removeAll()
+                _ = free.send((chunk.events, chunk.devices))
             }
         } catch {
             full.cancel()
@@ -68,7 +72,7 @@ final class KeyedScan: @unchecked Sendable {
     }
 
     /// The reading thread's loop: fills a free buffer, sends it with the ids it added, repeats.
-    private func read(_ store: EventStore, _ scope: LogScope, full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<[KeyedEvent]>) throws {
+    private func read(_ store: EventStore, _ scope: LogScope, full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<([KeyedEvent], ChunkDevices)>) throws {
         // A local table: each access to the class's property paid a dynamic exclusivity check.
         var keys = KeyTable()
         swap(&keys, &table)
@@ -87,23 +91,24 @@ final class KeyedScan: @unchecked Sendable {
     /// reading thread's instructions).
     private static func fill(
         _ db: Database, _ scope: LogScope, keys: inout KeyTable, handedOver: inout Bool,
-        full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<[KeyedEvent]>
+        full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<([KeyedEvent], ChunkDevices)>
     ) throws {
-        guard var events = free.receive() else { throw CancellationError() }
+        guard var (events, devices) = free.receive() else { throw CancellationError() }
         var sent = keys.count
         try EventStore.scanRows(scope, in: db) { row in
-            try keys.key(row, into: &events)
+            try keys.key(row, into: &events, devices: &devices)
             guard events.count == chunkSize else { return }
-            let chunk = Chunk(events: events, newIDs: Array(keys.ids[sent...]))
-            // Let go of the buffer before waiting for the next, so the fold holds it alone and
-            // can empty it in place.
+            let chunk = Chunk(events: events, newIDs: Array(keys.ids[sent...]), devices: devices)
+            // Let go of the buffers before waiting for the next, so the fold holds them alone
+            // and can empty them in place.
             events = []
+            devices = ChunkDevices()
             sent = keys.count
             handedOver = true
-            guard full.send(.success(chunk)), let buffer = free.receive() else { throw CancellationError() }
-            events = buffer
+            guard full.send(.success(chunk)), let buffers = free.receive() else { throw CancellationError() }
+            (events, devices) = buffers
         }
-        if !events.isEmpty, !full.send(.success(Chunk(events: events, newIDs: Array(keys.ids[sent...])))) {
+        if !events.isEmpty, !full.send(.success(Chunk(events: events, newIDs: Array(keys.ids[sent...]), devices: devices))) {
             throw CancellationError()
         }
     }

@@ -27,13 +27,15 @@ public struct ReadModelEngine: Sendable {
     }
 
     /// Applies the events of `scope` to `state`: a second thread reads and keys them, this one
-    /// folds. The fold looks ids up by key only, so it needs just the ids each chunk adds; the
-    /// scan's full table (with its index) becomes the state's when the scan ends.
+    /// keys their devices and folds. The fold looks ids up by key only, so it needs just the
+    /// ids each chunk adds; the scan's full table (with its index) becomes the state's when the
+    /// scan ends.
     static func fold(_ store: EventStore, _ scope: LogScope, into state: inout CommunityState, progress: (Int) -> Void = { _ in }) throws {
         let scan = KeyedScan(keys: state.keys)
         defer { state.keys = scan.keys }
         try scan.run(store, scope) { chunk in
             state.keys.adopt(chunk.newIDs)
+            chunk.devices.key(&chunk.events, with: &state.devices)
             state.apply(chunk.events)
             progress(state.eventCount)
         }

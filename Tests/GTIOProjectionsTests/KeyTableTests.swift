@@ -50,17 +50,20 @@ import Testing
         #expect(index.key("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") == nil)
     }
 
-    @Test func aRecordsIdsGetKeysAndOnlyAReviewsObjectIsAnId() {
-        var table = KeyTable()
-        let review = table.keyed(LogRecord(seq: 1, type: .reviewAdded, at: 0, user: "u1", subject: "r1", object: "p1"))
-        let track = table.keyed(LogRecord(seq: 2, type: .track, at: 0, user: "u1", device: "dev-1", object: "7.1", value: "Shop"))
-        let shown = table.keyed(LogRecord(seq: 3, type: .quickaddShown, at: 0, user: "u2", list: ["u1", "u3"]))
-        #expect(review.user == 1 && review.subject == 2 && review.object == 3)
-        #expect(track.user == 1 && track.device == 4 && track.subject == 0 && track.object == 0 && track.value == "Shop")
-        #expect(shown.user == 5 && shown.list == [1, 6])
-        #expect(table.ids == ["", "u1", "r1", "p1", "dev-1", "u2", "u3"])
-        #expect(table.key("p1") == 3 && table.key("7.1") == nil)
-        #expect(table.id(0) == nil && table.id(4) == "dev-1")
+    @Test func aRecordsIdsGetKeysAndOnlyAReviewsObjectIsAnIdDevicesApart() {
+        var table = KeyTable(), devices = KeyTable()
+        let review = table.keyed(LogRecord(seq: 1, type: .reviewAdded, at: 0, user: "u1", subject: "r1", object: "p1"), devices: &devices)
+        let track = table.keyed(
+            LogRecord(seq: 2, type: .track, at: 0, user: "u1", device: "dev-1", object: "7.1", value: "Shop"), devices: &devices)
+        let shown = table.keyed(LogRecord(seq: 3, type: .quickaddShown, at: 0, user: "u2", device: "u1", list: ["u1", "u3"]), devices: &devices)
+        #expect(review.user == 1 && review.subject == 2 && review.object == 3 && review.device == 0)
+        #expect(track.user == 1 && track.device == 1 && track.subject == 0 && track.object == 0 && track.value == "Shop")
+        // A device named like a user is still a device of its own.
+        #expect(shown.user == 4 && shown.device == 2 && shown.list == [1, 5])
+        #expect(table.ids == ["", "u1", "r1", "p1", "u2", "u3"])
+        #expect(devices.ids == ["", "dev-1", "u1"])
+        #expect(table.key("p1") == 3 && table.key("7.1") == nil && table.key("dev-1") == nil)
+        #expect(table.id(0) == nil && devices.id(1) == "dev-1")
     }
 
     @Test func idsKeyedFromBytesGetTheKeysTheirStringsGet() {

@@ -18,22 +18,39 @@ import Testing
         return store
     }
 
-    @Test func chunksComeInSeqOrderWithTheIdsTheyFirstKeyed() throws {
+    @Test func chunksComeInSeqOrderWithTheIdsTheyFirstKeyedAndTheirDevicesToKey() throws {
         let store = try store(9_000)
         let scan = KeyedScan(keys: KeyTable())
-        var adopted = KeyTable(), seqs: [Int64] = [], chunks = 0
+        var adopted = KeyTable(), devices = KeyTable(), seqs: [Int64] = [], chunks = 0
+        var keyed: [KeyedEvent] = []
         try scan.run(store, LogScope()) { chunk in
             adopted.adopt(chunk.newIDs)
+            chunk.devices.key(&chunk.events, with: &devices)
             chunks += 1
             for event in chunk.events {
                 seqs.append(event.seq)
                 // Every key an event carries was introduced by this chunk or an earlier one.
-                #expect([event.user, event.device, event.subject, event.object].allSatisfy { $0 < adopted.count })
+                #expect([event.user, event.subject, event.object].allSatisfy { $0 < adopted.count })
             }
+            keyed += chunk.events
         }
         #expect(chunks == 3)
         #expect(seqs == Array(1...9_000))
         #expect(adopted.ids == scan.keys.ids)
+        // The same keys as records keyed one by one, devices included.
+        var table = KeyTable(), deviceTable = KeyTable(), index = 0
+        try store.scan(LogScope()) { record in
+            let expected = table.keyed(record, devices: &deviceTable)
+            let event = keyed[index]
+            let keys: [Int] = [event.user, event.device, event.subject, event.object]
+            let expectedKeys: [Int] = [expected.user, expected.device, expected.subject, expected.object]
+            #expect(keys == expectedKeys)
+            #expect(event.list == expected.list)
+            index += 1
+        }
+        #expect(index == 9_000)
+        #expect(table.ids == adopted.ids && deviceTable.ids == devices.ids)
+        #expect(devices.count > 1)
     }
 
     @Test func aFoldThatStopsAtTheFirstChunkEndsTheReadingThreadAndKeepsItsTable() throws {
