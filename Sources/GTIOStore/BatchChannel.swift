@@ -36,6 +36,15 @@ public final class BatchChannel<Element: Sendable>: @unchecked Sendable {
         return item
     }
 
+    /// The next item if one is pending, without waiting.
+    public func tryReceive() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let item = items.popFirst() else { return nil }
+        condition.broadcast()
+        return item
+    }
+
     /// The producer is done.
     public func close() {
         condition.lock()
