@@ -54,8 +54,9 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
         hasher.combine(caseIndex)
     }
 
-    /// The case's place in `allCases` (declaration order), which is how it is stored.
-    var caseIndex: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+    /// The case's place in `allCases` (declaration order), which is how it is stored: for
+    /// tables indexed by type.
+    public var caseIndex: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     private static let byName: [String: EventType] = Dictionary(
         uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })

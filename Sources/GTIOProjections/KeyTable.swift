@@ -59,7 +59,7 @@ public struct KeyTable: Sendable {
     /// a new id is made a `String`, and only the columns its type fills are read. Its device
     /// goes to `devices`, and the event holds its number there.
     mutating func key(_ row: EventRow, into events: inout [KeyedEvent], devices: inout ChunkDevices) throws {
-        let type = row.type, columns = type.columns
+        let type = row.type, columns = type.foldColumns
         // Built from locals in one go, in place: filling a `var` event field by field, or
         // returning it, cost a copy and a destroy of the whole event per row.
         let user = intern(utf8: row.bytes(.user)), device = devices.add(row.bytes(.device))
