@@ -35,10 +35,7 @@ extension ReadModels {
             let users = members[day]!
             let retained = RetentionCohort.offsets.map { offset -> Int? in
                 guard day + offset <= today else { return nil }
-                return users.count { user in
-                    let active = state.activeDays(of: user)
-                    return active.first(atLeast: day + offset) == day + offset
-                }
+                return users.count { state.wasActive($0, on: day + offset) }
             }
             return RetentionCohort(day: day, users: users.count, retained: retained)
         }

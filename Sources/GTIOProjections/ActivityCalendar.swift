@@ -30,6 +30,12 @@ struct ActivityCalendar: Sendable {
         return true
     }
 
+    /// Whether `key` was marked active on `day`.
+    func contains(_ key: Int, on day: Int64) -> Bool {
+        guard key < width, let place = places[day >> 6] else { return false }
+        return words[place * width + key] & UInt64(1) << UInt64(day & 63) != 0
+    }
+
     /// `key`'s active days, ascending.
     func days(of key: Int) -> [Int64] {
         var days: [Int64] = []

@@ -17,10 +17,10 @@ extension CommunityState {
         return KeyPair(a, b)
     }
 
-    /// `user`'s active days (UTC day numbers), ascending.
-    public func activeDays(of user: String) -> [Int64] {
-        guard let key = keys.key(user) else { return [] }
-        return userActivity.days(of: key)
+    /// Whether `user` was active on the UTC day `day`.
+    public func wasActive(_ user: String, on day: Int64) -> Bool {
+        guard let key = keys.key(user) else { return false }
+        return userActivity.contains(key, on: day)
     }
 
     /// Each device's earliest `app.opened` (by `at`).

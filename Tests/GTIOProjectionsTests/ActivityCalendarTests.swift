@@ -9,6 +9,8 @@ import Testing
         // 20_000 and 20_063 share a span, 20_064 starts the next; -1 and -64 are 1969's.
         for day: Int64 in [20_064, 20_000, 20_063, -1, -64, 20_000] { _ = calendar.mark(7, on: day) }
         #expect(calendar.days(of: 7) == [-64, -1, 20_000, 20_063, 20_064])
+        #expect(calendar.contains(7, on: 20_063) && calendar.contains(7, on: -1))
+        #expect(!calendar.contains(7, on: 20_001) && !calendar.contains(7, on: 30_000) && !calendar.contains(6, on: 20_000))
         #expect(calendar.days(of: 6) == [])
         #expect(calendar.days(of: 100_000) == [])
     }
@@ -46,6 +48,7 @@ import Testing
                 let key = Int.random(in: 1...3_000, using: &random)
                 let day = Int64.random(in: -200...400, using: &random)
                 #expect(calendar.mark(key, on: day) == pairs.insert([Int64(key), day]).inserted)
+                #expect(calendar.contains(key, on: day))
             }
             var expected: [Int: [Int64]] = [:]
             for pair in pairs { expected[Int(pair[0]), default: []].append(pair[1]) }
