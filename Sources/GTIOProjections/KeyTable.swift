@@ -1,8 +1,9 @@
 import GTIOCatalog
 import GTIOStore
 
-/// Dense integer keys for the ids of the log (users, posts, reviews; devices in a table of their own): each distinct id
-/// gets one when first seen, so that the fold indexes arrays where it would hash strings.
+/// Dense integer keys for the ids of the log (users, posts, reviews; devices in a table of
+/// their own): each distinct id gets one when first seen, so that the fold indexes arrays where
+/// it would hash strings.
 public struct KeyTable: Sendable {
     /// The id of each key; key 0 stands for "none".
     public private(set) var ids: [String] = [""]
@@ -56,8 +57,9 @@ public struct KeyTable: Sendable {
     }
 
     /// Appends the event of a scan's row to `events`, keyed straight from SQLite's bytes: only
-    /// a new id is made a `String`, and only the columns its type fills are read. Its device
-    /// goes to `devices`, and the event holds its number there.
+    /// a new id is made a `String`, and only the columns the fold reads for its type are read
+    /// (`EventType.foldColumns`). Its device goes to `devices`, and the event holds its number
+    /// there until the fold keys it.
     mutating func key(_ row: EventRow, into events: inout [KeyedEvent], devices: inout ChunkDevices) throws {
         let type = row.type, columns = type.foldColumns
         // Built from locals in one go, in place: filling a `var` event field by field, or
