@@ -218,6 +218,10 @@ public struct CommunityState: Sendable {
     private mutating func settleTally() {
         guard tally.events > 0 else { return }
         eventsByDay[tally.day, default: 0] += tally.events
+        if tally.users > 0 { dauByDay[tally.day, default: 0] += tally.users }
+        if tally.devices > 0 { devicesByDay[tally.day, default: 0] += tally.devices }
+        tally.users = 0
+        tally.devices = 0
         for action in Action.allCases where tally.actions[action.index] > 0 {
             actionsByDay[tally.day, default: [:]][action, default: 0] += tally.actions[action.index]
             tally.actions[action.index] = 0
@@ -238,10 +242,10 @@ public struct CommunityState: Sendable {
         }
         tally.events += 1
         if event.user != 0, userActivity.mark(event.user, on: day) {
-            dauByDay[day, default: 0] += 1
+            tally.users += 1
             noteKnown(event.user)
         }
-        if event.device != 0, deviceActivity.mark(event.device, on: day) { devicesByDay[day, default: 0] += 1 }
+        if event.device != 0, deviceActivity.mark(event.device, on: day) { tally.devices += 1 }
 
         switch event.type {
         case .userSignedUp: applySignUp(event, day: day)
