@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Read-model benchmark (issue: read models). Release build, a store of N demo events (default
 # 1,000,000): full rebuild (fold + tables) with events/s and peak RSS, catch-up after 1,000
-# events, p50/p99 of each query over 200 runs inside one process, and an as-of query at the midpoint.
+# events, p50/p99 of each query over 200 runs inside one process, and an as-of query at the midpoint;
+# then five more rebuilds in one process, as this VM's speed swings by up to 2× from minute to minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 events=${1:-1000000}
@@ -17,3 +18,5 @@ tail -n 1000 "$work/demo.jsonl" > "$work/tail.jsonl"
 echo "store: $events demo events less the last 1,000"
 .build/release/gtio-bench catch-up "$work/bench.gtio" "$work/tail.jsonl"
 .build/release/gtio-bench read-models "$work/bench.gtio"
+echo "five more rebuilds, one process:"
+.build/release/gtio-bench rebuild "$work/bench.gtio" 5
