@@ -1,5 +1,5 @@
 /// The device ids of a chunk of events as the reading thread copies them out of SQLite's rows,
-/// keyed on the folding thread (`CommunityState.devices`). The reading thread is the busier of
+/// keyed on the folding thread (`CommunityState.deviceKeys`). The reading thread is the busier of
 /// the two through a rebuild (SQLite's own work is half of it), and devices, apart from every
 /// other id, are the one kind of id it can leave to the other thread whole.
 struct ChunkDevices: Sendable {

@@ -2,31 +2,32 @@
 extension CommunityState {
     /// Whether `user` appears in the log in view, as an actor or as another user's target.
     public func knows(_ user: String) -> Bool {
-        guard let key = keys.key(user), key < known.count else { return false }
+        guard let key = userKeys.key(user), key < known.count else { return false }
         return known[key]
     }
 
     /// Every user known to the console.
     public var knownUsers: Set<String> {
-        Set(known.indices.lazy.filter { known[$0] }.map { keys[$0] })
+        Set(known.indices.lazy.filter { known[$0] }.map { userKeys[$0] })
     }
 
-    /// The key pair of two ids (a product heart's user and product, say); nil when either never appeared.
+    /// The key pair of a user and another id (a product heart's user and product, say); nil when
+    /// either never appeared.
     public func pair(_ first: String, _ second: String) -> KeyPair? {
-        guard let a = keys.key(first), let b = keys.key(second) else { return nil }
+        guard let a = userKeys.key(first), let b = keys.key(second) else { return nil }
         return KeyPair(a, b)
     }
 
     /// Whether `user` was active on the UTC day `day`.
     public func wasActive(_ user: String, on day: Int64) -> Bool {
-        guard let key = keys.key(user) else { return false }
+        guard let key = userKeys.key(user) else { return false }
         return userActivity.contains(key, on: day)
     }
 
     /// Each device's earliest `app.opened` (by `at`).
     public var firstOpened: [String: Int64] {
         var result: [String: Int64] = [:]
-        for key in firstOpen.indices where firstOpen[key] != .max { result[devices[key]] = firstOpen[key] }
+        for key in firstOpen.indices where firstOpen[key] != .max { result[deviceKeys[key]] = firstOpen[key] }
         return result
     }
 }

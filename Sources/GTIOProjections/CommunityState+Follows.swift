@@ -3,52 +3,52 @@ import GTIOStore
 extension CommunityState {
     /// The state of the edge `from → to`, nil when there is none.
     public func edge(from: String, to: String) -> EdgeState? {
-        guard let a = keys.key(from), let b = keys.key(to) else { return nil }
+        guard let a = userKeys.key(from), let b = userKeys.key(to) else { return nil }
         return follows.edge(a, b)
     }
 
     /// Whether either user blocked the other.
     public func isBlocked(_ a: String, _ b: String) -> Bool {
-        guard let a = keys.key(a), let b = keys.key(b) else { return false }
+        guard let a = userKeys.key(a), let b = userKeys.key(b) else { return false }
         return follows.isBlocked(a, b)
     }
 
     /// Whether `blocker` blocked `blocked` (one way).
     public func blocks(_ blocker: String, _ blocked: String) -> Bool {
-        guard let a = keys.key(blocker), let b = keys.key(blocked) else { return false }
+        guard let a = userKeys.key(blocker), let b = userKeys.key(blocked) else { return false }
         return follows.blocks(a, b)
     }
 
     /// Every block, as (blocker, blocked).
     public var blockPairs: [BlockPair] {
-        follows.blockPairs.map { BlockPair(keys[$0.first], keys[$0.second]) }
+        follows.blockPairs.map { BlockPair(userKeys[$0.first], userKeys[$0.second]) }
     }
 
-    public func isPrivate(_ user: String) -> Bool { keys.key(user).map(follows.isPrivate) ?? false }
-    public func followerCount(of user: String) -> Int { keys.key(user).map(follows.followerCount) ?? 0 }
-    public func followingCount(of user: String) -> Int { keys.key(user).map(follows.followingCount) ?? 0 }
+    public func isPrivate(_ user: String) -> Bool { userKeys.key(user).map(follows.isPrivate) ?? false }
+    public func followerCount(of user: String) -> Int { userKeys.key(user).map(follows.followerCount) ?? 0 }
+    public func followingCount(of user: String) -> Int { userKeys.key(user).map(follows.followingCount) ?? 0 }
 
     /// `user`'s edges by target, and the edges into `user` by follower.
-    public func outgoing(of user: String) -> [String: EdgeState] { byID(keys.key(user).map(follows.edges(from:))) }
-    public func incoming(of user: String) -> [String: EdgeState] { byID(keys.key(user).map(follows.edges(to:))) }
+    public func outgoing(of user: String) -> [String: EdgeState] { byID(userKeys.key(user).map(follows.edges(from:))) }
+    public func incoming(of user: String) -> [String: EdgeState] { byID(userKeys.key(user).map(follows.edges(to:))) }
 
     /// Users with a *following* edge to `user`, and those `user` follows, unordered: picked
     /// by key before any id is looked up (the most-followed user has thousands of edges).
-    public func users(following user: String) -> [String] { following(keys.key(user).map(follows.edges(to:))) }
-    public func users(followedBy user: String) -> [String] { following(keys.key(user).map(follows.edges(from:))) }
+    public func users(following user: String) -> [String] { following(userKeys.key(user).map(follows.edges(to:))) }
+    public func users(followedBy user: String) -> [String] { following(userKeys.key(user).map(follows.edges(from:))) }
 
     private func following(_ edges: [Int: EdgeState]?) -> [String] {
-        (edges ?? [:]).compactMap { $0.value == .following ? keys[$0.key] : nil }
+        (edges ?? [:]).compactMap { $0.value == .following ? userKeys[$0.key] : nil }
     }
 
     private func byID(_ edges: [Int: EdgeState]?) -> [String: EdgeState] {
-        Dictionary(uniqueKeysWithValues: (edges ?? [:]).map { (keys[$0.key], $0.value) })
+        Dictionary(uniqueKeysWithValues: (edges ?? [:]).map { (userKeys[$0.key], $0.value) })
     }
 
     mutating func setEdge(from: Int, to: Int, _ state: EdgeState?) {
         if changes != nil {
-            changes!.follows.insert(BlockPair(keys[from], keys[to]))
-            changes!.users.formUnion([keys[from], keys[to]])
+            changes!.follows.insert(BlockPair(userKeys[from], userKeys[to]))
+            changes!.users.formUnion([userKeys[from], userKeys[to]])
         }
         follows.setEdge(from, to, state)
     }
@@ -80,7 +80,7 @@ extension CommunityState {
     mutating func applyPrivacy(_ event: KeyedEvent) {
         let user = event.user
         guard user != 0, let isPrivate = event.flag else { return }
-        changes?.users.insert(keys[user])
+        changes?.users.insert(userKeys[user])
         follows.setPrivate(user, isPrivate)
         // Existing followers stay; going public approves every pending request.
         guard !isPrivate else { return }
@@ -93,7 +93,7 @@ extension CommunityState {
         let a = event.user, b = event.subject
         guard a != 0, b != 0 else { return }
         if a == b { return ignore(event, .selfBlock) }
-        changes?.blocks.insert(BlockPair(keys[a], keys[b]))
+        changes?.blocks.insert(BlockPair(userKeys[a], userKeys[b]))
         if !follows.block(a, b) { ignore(event, .repeated) }
         if follows.edge(a, b) != nil { setEdge(from: a, to: b, nil) }
         if follows.edge(b, a) != nil { setEdge(from: b, to: a, nil) }
@@ -102,7 +102,7 @@ extension CommunityState {
     mutating func applyUnblock(_ event: KeyedEvent) {
         let a = event.user, b = event.subject
         guard a != 0, b != 0 else { return }
-        changes?.blocks.insert(BlockPair(keys[a], keys[b]))
+        changes?.blocks.insert(BlockPair(userKeys[a], userKeys[b]))
         if !follows.unblock(a, b) { ignore(event, .noSuchBlock) }
     }
 }

@@ -28,7 +28,7 @@ extension CommunityState {
     }
 
     mutating func addFlag(_ item: String, _ event: KeyedEvent, day: Int64) {
-        guard let user = keys.id(event.user) else { return }
+        guard let user = userKeys.id(event.user) else { return }
         var entry = items[item] ?? FlagItem(item: item)
         let mark = FlagMark(at: event.at, seq: event.seq, reason: event.text)
         entry.history.append((user, mark))
@@ -65,7 +65,7 @@ extension CommunityState {
     }
 
     mutating func applyResolution(_ event: KeyedEvent) {
-        guard let item = keys.id(event.subject), let moderator = keys.id(event.user),
+        guard let item = keys.id(event.subject), let moderator = userKeys.id(event.user),
               let open = items[item]?.open, !open.isEmpty
         else { return ignore(event, .nothingOpen) }
         decisions.append(Decision(

@@ -14,7 +14,7 @@ extension CommunityState {
     }
 
     mutating func noteProfileCompleted(_ event: KeyedEvent) {
-        guard let user = keys.id(event.user) else { return }
+        guard let user = userKeys.id(event.user) else { return }
         profileCompletions[user, default: []].insertSorted(event.at)
     }
 
@@ -31,7 +31,7 @@ extension CommunityState {
     /// A follow with `via: quickadd`, after `applyFollow`: it accepts a suggestion shown before
     /// (in `seq` order) when it leaves the edge following or requested.
     mutating func noteQuickAddFollow(_ event: KeyedEvent) {
-        guard let viewer = keys.id(event.user), event.subject != 0 else { return }
+        guard let viewer = userKeys.id(event.user), event.subject != 0 else { return }
         quickAddFollows[viewer, default: []].insertSorted(event.at)
         let pair = KeyPair(event.user, event.subject)
         guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),

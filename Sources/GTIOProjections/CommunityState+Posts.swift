@@ -10,7 +10,7 @@ extension CommunityState {
     }
 
     mutating func applyPostCreated(_ event: KeyedEvent, day: Int64) {
-        guard let id = keys.id(event.subject), let author = keys.id(event.user) else { return }
+        guard let id = keys.id(event.subject), let author = userKeys.id(event.user) else { return }
         if posts.slot(key: event.subject) != nil { return ignore(event, .idReused) }
         _ = posts.add(Post(
             id: id, author: author, kind: event.value ?? "outfit", voting: event.flag ?? true, created: event.at,
@@ -24,7 +24,7 @@ extension CommunityState {
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
-            guard posts.values[slot].author == keys.id(event.user) else { return ignore(event, .notAuthor) }
+            guard posts.values[slot].author == userKeys.id(event.user) else { return ignore(event, .notAuthor) }
             endPost(slot, as: .deleted)
         }
     }
@@ -40,7 +40,7 @@ extension CommunityState {
 
     /// Who hearts `post`, by user id, with the seq of the heart that counts.
     public func hearts(of post: Post) -> [String: Int64] {
-        Dictionary(uniqueKeysWithValues: post.hearters.map { (keys[$0.key], $0.value) })
+        Dictionary(uniqueKeysWithValues: post.hearters.map { (userKeys[$0.key], $0.value) })
     }
 
     mutating func applyHeart(_ event: KeyedEvent, day: Int64) {
@@ -70,7 +70,7 @@ extension CommunityState {
     private mutating func markHeart(_ slot: Int, _ user: Int) {
         guard changes != nil else { return }
         let post = posts.values[slot].id
-        changes!.hearts.insert(BlockPair(post, keys[user]))
+        changes!.hearts.insert(BlockPair(post, userKeys[user]))
         changes!.posts.insert(post)
     }
 

@@ -10,7 +10,7 @@ extension CommunityState {
     }
 
     mutating func applyReviewAdded(_ event: KeyedEvent, day: Int64) {
-        guard let id = keys.id(event.subject), let author = keys.id(event.user) else { return }
+        guard let id = keys.id(event.subject), let author = userKeys.id(event.user) else { return }
         if reviews[id] != nil { return ignore(event, .idReused) }
         switch livePost(event.object) {
         case .failure(let anomaly): ignore(event, anomaly)
@@ -26,7 +26,7 @@ extension CommunityState {
     }
 
     mutating func applyAgree(_ event: KeyedEvent) {
-        guard let user = keys.id(event.user) else { return }
+        guard let user = userKeys.id(event.user) else { return }
         switch liveReview(keys.id(event.subject)) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let review):
@@ -40,7 +40,7 @@ extension CommunityState {
         switch liveReview(keys.id(event.subject)) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let review):
-            guard review.author == keys.id(event.user) else { return ignore(event, .notAuthor) }
+            guard review.author == userKeys.id(event.user) else { return ignore(event, .notAuthor) }
             removeReview(review.id)
         }
     }

@@ -90,11 +90,14 @@ public struct CommunityState: Sendable {
 
     // MARK: People
 
-    /// Dense keys of the ids seen; the arrays below are indexed by them.
+    /// Dense keys of the users seen: `known`, the follow graph, active days, hearters and voters
+    /// are indexed by them.
+    public internal(set) var userKeys = KeyTable()
+    /// Dense keys of the devices seen: `deviceActivity` and `firstOpen` are indexed by them.
+    public internal(set) var deviceKeys = KeyTable()
+    /// Dense keys of every other id seen (posts, reviews, products, moderation items).
     public internal(set) var keys = KeyTable()
-    /// Dense keys of the devices seen, apart: `deviceActivity` and `firstOpen` are indexed by them.
-    public internal(set) var devices = KeyTable()
-    /// Whether each key is a user known to the console (an actor, or another user's target).
+    /// Whether each user key is a user known to the console (an actor, or another user's target).
     var known: [Bool] = []
     public internal(set) var names: [String: String] = [:]
     public internal(set) var signups: [String: Signup] = [:]
@@ -198,7 +201,7 @@ public struct CommunityState: Sendable {
 
     /// Applies one record built in memory, keying its ids first.
     public mutating func apply(_ record: LogRecord) {
-        apply(keys.keyed(record, devices: &devices))
+        apply(keys.keyed(record, users: &userKeys, devices: &deviceKeys))
     }
 
     /// Applies one event whose ids this state's key table keyed; events must come in increasing `seq`.
@@ -250,7 +253,7 @@ public struct CommunityState: Sendable {
         switch event.type {
         case .userSignedUp: applySignUp(event, day: day)
         case .userProfileUpdated:
-            if let user = keys.id(event.user), let name = event.text {
+            if let user = userKeys.id(event.user), let name = event.text {
                 names[user] = name
                 changes?.users.insert(user)
             }
@@ -292,12 +295,12 @@ public struct CommunityState: Sendable {
     private mutating func noteKnown(_ key: Int) {
         guard !known[key] else { return }
         known[key] = true
-        changes?.users.insert(keys[key])
+        changes?.users.insert(userKeys[key])
     }
 
-    /// Grows the key-indexed arrays to hold every key of `event`.
+    /// Grows the user-indexed arrays to hold every user key of `event`.
     private mutating func makeRoom(for event: KeyedEvent) {
-        var top = max(event.user, event.subject, event.object)
+        var top = event.type.targetsUser ? max(event.user, event.subject) : event.user
         if !event.list.isEmpty, let listTop = event.list.max() { top = max(top, listTop) }
         guard top >= known.count else { return }
         // Keys come in increasing order, so doubling keeps growth amortized.
@@ -323,12 +326,12 @@ public struct CommunityState: Sendable {
     }
 
     private mutating func applySignUp(_ event: KeyedEvent, day: Int64) {
-        guard let user = keys.id(event.user) else { return }
+        guard let user = userKeys.id(event.user) else { return }
         changes?.users.insert(user)
         if let name = event.text { names[user] = name }
         // A second sign-up updates the name but is not a second sign-up.
         guard signups[user] == nil, let provider = event.value else { return }
-        signups[user] = Signup(at: event.at, provider: provider, device: devices.id(event.device))
+        signups[user] = Signup(at: event.at, provider: provider, device: deviceKeys.id(event.device))
         signupsByDay[day, default: [:]][provider, default: 0] += 1
     }
 

@@ -44,7 +44,7 @@ extension ReadModels {
         let eligible = eligiblePosts
         let authors = indexes.authors { SuggestableAuthors(Set(eligible.map(\.author)), followers: followerCount) }
         // By key, as the follow graph keeps them (0, no user's key, for a user the log never named).
-        let graph = state.follows, keys = state.keys
+        let graph = state.follows, keys = state.userKeys
         let me = keys.key(user) ?? 0
         let mine = graph.edges(from: me)
         func open(_ candidate: Int) -> Bool {

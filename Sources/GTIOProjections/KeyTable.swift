@@ -1,9 +1,10 @@
 import GTIOCatalog
 import GTIOStore
 
-/// Dense integer keys for the ids of the log (users, posts, reviews; devices in a table of
-/// their own): each distinct id gets one when first seen, so that the fold indexes arrays where
-/// it would hash strings.
+/// Dense integer keys for ids of the log: each distinct id gets one when first seen, so that
+/// the fold indexes arrays where it would hash strings. A fold keeps three: users, devices, and
+/// every other id (posts, reviews, products, moderation items), so that the tables indexed by
+/// user or device key span those alone.
 public struct KeyTable: Sendable {
     /// The id of each key; key 0 stands for "none".
     public private(set) var ids: [String] = [""]
@@ -41,33 +42,34 @@ public struct KeyTable: Sendable {
         return ids.count - 1
     }
 
-    /// `record` with its ids keyed, adding the ids not seen before (records built in memory);
-    /// its device is keyed in `devices`, a table of its own.
-    public mutating func keyed(_ record: LogRecord, devices: inout KeyTable) -> KeyedEvent {
+    /// `record` with its ids keyed, adding the ids not seen before (records built in memory):
+    /// users in `users`, its device in `devices`, any other id in this table.
+    public mutating func keyed(_ record: LogRecord, users: inout KeyTable, devices: inout KeyTable) -> KeyedEvent {
         var event = KeyedEvent(seq: record.seq, type: record.type, at: record.at)
-        event.user = intern(record.user)
+        event.user = users.intern(record.user)
         event.device = devices.intern(record.device)
-        event.subject = intern(record.subject)
+        event.subject = record.type.targetsUser ? users.intern(record.subject) : intern(record.subject)
         if record.type == .reviewAdded { event.object = intern(record.object) }
         event.value = record.value
         event.flag = record.flag
         event.text = record.text
-        event.list = record.list.map { intern($0) }
+        event.list = record.list.map { users.intern($0) }
         return event
     }
 
     /// Appends the event of a scan's row to `events`, keyed straight from SQLite's bytes: only
     /// a new id is made a `String`, and only the columns the fold reads for its type are read
-    /// (`EventType.foldColumns`). Its device goes to `devices`, and the event holds its number
-    /// there until the fold keys it.
-    mutating func key(_ row: EventRow, into events: inout [KeyedEvent], devices: inout ChunkDevices) throws {
+    /// (`EventType.foldColumns`). Users are keyed in `users`, other ids in this table; its
+    /// device goes to `devices`, and the event holds its number there until the fold keys it.
+    mutating func key(_ row: EventRow, into events: inout [KeyedEvent], users: inout KeyTable, devices: inout ChunkDevices) throws {
         let type = row.type, columns = type.foldColumns
         // Built from locals in one go, in place: filling a `var` event field by field, or
         // returning it, cost a copy and a destroy of the whole event per row.
-        let user = intern(utf8: row.bytes(.user)), device = devices.add(row.bytes(.device))
-        let subject = columns.contains(.subject) ? intern(utf8: row.bytes(.subject)) : 0
+        let user = users.intern(utf8: row.bytes(.user)), device = devices.add(row.bytes(.device))
+        let subject = !columns.contains(.subject) ? 0
+            : type.targetsUser ? users.intern(utf8: row.bytes(.subject)) : intern(utf8: row.bytes(.subject))
         let object = type == .reviewAdded ? intern(utf8: row.bytes(.object)) : 0
-        let list = columns.contains(.list) ? try listKeys(row) : []
+        let list = columns.contains(.list) ? try Self.listKeys(row, in: &users) : []
         events.append(KeyedEvent(
             seq: row.seq, type: type, at: row.at, user: user, device: device, subject: subject, object: object,
             value: columns.contains(.value) ? row.text(.value) : nil, flag: columns.contains(.flag) ? row.flag : nil,
@@ -75,9 +77,9 @@ public struct KeyTable: Sendable {
     }
 
     /// The keys of the users a row lists: apart, so that no closure captures the event.
-    private mutating func listKeys(_ row: EventRow) throws -> [Int] {
+    private static func listKeys(_ row: EventRow, in users: inout KeyTable) throws -> [Int] {
         var keys: [Int] = []
-        try row.forEachListed { keys.append(intern(utf8: $0)) }
+        try row.forEachListed { keys.append(users.intern(utf8: $0)) }
         return keys
     }
 

@@ -8,7 +8,7 @@ public struct KeyedEvent: Sendable {
     public var type: EventType
     public var at: Int64
     public var user: Int
-    /// A key in a table of devices alone (`CommunityState.devices`).
+    /// A key in a table of devices alone (`CommunityState.deviceKeys`).
     public var device: Int
     public var subject: Int
     /// Only a review's `object` is an id (its post); elsewhere it is free text the fold never reads.

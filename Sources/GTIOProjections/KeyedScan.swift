@@ -10,26 +10,31 @@ final class KeyedScan: @unchecked Sendable {
     // @unchecked: only the reading thread touches `table` until `run` has returned (it waits
     // for that thread to end), and only the caller's thread after.
     private var table: KeyTable
+    private var userTable: KeyTable
 
     /// Events handed over at a time, and buffers in flight between the two threads.
     private static let chunkSize = 4096
     private static let buffers = 8
 
-    /// A chunk of keyed events and the ids first keyed by them, in key order; their devices are
-    /// numbers in `devices`, for the fold to key.
+    /// A chunk of keyed events and the ids and users first keyed by them, in key order; their
+    /// devices are numbers in `devices`, for the fold to key.
     struct Chunk {
         var events: [KeyedEvent]
         var newIDs: [String]
+        var newUsers: [String]
         var devices: ChunkDevices
     }
 
-    /// A scan that keys on from `keys`.
-    init(keys: KeyTable) {
+    /// A scan that keys on from `keys` and `users`.
+    init(keys: KeyTable, users: KeyTable) {
         table = keys
+        userTable = users
     }
 
-    /// The reader's table: every id the scan keyed. Read it after `run` returned or threw.
+    /// The reader's tables: every id and every user the scan keyed. Read them after `run`
+    /// returned or threw.
     var keys: KeyTable { table }
+    var users: KeyTable { userTable }
 
     /// Scans `scope` of `store`, calling `body` with each chunk in `seq` order (to key its
     /// devices in place).
@@ -74,15 +79,19 @@ final class KeyedScan: @unchecked Sendable {
     /// The reading thread's loop: fills a free buffer, sends it with the ids it added, repeats.
     private func read(_ store: EventStore, _ scope: LogScope, full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<([KeyedEvent], ChunkDevices)>) throws {
         // A local table: each access to the class's property paid a dynamic exclusivity check.
-        var keys = KeyTable()
+        var keys = KeyTable(), users = KeyTable()
         swap(&keys, &table)
-        defer { swap(&keys, &table) }
+        swap(&users, &userTable)
+        defer {
+            swap(&keys, &table)
+            swap(&users, &userTable)
+        }
         var handedOver = false
         try store.read { db in
             // The store retries a read that SQLite answered busy; once chunks have gone to the
             // fold, starting over would apply their events twice.
             guard !handedOver else { throw StoreError.busyMidScan }
-            try Self.fill(db, scope, keys: &keys, handedOver: &handedOver, full: full, free: free)
+            try Self.fill(db, scope, keys: &keys, users: &users, handedOver: &handedOver, full: full, free: free)
         }
     }
 
@@ -90,25 +99,27 @@ final class KeyedScan: @unchecked Sendable {
     /// outer closure captured were checked for exclusive access on every event (~5 % of the
     /// reading thread's instructions).
     private static func fill(
-        _ db: Database, _ scope: LogScope, keys: inout KeyTable, handedOver: inout Bool,
+        _ db: Database, _ scope: LogScope, keys: inout KeyTable, users: inout KeyTable, handedOver: inout Bool,
         full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<([KeyedEvent], ChunkDevices)>
     ) throws {
         guard var (events, devices) = free.receive() else { throw CancellationError() }
-        var sent = keys.count
+        var sent = keys.count, sentUsers = users.count
         try EventStore.scanRows(scope, in: db) { row in
-            try keys.key(row, into: &events, devices: &devices)
+            try keys.key(row, into: &events, users: &users, devices: &devices)
             guard events.count == chunkSize else { return }
-            let chunk = Chunk(events: events, newIDs: Array(keys.ids[sent...]), devices: devices)
+            let chunk = Chunk(events: events, newIDs: Array(keys.ids[sent...]), newUsers: Array(users.ids[sentUsers...]), devices: devices)
             // Let go of the buffers before waiting for the next, so the fold holds them alone
             // and can empty them in place.
             events = []
             devices = ChunkDevices()
             sent = keys.count
+            sentUsers = users.count
             handedOver = true
             guard full.send(.success(chunk)), let buffers = free.receive() else { throw CancellationError() }
             (events, devices) = buffers
         }
-        if !events.isEmpty, !full.send(.success(Chunk(events: events, newIDs: Array(keys.ids[sent...]), devices: devices))) {
+        let last = Chunk(events: events, newIDs: Array(keys.ids[sent...]), newUsers: Array(users.ids[sentUsers...]), devices: devices)
+        if !events.isEmpty, !full.send(.success(last)) {
             throw CancellationError()
         }
     }

@@ -31,11 +31,15 @@ public struct ReadModelEngine: Sendable {
     /// ids each chunk adds; the scan's full table (with its index) becomes the state's when the
     /// scan ends.
     static func fold(_ store: EventStore, _ scope: LogScope, into state: inout CommunityState, progress: (Int) -> Void = { _ in }) throws {
-        let scan = KeyedScan(keys: state.keys)
-        defer { state.keys = scan.keys }
+        let scan = KeyedScan(keys: state.keys, users: state.userKeys)
+        defer {
+            state.keys = scan.keys
+            state.userKeys = scan.users
+        }
         try scan.run(store, scope) { chunk in
             state.keys.adopt(chunk.newIDs)
-            chunk.devices.key(&chunk.events, with: &state.devices)
+            state.userKeys.adopt(chunk.newUsers)
+            chunk.devices.key(&chunk.events, with: &state.deviceKeys)
             state.apply(chunk.events)
             progress(state.eventCount)
         }

@@ -10,7 +10,7 @@ extension ReadModels {
 
     func userRow(_ user: String, into row: inout some RowSink) -> Bool {
         guard state.knows(user) || state.names[user] != nil else { return false }
-        userRow(user, key: state.keys.key(user) ?? 0, into: &row)
+        userRow(user, key: state.userKeys.key(user) ?? 0, into: &row)
         return true
     }
 
@@ -142,7 +142,7 @@ extension ReadModels {
     var allUserKeys: [Int] {
         var users = state.known.indices.filter { state.known[$0] }
         for user in state.names.keys {
-            if let key = state.keys.key(user), key < state.known.count, !state.known[key] { users.append(key) }
+            if let key = state.userKeys.key(user), key < state.known.count, !state.known[key] { users.append(key) }
         }
         return users
     }
@@ -169,7 +169,7 @@ extension ReadModels {
 
     /// `pair` is (post, user).
     func heartRow(_ pair: Pair) -> [DatabaseValue]? {
-        guard let user = state.keys.key(pair.second), let seq = state.posts[pair.first]?.hearters[user] else { return nil }
+        guard let user = state.userKeys.key(pair.second), let seq = state.posts[pair.first]?.hearters[user] else { return nil }
         return valueRow { heartRow(pair.first, pair.second, seq, into: &$0); return true }
     }
 

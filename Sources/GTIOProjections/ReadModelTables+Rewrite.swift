@@ -62,9 +62,10 @@ extension ReadModelTables {
     /// so that SQLite fills its B-tree a page after another rather than all over it: the tables
     /// of the 1 M-event demo log took 0.66–0.93 s in hash order and 0.45 s so.
     static func packedRows(of model: ReadModelName, _ models: ReadModels) -> [String: PackedRows] {
-        let state = models.state, keys = state.keys
-        /// `keys` in their ids' order.
-        func byID(_ keys: [Int]) -> [Int] { IDOrder.indices(keys.map { state.keys[$0] }).map { keys[$0] } }
+        // Every key below is a user's: the rows name users, posts, reviews and items by id.
+        let state = models.state, keys = state.userKeys
+        /// User keys in their ids' order.
+        func byID(_ users: [Int]) -> [Int] { IDOrder.indices(users.map { keys[$0] }).map { users[$0] } }
         switch model {
         case .followGraph:
             let graph = state.follows

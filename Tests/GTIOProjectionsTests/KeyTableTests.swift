@@ -50,20 +50,24 @@ import Testing
         #expect(index.key("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") == nil)
     }
 
-    @Test func aRecordsIdsGetKeysAndOnlyAReviewsObjectIsAnIdDevicesApart() {
-        var table = KeyTable(), devices = KeyTable()
-        let review = table.keyed(LogRecord(seq: 1, type: .reviewAdded, at: 0, user: "u1", subject: "r1", object: "p1"), devices: &devices)
-        let track = table.keyed(
-            LogRecord(seq: 2, type: .track, at: 0, user: "u1", device: "dev-1", object: "7.1", value: "Shop"), devices: &devices)
-        let shown = table.keyed(LogRecord(seq: 3, type: .quickaddShown, at: 0, user: "u2", device: "u1", list: ["u1", "u3"]), devices: &devices)
-        #expect(review.user == 1 && review.subject == 2 && review.object == 3 && review.device == 0)
+    @Test func aRecordsUsersDevicesAndOtherIdsGetKeysInTablesOfTheirOwn() {
+        var table = KeyTable(), users = KeyTable(), devices = KeyTable()
+        func keyed(_ record: LogRecord) -> KeyedEvent { table.keyed(record, users: &users, devices: &devices) }
+        let review = keyed(LogRecord(seq: 1, type: .reviewAdded, at: 0, user: "u1", subject: "r1", object: "p1"))
+        let track = keyed(LogRecord(seq: 2, type: .track, at: 0, user: "u1", device: "dev-1", object: "7.1", value: "Shop"))
+        let shown = keyed(LogRecord(seq: 3, type: .quickaddShown, at: 0, user: "u2", device: "u1", list: ["u1", "u3"]))
+        let follow = keyed(LogRecord(seq: 4, type: .userFollowed, at: 0, user: "u3", subject: "u4"))
+        #expect(review.user == 1 && review.subject == 1 && review.object == 2 && review.device == 0)
         #expect(track.user == 1 && track.device == 1 && track.subject == 0 && track.object == 0 && track.value == "Shop")
         // A device named like a user is still a device of its own.
-        #expect(shown.user == 4 && shown.device == 2 && shown.list == [1, 5])
-        #expect(table.ids == ["", "u1", "r1", "p1", "u2", "u3"])
+        #expect(shown.user == 2 && shown.device == 2 && shown.list == [1, 3])
+        // A follow's subject is a user.
+        #expect(follow.user == 3 && follow.subject == 4)
+        #expect(table.ids == ["", "r1", "p1"])
+        #expect(users.ids == ["", "u1", "u2", "u3", "u4"])
         #expect(devices.ids == ["", "dev-1", "u1"])
-        #expect(table.key("p1") == 3 && table.key("7.1") == nil && table.key("dev-1") == nil)
-        #expect(table.id(0) == nil && devices.id(1) == "dev-1")
+        #expect(table.key("p1") == 2 && table.key("7.1") == nil && table.key("u1") == nil)
+        #expect(table.id(0) == nil && devices.id(1) == "dev-1" && users.id(4) == "u4")
     }
 
     @Test func idsKeyedFromBytesGetTheKeysTheirStringsGet() {

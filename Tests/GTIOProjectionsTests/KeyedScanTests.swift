@@ -20,27 +20,29 @@ import Testing
 
     @Test func chunksComeInSeqOrderWithTheIdsTheyFirstKeyedAndTheirDevicesToKey() throws {
         let store = try store(9_000)
-        let scan = KeyedScan(keys: KeyTable())
-        var adopted = KeyTable(), devices = KeyTable(), seqs: [Int64] = [], chunks = 0
+        let scan = KeyedScan(keys: KeyTable(), users: KeyTable())
+        var adopted = KeyTable(), adoptedUsers = KeyTable(), devices = KeyTable(), seqs: [Int64] = [], chunks = 0
         var keyed: [KeyedEvent] = []
         try scan.run(store, LogScope()) { chunk in
             adopted.adopt(chunk.newIDs)
+            adoptedUsers.adopt(chunk.newUsers)
             chunk.devices.key(&chunk.events, with: &devices)
             chunks += 1
             for event in chunk.events {
                 seqs.append(event.seq)
                 // Every key an event carries was introduced by this chunk or an earlier one.
-                #expect([event.user, event.subject, event.object].allSatisfy { $0 < adopted.count })
+                #expect(event.user < adoptedUsers.count && event.object < adopted.count)
+                #expect(event.subject < (event.type.targetsUser ? adoptedUsers.count : adopted.count))
             }
             keyed += chunk.events
         }
         #expect(chunks == 3)
         #expect(seqs == Array(1...9_000))
-        #expect(adopted.ids == scan.keys.ids)
+        #expect(adopted.ids == scan.keys.ids && adoptedUsers.ids == scan.users.ids)
         // The same keys as records keyed one by one, devices included.
-        var table = KeyTable(), deviceTable = KeyTable(), index = 0
+        var table = KeyTable(), userTable = KeyTable(), deviceTable = KeyTable(), index = 0
         try store.scan(LogScope()) { record in
-            let expected = table.keyed(record, devices: &deviceTable)
+            let expected = table.keyed(record, users: &userTable, devices: &deviceTable)
             let event = keyed[index]
             let keys: [Int] = [event.user, event.device, event.subject, event.object]
             let expectedKeys: [Int] = [expected.user, expected.device, expected.subject, expected.object]
@@ -49,7 +51,7 @@ import Testing
             index += 1
         }
         #expect(index == 9_000)
-        #expect(table.ids == adopted.ids && deviceTable.ids == devices.ids)
+        #expect(table.ids == adopted.ids && userTable.ids == adoptedUsers.ids && deviceTable.ids == devices.ids)
         #expect(devices.count > 1)
     }
 
@@ -57,7 +59,7 @@ import Testing
         struct Stop: Error {}
         // More than the eight buffers in flight hold, so that the reader is waiting for one.
         let store = try store(40_000)
-        let scan = KeyedScan(keys: KeyTable())
+        let scan = KeyedScan(keys: KeyTable(), users: KeyTable())
         var chunks = 0
         #expect(throws: Stop.self) {
             try scan.run(store, LogScope()) { _ in
@@ -69,8 +71,9 @@ import Testing
             }
         }
         #expect(chunks == 1)
-        // The reader's table is handed back whole, whatever it keyed before it stopped.
+        // The reader's tables are handed back whole, whatever they keyed before it stopped.
         #expect(scan.keys.count > 1 && scan.keys.key(scan.keys.ids[1]) == 1)
+        #expect(scan.users.count > 1 && scan.users.key(scan.users.ids[1]) == 1)
     }
 
     @Test func aRowTheReaderCannotReadFailsTheFoldAfterTheChunksBeforeIt() throws {
