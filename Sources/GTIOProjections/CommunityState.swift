@@ -212,8 +212,11 @@ public struct CommunityState: Sendable {
 
     /// Applies events in order, as `apply(_:)` one by one would.
     public mutating func apply(_ events: [KeyedEvent]) {
-        // By index: a for-in would copy each event out (a retain and a release per string).
-        for index in events.indices { applyOne(events[index]) }
+        // Through the buffer: a for-in, or the array's subscript, copied each event out (a
+        // retain and a release per string, ~4 % of the folding thread).
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices { applyOne(events[index]) }
+        }
         settleTally()
     }
 

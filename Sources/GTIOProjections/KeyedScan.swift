@@ -63,7 +63,9 @@ final class KeyedScan: @unchecked Sendable {
         defer { finished.wait() }
         do {
             while let item = full.receive() {
-                var chunk = try item.get()
+                // Consumed: a `Result` kept alive beside the chunk made the fold's keying of its
+                // devices copy the chunk's every event first.
+                var chunk = try (consume item).get()
                 try body(&chunk)
                 chunk.events.removeAll(keepingCapacity: true)
                 chunk.devices.removeAll()
