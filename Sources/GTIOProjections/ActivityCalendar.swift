@@ -38,6 +38,29 @@ struct ActivityCalendar: Sendable {
         return (older[span]?[key] ?? 0) & bit != 0
     }
 
+    /// How many keys were active on any day of `days`: by the bits of each span, the older
+    /// spans' few keys checked against the newest's (a catch-up asks for the WAU and MAU of a
+    /// day or two, and listing every key's days for that took ~10 ms a day).
+    func countKeys(activeOn days: ClosedRange<Int64>) -> Int {
+        func mask(_ span: Int64) -> UInt64 {
+            let first = max(days.lowerBound, span << 6) - span << 6, last = min(days.upperBound, span << 6 + 63) - span << 6
+            guard first <= last else { return 0 }
+            return (last == 63 ? ~0 : (UInt64(1) << UInt64(last + 1)) - 1) & ~((UInt64(1) << UInt64(first)) - 1)
+        }
+        let newestMask = newestSpan == .min ? 0 : mask(newestSpan)
+        var count = newestMask == 0 ? 0 : newest.reduce(0) { $0 + ($1 & newestMask != 0 ? 1 : 0) }
+        var counted: Set<Int> = []
+        for span in (days.lowerBound >> 6)...(days.upperBound >> 6) where span != newestSpan {
+            guard let words = older[span] else { continue }
+            let spanMask = mask(span)
+            for (key, word) in words where word & spanMask != 0 {
+                let inNewest = key < newest.count && newest[key] & newestMask != 0
+                if !inNewest, counted.insert(key).inserted { count += 1 }
+            }
+        }
+        return count
+    }
+
     /// `key`'s active days, ascending.
     func days(of key: Int) -> [Int64] {
         var days: [Int64] = []

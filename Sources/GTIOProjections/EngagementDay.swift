@@ -22,11 +22,7 @@ extension ReadModels {
     /// Distinct users active on any day of `days`.
     public func activeUsers(_ days: ClosedRange<Int64>) -> Int {
         if days.count == 1 { return state.dauByDay[days.lowerBound] ?? 0 }
-        var count = 0
-        state.userActivity.forEachKey { _, active in
-            if let day = active.first(atLeast: days.lowerBound), day <= days.upperBound { count += 1 }
-        }
-        return count
+        return state.userActivity.countKeys(activeOn: days)
     }
 
     /// WAU and MAU of `day`: computed for every day of the view at once, then looked up.
@@ -69,18 +65,9 @@ extension ReadModels {
         return all[day] ?? (0, 0)
     }
 
-    /// WAU and MAU of one day from each user's active days: for a few days, cheaper than the sweep.
+    /// WAU and MAU of one day from the users' active days: for a few days, cheaper than the sweep.
     func windowsByUser(on day: Int64) -> (wau: Int, mau: Int) {
-        var wau = 0, mau = 0
-        state.userActivity.forEachKey { _, days in
-            // The user's latest active day not after `day`.
-            let after = days.partitioningIndex { $0 > day }
-            guard after > 0 else { return }
-            let latest = days[after - 1]
-            if latest >= day - 29 { mau += 1 }
-            if latest >= day - 6 { wau += 1 }
-        }
-        return (wau, mau)
+        (state.userActivity.countKeys(activeOn: day - 6...day), state.userActivity.countKeys(activeOn: day - 29...day))
     }
 
     /// Engagement of one day; `single` computes its windows alone rather than for every day at once.

@@ -50,6 +50,11 @@ import Testing
                 #expect(calendar.mark(key, on: day) == pairs.insert([Int64(key), day]).inserted)
                 #expect(calendar.contains(key, on: day))
             }
+            for _ in 0..<20 {
+                let first = Int64.random(in: -220...420, using: &random)
+                let days = first...(first + Int64.random(in: 0...40, using: &random))
+                #expect(calendar.countKeys(activeOn: days) == Set(pairs.filter { days.contains($0[1]) }.map { $0[0] }).count)
+            }
             var expected: [Int: [Int64]] = [:]
             for pair in pairs { expected[Int(pair[0]), default: []].append(pair[1]) }
             var found: [Int: [Int64]] = [:]
