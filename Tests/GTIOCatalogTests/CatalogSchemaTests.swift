@@ -6,6 +6,15 @@ import Testing
 @Suite struct CatalogSchemaTests {
     private var folder: URL { SharedFiles.packageRoot.appendingPathComponent("Events/schemas") }
 
+    /// The named column sets are written as bits; they must be the bits of their column.
+    @Test func eachNamedColumnSetIsItsColumnsBit() {
+        let named: [EventColumn: EventColumns] = [
+            .subject: .subject, .object: .object, .value: .value, .flag: .flag, .number: .number, .text: .text, .list: .list,
+        ]
+        #expect(named.count == EventColumn.allCases.count)
+        for column in EventColumn.allCases { #expect(named[column] == EventColumns([column]), "\(column)") }
+    }
+
     @Test func everyTypeHasASchemaFileAndNoFileIsStray() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".schema.json") }
         #expect(Set(files) == Set(EventType.allCases.map { "\($0.rawValue).schema.json" }))
