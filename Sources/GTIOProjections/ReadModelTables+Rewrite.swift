@@ -4,18 +4,11 @@ import GTIOStore
 
 /// Full rewrites of read-model tables, as a rebuild does them.
 extension ReadModelTables {
-    /// Replaces `model`'s tables with these read models' rows and sets its checkpoint, in the
-    /// caller's transaction. Returns the number of rows written.
-    @discardableResult
-    public static func write(_ model: ReadModelName, _ models: ReadModels, in db: Database) throws -> Int {
-        try createTables(db)
-        return try insert(model, packedRows(of: model, models), seq: models.state.lastSeq, in: db)
-    }
-
-    /// The same for several models, in the caller's transaction. Both threads build rows, the
-    /// biggest models first, and this one inserts whatever is built: a second thread building
-    /// while this one inserted left this one waiting for the posts' rows, a third of the
-    /// tables' time (perf). Returns the rows written per model.
+    /// Replaces the tables of the models `names` with these read models' rows and sets their
+    /// checkpoints, in the caller's transaction. Both threads build rows, the biggest models
+    /// first, and this one inserts whatever is built: a second thread building while this one
+    /// inserted left this one waiting for the posts' rows, a third of the tables' time (perf).
+    /// Returns the rows written per model.
     public static func write(_ names: [ReadModelName], _ models: ReadModels, in db: Database) throws -> [ReadModelName: Int] {
         try createTables(db)
         // All go in one transaction, so the order is not seen.
