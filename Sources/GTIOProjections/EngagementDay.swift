@@ -1,4 +1,3 @@
-import Algorithms
 import GTIOCatalog
 
 /// Engagement figures of one UTC day (EVENTS.md, Engagement).
