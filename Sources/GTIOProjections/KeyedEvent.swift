@@ -2,7 +2,9 @@ import GTIOCatalog
 import GTIOStore
 
 /// An event as the fold applies it: its typed columns, with its ids as dense keys (0 for none)
-/// so that the fold indexes arrays where it would hash strings; `KeyTable` holds the ids.
+/// so that the fold indexes arrays where it would hash strings. `user`, `list` and a follow's or
+/// block's `subject` are keys in `CommunityState.userKeys`, `device` in `deviceKeys`, any other
+/// id in `keys`.
 public struct KeyedEvent: Sendable {
     public var seq: Int64
     public var type: EventType

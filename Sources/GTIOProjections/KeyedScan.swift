@@ -7,8 +7,8 @@ import GTIOStore
 /// overlap. The chunks' buffers go back to the reader to be filled again: a million events'
 /// chunks are ~100 MB, and a first touch of fresh memory costs 1.5–10 µs a page on this VM.
 final class KeyedScan: @unchecked Sendable {
-    // @unchecked: only the reading thread touches `table` until `run` has returned (it waits
-    // for that thread to end), and only the caller's thread after.
+    // @unchecked: only the reading thread touches `table` and `userTable` until `run` has
+    // returned (it waits for that thread to end), and only the caller's thread after.
     private var table: KeyTable
     private var userTable: KeyTable
 
