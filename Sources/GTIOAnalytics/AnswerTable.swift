@@ -29,8 +29,15 @@ public enum AnswerTable {
 
     /// Queue entries with their author and the first 60 characters of their content.
     public static func flags(_ queue: [FlaggedItem], in state: CommunityState) -> ResultTable {
-        ResultTable(columns: flagColumns, rows: queue.map {
-            let (author, preview) = state.preview(of: $0.item)
+        flags(queue, preview: state.preview(of:))
+    }
+
+    /// Queue entries with the author and content `preview` gives for each item.
+    public static func flags(_ queue: [FlaggedItem], preview: (String) throws -> (author: String?, text: String)) rethrows
+        -> ResultTable
+    {
+        try ResultTable(columns: flagColumns, rows: queue.map {
+            let (author, preview) = try preview($0.item)
             return [.text($0.item), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
                     .bool($0.hidden), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version),
                     Cell(author), .text(String(preview.prefix(60)))]

@@ -16,12 +16,10 @@ public struct ModerationFigures: Sendable {
     public var byModerator: [(moderator: String, decisions: Int)]
 }
 
-extension ReadModels {
-    /// The queue at "now" and the decisions taken on `days` (nil: all decisions); pass `queue`
-    /// when it is already at hand.
-    public func moderationFigures(decidedOn days: ClosedRange<Int64>? = nil, queue: [FlaggedItem]? = nil) -> ModerationFigures {
-        let queue = queue ?? moderationQueue()
-        let decisions = state.decisions.filter { days?.contains(Timestamp(milliseconds: $0.at).day) ?? true }
+extension ModerationFigures {
+    /// The desk from the queue at "now" and the decisions taken on `days` (nil: all of `decisions`).
+    public init(queue: [FlaggedItem], decisions all: [CommunityState.Decision], decidedOn days: ClosedRange<Int64>? = nil) {
+        let decisions = all.filter { days?.contains(Timestamp(milliseconds: $0.at).day) ?? true }
         let waits = decisions.map { Double(max(0, $0.at - $0.firstFlagged)) / 3_600_000 }.sorted()
         // The wait at the rounded position p × (n − 1) of the sorted waits.
         func percentile(_ p: Double) -> Double? {
@@ -29,9 +27,17 @@ extension ReadModels {
         }
         let byModerator = Dictionary(grouping: decisions, by: \.moderator).mapValues(\.count)
             .sorted { $0.key < $1.key }.map { (moderator: $0.key, decisions: $0.value) }
-        return ModerationFigures(
+        self.init(
             queue: queue.count, hidden: queue.count(where: \.hidden), decisions: decisions.count,
             removed: decisions.count { $0.action == "remove" }, dismissed: decisions.count { $0.action == "dismiss" },
             medianHours: percentile(0.5), p90Hours: percentile(0.9), byModerator: byModerator)
+    }
+}
+
+extension ReadModels {
+    /// The queue at "now" and the decisions taken on `days` (nil: all decisions); pass `queue`
+    /// when it is already at hand.
+    public func moderationFigures(decidedOn days: ClosedRange<Int64>? = nil, queue: [FlaggedItem]? = nil) -> ModerationFigures {
+        ModerationFigures(queue: queue ?? moderationQueue(), decisions: state.decisions, decidedOn: days)
     }
 }

@@ -45,6 +45,24 @@ struct QueryOptions: ParsableArguments {
         }
     }
 
+    /// The read models of the requested view as stored tables: the store's own, brought up to
+    /// the end of the log first when they lag; for an as-of view, or a store this process may
+    /// not write while its tables lag, a scratch copy folded for the view.
+    func storedModels() throws -> StoredReadModels {
+        let view = try self.view
+        let reader = try storeOptions.openForReading()
+        guard view == .latest else { return try ReadModelEngine(store: reader).scratch(view) }
+        if let current = try StoredReadModels.current(reader) { return current }
+        let store = try storeOptions.open()
+        let engine = ReadModelEngine(store: store)
+        do {
+            try ReadModelCache.shared.catchUp(store)
+            return try StoredReadModels(source: store)
+        } catch let error as StoreError where error == .readOnly(path: store.path) {
+            return try engine.scratch(.latest)
+        }
+    }
+
     /// Prints or writes `table` in the requested format.
     func emit(_ table: ResultTable) throws {
         if let out {

@@ -10,13 +10,28 @@ final class ReadModelCache: @unchecked Sendable {
     private let lock = NSLock()
     private var live: [String: LiveReadModels] = [:]
 
-    func live(for store: EventStore) throws -> LiveReadModels {
+    /// `quiet`: no progress bar and no notice (a background catch-up, `--quiet`).
+    func live(for store: EventStore, quiet: Bool = false) throws -> LiveReadModels {
         lock.lock()
         defer { lock.unlock() }
         if let existing = live[store.path] { return existing }
-        let created = try LiveReadModels(store: store)
+        // Folding up to the tables' checkpoint is the long part of a first catch-up.
+        let bar = ProgressBar(enabled: Terminal.standardErrorIsTerminal && !quiet)
+        defer { bar.finish() }
+        let created = try LiveReadModels(store: store) { events in
+            bar.update(done: Int64(events), total: nil, count: events, unit: "events")
+        }
+        // A first build needs no word (the progress bar shows a long one); a changed definition does.
+        if let version = created.migratedFrom, version > 0, !quiet {
+            Terminal.writeError("read models: their definition changed (version \(version) → \(ReadModelSchema.version)); rebuilt them from the log\n")
+        }
         live[store.path] = created
         return created
+    }
+
+    /// Brings the store's read-model tables up to the end of its log.
+    func catchUp(_ store: EventStore, quiet: Bool = false) throws {
+        _ = try live(for: store, quiet: quiet).catchUp()
     }
 
     /// The read models last caught up for `path`, if any, without waiting or touching the store.

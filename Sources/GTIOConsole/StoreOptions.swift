@@ -20,4 +20,14 @@ struct StoreOptions: ParsableArguments {
     func open() throws -> EventStore {
         try EventStore(path: path)
     }
+
+    /// Opens the store to read it, never writing to it; an older store is opened writable
+    /// so that it is upgraded first.
+    func openForReading() throws -> EventStore {
+        do {
+            return try EventStore(path: path, readOnly: true)
+        } catch .needsUpgrade {
+            return try EventStore(path: path)
+        }
+    }
 }

@@ -37,3 +37,10 @@ public struct AnomalyCount: Sendable, Equatable {
         self.count = count
     }
 }
+
+extension AnomalyCount {
+    /// Most first, then by type, then by reason.
+    static func mostFirst(_ a: AnomalyCount, _ b: AnomalyCount) -> Bool {
+        (b.count, a.type.rawValue, a.anomaly) < (a.count, b.type.rawValue, b.anomaly)
+    }
+}

@@ -82,6 +82,6 @@ extension ReadModels {
     public func anomalies(on day: Int64? = nil) -> [AnomalyCount] {
         let counts = day.map { state.anomaliesByDay[$0] ?? [:] } ?? state.anomalies
         return counts.map { AnomalyCount(type: $0.key.type, anomaly: $0.key.anomaly, count: $0.value) }
-            .sorted { ($1.count, $0.type.rawValue, $0.anomaly) < ($0.count, $1.type.rawValue, $1.anomaly) }
+            .sorted(by: AnomalyCount.mostFirst)
     }
 }

@@ -20,10 +20,15 @@ extension ReadModels {
                 lastFlagged: entry.open.values.map(\.at).max() ?? first.at,
                 hidden: entry.open.count >= CommunityState.hiddenAt, version: entry.lastFlagSeq)
         }
-        .sorted { a, b in
-            if a.flaggers != b.flaggers { return a.flaggers > b.flaggers }
-            if a.firstFlagged != b.firstFlagged { return a.firstFlagged < b.firstFlagged }
-            return a.item.utf8.lexicographicallyPrecedes(b.item.utf8)
-        }
+        .sorted(by: FlaggedItem.queueOrder)
+    }
+}
+
+extension FlaggedItem {
+    /// The queue's order: most distinct flaggers first, then the oldest open flag, then item.
+    static func queueOrder(_ a: FlaggedItem, _ b: FlaggedItem) -> Bool {
+        if a.flaggers != b.flaggers { return a.flaggers > b.flaggers }
+        if a.firstFlagged != b.firstFlagged { return a.firstFlagged < b.firstFlagged }
+        return a.item.utf8.lexicographicallyPrecedes(b.item.utf8)
     }
 }

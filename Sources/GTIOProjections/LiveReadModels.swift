@@ -19,15 +19,21 @@ public final class LiveReadModels: @unchecked Sendable {
         return latestModels
     }
 
-    /// Folds the log up to where the stored tables stand, so the next catch-up writes increments.
-    public init(store: EventStore) throws {
+    /// The definition version of the tables the store held when this build had to drop and
+    /// rebuild them (0: it had none), nil when they were already this build's.
+    public let migratedFrom: Int64?
+
+    /// Folds the log up to where the stored tables stand, so the next catch-up writes increments;
+    /// `progress` hears the events folded so far.
+    public init(store: EventStore, progress: (Int) -> Void = { _ in }) throws {
         self.store = store
+        migratedFrom = try ReadModelSchema.migrate(store)
         let engine = ReadModelEngine(store: store)
         let marks = Set(try engine.checkpoints().values)
         var state = CommunityState()
         // With one common checkpoint the tables hold exactly the fold up to it.
         if marks.count == 1, let mark = marks.first, mark > 0 {
-            try ReadModelEngine.fold(store, LogScope(throughSeq: mark), into: &state)
+            try ReadModelEngine.fold(store, LogScope(throughSeq: mark), into: &state, progress: progress)
         }
         self.state = state
     }
@@ -60,7 +66,13 @@ public final class LiveReadModels: @unchecked Sendable {
         state.changes = nil
         let models = ReadModels(state: state)
         if let changes, marks.values.contains(where: { $0 != state.lastSeq }) {
-            try store.write { db in _ = try ReadModelTables.writeChanges(changes, models, in: db) }
+            try store.write { db in
+                // Another process may have moved the tables since they were read: the changes
+                // apply only on top of where they began.
+                let now = try EventStore.checkpoints(named: ReadModelName.allCases.map(\.checkpointName), in: db)
+                guard ReadModelName.allCases.allSatisfy({ now[$0.checkpointName] == before }) else { return }
+                _ = try ReadModelTables.writeChanges(changes, models, in: db)
+            }
         } else if !inStep {
             let lagging = marks.filter { $0.value != state.lastSeq }.map(\.key).sorted { $0.rawValue < $1.rawValue }
             if !lagging.isEmpty { _ = try engine.write(lagging, models) }

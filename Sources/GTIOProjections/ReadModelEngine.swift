@@ -45,6 +45,15 @@ public struct ReadModelEngine: Sendable {
         }
     }
 
+    /// The read models of `view` as tables in memory, answered by the same queries as a store's:
+    /// an as-of view folds the log into them.
+    public func scratch(_ view: LogView, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
+        let models = try fold(view, progress: progress)
+        let scratch = try ScratchTables()
+        try scratch.write { db in _ = try ReadModelTables.write(ReadModelName.allCases, models, in: db) }
+        return try StoredReadModels(source: scratch, now: models.now)
+    }
+
     /// The read models of the whole log, with the tables brought up to date first.
     public func catchUp() throws -> ReadModels {
         try LiveReadModels(store: store).catchUp()

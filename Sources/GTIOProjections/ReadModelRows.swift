@@ -51,6 +51,7 @@ extension ReadModels {
         row.append(post.liveReviews)
         row.append(post.shares)
         row.append(hidden)
+        row.append(points(post))
         row.append(post.description)
     }
 

@@ -48,6 +48,7 @@ extension ReadModelTables {
             built.cancel()
             throw error
         }
+        try ReadModelSchema.writePosition(models.state, in: db)
         return written
     }
 

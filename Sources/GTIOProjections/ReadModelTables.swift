@@ -12,16 +12,19 @@ public enum ReadModelTables {
             ReadModelTable(name: "rm_users", columns: [
                 ("user", "TEXT"), ("name", "TEXT"), ("private", "INTEGER"), ("followers", "INTEGER"),
                 ("following", "INTEGER"), ("signed_up", "INTEGER"), ("provider", "TEXT"),
-            ], keyCount: 1),
-            ReadModelTable(name: "rm_follows", columns: [("follower", "TEXT"), ("target", "TEXT"), ("state", "TEXT")], keyCount: 2),
-            ReadModelTable(name: "rm_blocks", columns: [("blocker", "TEXT"), ("blocked", "TEXT")], keyCount: 2),
+            ], keyCount: 1, indexes: [["followers DESC", "user"]]),
+            ReadModelTable(name: "rm_follows", columns: [("follower", "TEXT"), ("target", "TEXT"), ("state", "TEXT")], keyCount: 2,
+                           indexes: [["target"]]),
+            ReadModelTable(name: "rm_blocks", columns: [("blocker", "TEXT"), ("blocked", "TEXT")], keyCount: 2,
+                           indexes: [["blocked"]]),
         ],
         .posts: [
             ReadModelTable(name: "rm_posts", columns: [
                 ("post", "TEXT"), ("author", "TEXT"), ("kind", "TEXT"), ("voting", "INTEGER"), ("created", "INTEGER"),
                 ("state", "TEXT"), ("hearts", "INTEGER"), ("wear_it", "INTEGER"), ("change_it", "INTEGER"),
-                ("reviews", "INTEGER"), ("shares", "INTEGER"), ("hidden", "INTEGER"), ("description", "TEXT"),
-            ], keyCount: 1),
+                ("reviews", "INTEGER"), ("shares", "INTEGER"), ("hidden", "INTEGER"), ("points", "INTEGER"),
+                ("description", "TEXT"),
+            ], keyCount: 1, indexes: [["author"], ["created"], ["points"]]),
             ReadModelTable(name: "rm_hearts", columns: [("post", "TEXT"), ("user", "TEXT"), ("seq", "INTEGER")], keyCount: 2),
             ReadModelTable(name: "rm_reviews", columns: [
                 ("review", "TEXT"), ("post", "TEXT"), ("author", "TEXT"), ("at", "INTEGER"), ("removed", "INTEGER"),
@@ -32,7 +35,7 @@ public enum ReadModelTables {
             ReadModelTable(name: "rm_verdicts", columns: [
                 ("post", "TEXT"), ("wear_it", "INTEGER"), ("change_it", "INTEGER"), ("share", "REAL"),
                 ("wilson", "REAL"), ("verdict", "TEXT"),
-            ], keyCount: 1),
+            ], keyCount: 1, indexes: [["wilson"]]),
         ],
         .moderation: [
             ReadModelTable(name: "rm_flags", columns: [
@@ -42,7 +45,7 @@ public enum ReadModelTables {
             ReadModelTable(name: "rm_decisions", columns: [
                 ("seq", "INTEGER"), ("at", "INTEGER"), ("item", "TEXT"), ("action", "TEXT"), ("moderator", "TEXT"),
                 ("note", "TEXT"), ("flaggers", "INTEGER"), ("first_flagged", "INTEGER"),
-            ], keyCount: 1),
+            ], keyCount: 1, indexes: [["item"]]),
         ],
         .engagement: [
             ReadModelTable(name: "rm_days", columns: [
@@ -127,23 +130,25 @@ public enum ReadModelTables {
         for model in ReadModelName.allCases {
             try EventStore.setCheckpoint(db, name: model.checkpointName, seq: models.state.lastSeq)
         }
+        try ReadModelSchema.writePosition(models.state, in: db)
         return written
     }
 
-    /// Creates the tables that are missing.
+    /// Creates the tables that are missing, with their indexes.
     public static func createTables(_ db: Database) throws {
-        for table in tables.values.flatMap({ $0 }) { try db.execute(sql: table.createSQL) }
+        try ReadModelSchema.create(db)
     }
 
     /// Where the live tables of `model` differ from these read models, row by row (at most `limit`).
     public static func differences(_ model: ReadModelName, _ models: ReadModels, in db: Database, limit: Int = 50) throws
         -> [String]
     {
-        try createTables(db)
         let expected = rows(of: model, models)
         var found: [String] = []
         for table in tables[model]! {
-            let live = try Row.fetchAll(db, sql: table.orderedSelectSQL).map { row in Array(row.databaseValues) }
+            // A table never written holds no rows (and a check must not create it: it may run read-only).
+            let exists = try db.tableExists(table.name)
+            let live = exists ? try Row.fetchAll(db, sql: table.orderedSelectSQL).map { row in Array(row.databaseValues) } : []
             let wanted = expected[table.name] ?? []
             let key: ([DatabaseValue]) -> String = { row in
                 row.prefix(table.keyCount).map(\.description).joined(separator: ", ")

@@ -8,16 +8,25 @@ public final class EventStore: EventLog {
     /// The connection pool; read models and the console read through it.
     public let pool: DatabasePool
 
+    /// Whether this process opened the store only to read it.
+    public let isReadOnly: Bool
+
     /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
-    public init(path: String) throws(StoreError) {
+    /// `readOnly` opens an existing store without ever writing to it, not even to migrate it:
+    /// a missing file is `.missing`, and a store whose schema is older than this build's
+    /// is `.needsUpgrade` (a writable open upgrades it).
+    public init(path: String, readOnly: Bool = false) throws(StoreError) {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         self.path = absolute
+        self.isReadOnly = readOnly
+        if readOnly, !FileManager.default.fileExists(atPath: absolute) { throw .missing(path: absolute) }
         try Self.checkBeforeOpening(absolute)
 
         var configuration = Configuration()
         // Two ingests on one store take turns per batch; a batch commits in well under a
         // second, so five minutes only runs out when another process hangs holding the lock.
         configuration.busyMode = .timeout(300)
+        configuration.readonly = readOnly
         configuration.prepareDatabase { db in
             // FULL makes each committed batch durable against power loss, at one fsync per batch.
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -32,9 +41,16 @@ public final class EventStore: EventLog {
         }
         do {
             pool = try Self.retryingWhenBusy { try DatabasePool(path: absolute, configuration: configuration) }
-            try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
+            if readOnly {
+                let current = try Self.retryingWhenBusy { try pool.read { try StoreSchema.migrator.hasCompletedMigrations($0) } }
+                if !current { throw StoreError.needsUpgrade(path: absolute) }
+            } else {
+                try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
+            }
         } catch let error as DatabaseError {
             throw Self.translate(error, path: absolute)
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw .cannotOpen(path: absolute, reason: "\(error)")
         }
@@ -142,12 +158,15 @@ public final class EventStore: EventLog {
 
     /// Several consumers' checkpoints in one read; names never checkpointed are left out.
     public func checkpoints(named names: [String]) throws -> [String: Int64] {
-        try read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))",
-                arguments: StatementArguments(names))
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: max)
-        }
+        try read { db in try Self.checkpoints(named: names, in: db) }
+    }
+
+    /// Several consumers' checkpoints, inside the caller's transaction.
+    public static func checkpoints(named names: [String], in db: Database) throws -> [String: Int64] {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))",
+            arguments: StatementArguments(names))
+        return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: max)
     }
 
     public func checkpoint(named name: String) throws -> Int64 {

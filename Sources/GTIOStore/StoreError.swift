@@ -1,6 +1,10 @@
 /// What went wrong opening or using a store, in words for the person at the console.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case folderMissing(path: String, folder: String)
+    /// A command that only reads found no store at the path.
+    case missing(path: String)
+    /// A read-only open found a store from an older gtio, which a writing command upgrades.
+    case needsUpgrade(path: String)
     case notADatabase(path: String)
     case notAGTIOStore(path: String)
     case newerStore(path: String)
@@ -15,6 +19,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .folderMissing(let path, let folder):
             "cannot create the store \(path): the folder \(folder) does not exist (create it, or pass --store with an existing folder)"
+        case .missing(let path):
+            "no store at \(path) (check --store or GTIO_STORE; gtio ingest FILE creates one)"
+        case .needsUpgrade(let path):
+            "the store \(path) was written by an older gtio and must be upgraded by a command that writes (gtio rebuild, or any ingest)"
         case .notADatabase(let path):
             "\(path) is not a GTIO store: it is not an SQLite database (pass --store with a .gtio file, or a new path to create one)"
         case .notAGTIOStore(let path):
@@ -37,7 +45,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
     public var isUsageError: Bool {
         switch self {
-        case .folderMissing, .notADatabase, .notAGTIOStore: true
+        case .folderMissing, .missing, .notADatabase, .notAGTIOStore: true
         default: false
         }
     }

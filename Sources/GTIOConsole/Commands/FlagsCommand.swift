@@ -32,13 +32,13 @@ struct FlagsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let models = try query.readModels()
-        var queue = models.moderationQueue().filter { entry in
+        let models = try query.storedModels()
+        var queue = try models.moderationQueue().filter { entry in
             (!posts || entry.item.hasPrefix("post:")) && (!reviews || entry.item.hasPrefix("review:"))
                 && (!hidden || entry.hidden)
                 && (olderThan.flatMap(Self.milliseconds).map { entry.firstFlagged <= models.now - $0 } ?? true)
         }
         if let limit = try checkedLimit(limit) { queue = Array(queue.prefix(limit)) }
-        try query.emit(AnswerTable.flags(queue, in: models.state))
+        try query.emit(AnswerTable.flags(queue, preview: models.preview(of:)))
     }
 }

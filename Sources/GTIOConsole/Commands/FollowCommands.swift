@@ -14,12 +14,17 @@ func userRows(_ users: [String], _ models: ReadModels) -> [[Cell]] {
 }
 
 /// Prints one side of a user's follow graph: shared by `followers` and `following`.
-private func emitFollowList(_ user: String, limit: Int, query: QueryOptions, list: (ReadModels) -> (String) -> [String]) throws {
-    let models = try query.readModels()
-    try requireKnown(user, in: models)
-    var users = list(models)(user)
+private func emitFollowList(
+    _ user: String, limit: Int, query: QueryOptions,
+    list: (StoredReadModels) -> (String) throws -> [(user: String, name: String?)]
+) throws {
+    let models = try query.storedModels()
+    guard try models.knows(user: user) else {
+        throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
+    }
+    var users = try list(models)(user)
     if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
-    try query.emit(ResultTable(columns: ["user", "name"], rows: userRows(users, models)))
+    try query.emit(ResultTable(columns: ["user", "name"], rows: users.map { [.text($0.user), Cell($0.name)] }))
 }
 
 /// `followers USER` (6.5).
@@ -30,7 +35,7 @@ struct FollowersCommand: ParsableCommand {
     @Option(help: "How many (0: all).") var limit = 0
     @OptionGroup var query: QueryOptions
 
-    func run() throws { try emitFollowList(user, limit: limit, query: query, list: ReadModels.followers) }
+    func run() throws { try emitFollowList(user, limit: limit, query: query, list: StoredReadModels.followers) }
 }
 
 /// `following USER` (6.6).
@@ -41,7 +46,7 @@ struct FollowingCommand: ParsableCommand {
     @Option(help: "How many (0: all).") var limit = 0
     @OptionGroup var query: QueryOptions
 
-    func run() throws { try emitFollowList(user, limit: limit, query: query, list: ReadModels.following) }
+    func run() throws { try emitFollowList(user, limit: limit, query: query, list: StoredReadModels.following) }
 }
 
 /// `suggest USER [--page N]` (1.8, 6.2).
@@ -61,7 +66,7 @@ struct SuggestCommand: ParsableCommand {
     }
 
     func run() throws {
-        let rows = try query.readModels().suggestions(for: user, page: page, pageSize: pageSize)
+        let rows = try query.storedModels().suggestions(for: user, page: page, pageSize: pageSize)
         try query.emit(ResultTable(
             columns: ["rank", "user", "mutual", "followers", "reason"],
             rows: rows.map {

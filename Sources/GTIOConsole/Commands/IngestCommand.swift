@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTIOIngest
+import GTIOProjections
 import GTIOStore
 import GTIOTables
 
@@ -59,7 +60,19 @@ struct IngestCommand: ParsableCommand {
             case .text: Terminal.line(text(report))
             }
         }
+        try bringReadModelsUpToDate(store)
         if report.total.rejected > 0 { throw ExitCode(3) }
+    }
+
+    /// Queries read the read models from the store: the writer brings them up to the end of
+    /// the log before it returns, so that no reader has to.
+    private func bringReadModelsUpToDate(_ store: EventStore) throws {
+        guard try StoredReadModels.current(store) == nil else { return }
+        let started = Date()
+        try ReadModelCache.shared.catchUp(store, quiet: quiet)
+        if !quiet, format == .text {
+            Terminal.line(String(format: "read models up to date in %.2f s", Date().timeIntervalSince(started)))
+        }
     }
 
     private func text(_ report: IngestReport) -> String {

@@ -21,7 +21,7 @@ struct LooksCommand: ParsableCommand {
     }
 
     func run() throws {
-        let looks = try query.readModels().looks(LooksTab(rawValue: tab)!, limit: try checkedLimit(limit))
+        let looks = try query.storedModels().looks(LooksTab(rawValue: tab)!, limit: try checkedLimit(limit))
         try query.emit(AnswerTable.looks(looks))
     }
 }

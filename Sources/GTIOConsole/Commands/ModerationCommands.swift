@@ -70,9 +70,9 @@ struct DecisionsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.readModels()
+        let models = try query.storedModels()
         let from = try since.map { try TimeArgument.parse($0, option: "--since", endOfDay: false).milliseconds }
-        let rows = models.state.decisions.filter { decision in
+        let rows = try models.decisions().filter { decision in
             (moderator.map { decision.moderator == $0 } ?? true) && (from.map { decision.at >= $0 } ?? true)
         }
         try query.emit(ResultTable(

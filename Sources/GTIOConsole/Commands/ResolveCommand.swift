@@ -59,6 +59,8 @@ struct ResolveCommand: ParsableCommand {
             for (request, seq) in zip(requests, seqs) {
                 Terminal.line("\(request.item): \(words.last == "remove" ? "removed" : "dismissed") by \(moderator) (seq \(seq))")
             }
+            // The decision is in the log; the queue others read is in the tables.
+            try ReadModelCache.shared.catchUp(store)
         } catch let refusal as ModerationDesk.Refusal {
             throw ConsoleError.notFound("resolve refused: \(refusal)")
         }

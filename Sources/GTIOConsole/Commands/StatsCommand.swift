@@ -14,7 +14,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.readModels()
+        let models = try query.storedModels()
         var day = models.today
         if let date {
             guard let start = Timestamp(date: date) else {
@@ -22,11 +22,13 @@ struct StatsCommand: ParsableCommand {
             }
             day = start.day
         }
-        let engagement = AnswerTable.engagement([models.engagement(on: day)])
+        // A day without events has no row of its own; its WAU and MAU still count the days before it.
+        let figures = try models.engagement(on: day) ?? query.readModels().engagement(on: day)
+        let engagement = AnswerTable.engagement([figures])
         var columns = engagement.columns
         var row = engagement.rows[0]
         // The moderation desk as of now: the queue, and how long decided items waited.
-        let desk = models.moderationFigures()
+        let desk = ModerationFigures(queue: try models.moderationQueue(), decisions: try models.decisions())
         columns += ["queue", "queue_hidden", "decisions", "decision_median_h", "decision_p90_h"]
         row += [.integer(Int64(desk.queue)), .integer(Int64(desk.hidden)), .integer(Int64(desk.decisions)),
                 Cell(desk.medianHours), Cell(desk.p90Hours)]

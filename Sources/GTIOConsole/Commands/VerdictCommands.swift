@@ -12,12 +12,12 @@ struct VerdictCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.readModels()
-        guard let found = models.state.posts[post] else {
+        let models = try query.storedModels()
+        guard let found = try models.post(post) else {
             throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
         }
         var table = ResultTable(columns: AnswerTable.verdictColumns)
-        if let verdict = models.verdict(post: post) {
+        if let verdict = try models.verdict(post: post) {
             table.rows = [AnswerTable.verdictRow(verdict)]
         } else {
             let why = found.life == .live ? "it has no counted votes yet" : "it was \(found.life == .deleted ? "deleted" : "removed")"
@@ -36,7 +36,7 @@ struct VerdictsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        var verdicts = try query.readModels().verdicts()
+        var verdicts = try query.storedModels().verdicts()
         if let limit = try checkedLimit(limit) { verdicts = Array(verdicts.prefix(limit)) }
         try query.emit(AnswerTable.verdicts(verdicts))
     }

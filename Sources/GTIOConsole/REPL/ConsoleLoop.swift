@@ -1,4 +1,5 @@
 import Foundation
+import GTIOProjections
 import GTIOStore
 
 /// The ways a session is fed: the interactive REPL, or lines from a script or a pipe.
@@ -22,10 +23,10 @@ enum ConsoleLoop {
         LineEditor.setUp(historyPath: historyPath)
         LineEditor.completer = { before, word in session.completions(before: before, word: word) }
         Terminal.line("GTIO Console on \(store.path). Type help for the commands, quit or Ctrl-D to leave.")
-        // The prompt comes at once; the read models load meanwhile, for queries and completion.
+        // The prompt comes at once; read models that lag catch up meanwhile.
         Thread {
             LineEditor.keepInterruptsAway()
-            _ = try? ReadModelCache.shared.live(for: store).catchUp()
+            if (try? StoredReadModels.current(store)) ?? nil == nil { try? ReadModelCache.shared.catchUp(store, quiet: true) }
         }.start()
         while let line = LineEditor.readLine(prompt: session.prompt) {
             LineEditor.remember(line)

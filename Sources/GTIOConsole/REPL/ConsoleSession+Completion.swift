@@ -9,20 +9,19 @@ extension ConsoleSession {
         guard let first = words.first else { return ConsoleCommandInfo.all.map(\.name) }
         guard let info = ConsoleCommandInfo.named(first) else { return [] }
         if word.hasPrefix("-") { return info.flags }
-        let models = ReadModelCache.shared.latest(for: storeOptions.path)
         switch words.last {
         case "--format": return OutputFormat.allCases.map(\.rawValue)
         case "--type": return EventType.allCases.map(\.rawValue)
-        case "--user": return users(models)
-        case "--post": return posts(models)
+        case "--user": return ids(.user, word)
+        case "--post": return ids(.post, word)
         default: break
         }
         guard words.count == 1 else { return [] }
         switch info.argument {
         case .tab: return LooksTab.allCases.map(\.rawValue)
-        case .user: return users(models)
-        case .post: return posts(models)
-        case .item: return models?.moderationQueue().map(\.item) ?? []
+        case .user: return ids(.user, word)
+        case .post: return ids(.post, word)
+        case .item: return ids(.item, word)
         case .readModel: return ReadModelName.allCases.map(\.rawValue)
         case .command: return ConsoleCommandInfo.all.map(\.name)
         case .format: return OutputFormat.allCases.map(\.rawValue)
@@ -32,6 +31,9 @@ extension ConsoleSession {
         }
     }
 
-    private func users(_ models: ReadModels?) -> [String] { (models?.state.knownUsers).map { Array($0).sorted() } ?? [] }
-    private func posts(_ models: ReadModels?) -> [String] { models.map { Array($0.state.posts.keys).sorted() } ?? [] }
+    /// Ids of `kind` that start with `word`, from the store's tables; none when they are not built yet.
+    private func ids(_ kind: StoredReadModels.IDKind, _ word: String) -> [String] {
+        guard let store = try? storeOptions.open(), let models = try? StoredReadModels(source: store) else { return [] }
+        return (try? models.ids(kind, prefix: word)) ?? []
+    }
 }

@@ -1,0 +1,44 @@
+import GTIOStore
+
+extension StoredReadModels {
+    /// Open items: most distinct flaggers first, then the oldest open flag, then item.
+    public func moderationQueue() throws -> [FlaggedItem] {
+        try read { tables in
+            try tables.rows("SELECT item, flaggers, first_flagged, last_flagged, hidden, version FROM rm_flags").map { row in
+                FlaggedItem(item: row[0].string ?? "", flaggers: row[1].int, firstFlagged: row[2].int64 ?? 0,
+                            lastFlagged: row[3].int64 ?? 0, hidden: row[4].bool, version: row[5].int64 ?? 0)
+            }
+        }
+        .sorted(by: FlaggedItem.queueOrder)
+    }
+
+    /// The author and content of a flaggable item (`post:<id>` or `review:<id>`), for moderators.
+    public func preview(of item: String) throws -> (author: String?, text: String) {
+        guard let ref = ItemRef(item) else { return (nil, "") }
+        return try read { tables in
+            switch ref.kind {
+            case .post:
+                guard let row = try tables.row("SELECT author, description FROM rm_posts WHERE post = ?", [.text(ref.id)]) else {
+                    return (nil, "")
+                }
+                return (row[0].string, row[1].string ?? "(no description)")
+            case .review:
+                guard let row = try tables.row("SELECT author, text FROM rm_reviews WHERE review = ?", [.text(ref.id)]) else {
+                    return (nil, "")
+                }
+                return (row[0].string, row[1].string ?? "")
+            }
+        }
+    }
+
+    /// Every decision in the log, in seq order.
+    public func decisions() throws -> [CommunityState.Decision] {
+        try read { tables in
+            try tables.rows("SELECT seq, at, item, action, moderator, note, flaggers, first_flagged FROM rm_decisions ORDER BY seq").map { row in
+                CommunityState.Decision(
+                    seq: row[0].int64 ?? 0, at: row[1].int64 ?? 0, item: row[2].string ?? "", action: row[3].string ?? "",
+                    moderator: row[4].string ?? "", note: row[5].string, flaggers: row[6].int, firstFlagged: row[7].int64 ?? 0)
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import GTIOCatalog
+import GTIOStore
+
+/// The read models as a store keeps them: every answer is read from the `rm_` tables, taking
+/// the rows it needs and no more, so it costs the same at any length of the log. "Now" comes
+/// from the tables (the largest `at` applied) or from the view an as-of query asked for.
+public struct StoredReadModels: Sendable {
+    /// Where the tables are: a store, or a scratch copy holding an as-of view.
+    public let source: any TableSource
+    /// UTC ms: the view's "now".
+    public let now: Int64
+    /// The last seq the tables applied.
+    public let lastSeq: Int64
+
+    /// The tables of `source` as they stand, with their own "now" unless `now` is given.
+    public init(source: any TableSource, now: Int64? = nil) throws {
+        let position = try source.readTables { try Self.position(in: $0) }
+        self.source = source
+        self.lastSeq = position?.seq ?? 0
+        self.now = now ?? position?.newestAt ?? 0
+    }
+
+    /// Where a store's tables stand: nil when they were never written or hold another definition.
+    static func position(in tables: any TableReading) throws -> (seq: Int64, newestAt: Int64?)? {
+        guard ReadModelSchema.storedVersion(tables) == ReadModelSchema.version else { return nil }
+        var seq: Int64 = 0, newestAt: Int64?
+        for row in try tables.rows("SELECT key, value FROM rm_meta WHERE key IN ('seq', 'newest_at')") {
+            if row[0].string == "seq" { seq = row[1].int64 ?? 0 } else { newestAt = row[1].int64 }
+        }
+        return (seq, newestAt)
+    }
+
+    /// The tables of `store` when every read model stands at the end of its log; nil when they
+    /// lag (never built, another definition, or events appended since) and need a catch-up.
+    public static func current(_ store: EventStore) throws -> StoredReadModels? {
+        let inStep = try store.readTables { tables -> Bool in
+            guard let position = try position(in: tables) else { return false }
+            let last = try tables.row("SELECT IFNULL(MAX(seq), 0) FROM events")?[0].int64 ?? 0
+            let names = ReadModelName.allCases.map { StoreValue.text($0.checkpointName) }
+            let marks = try tables.rows(
+                "SELECT seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))", names)
+            return position.seq == last && marks.count == names.count && marks.allSatisfy { $0[0].int64 == last }
+        }
+        return inStep ? try StoredReadModels(source: store) : nil
+    }
+
+    func read<T>(_ body: (any TableReading) throws -> T) throws -> T { try source.readTables(body) }
+
+    // MARK: Popular looks (9.1)
+
+    /// Live posts, not hidden, whose author is not private, created by now: what rankings consider.
+    static let eligible = """
+        p.state = 'live' AND p.hidden = 0 AND p.created <= ?
+        AND NOT EXISTS (SELECT 1 FROM rm_users u WHERE u.user = p.author AND u.private = 1)
+        """
+    static let lookColumns = "p.post, p.author, p.created, p.points, p.hearts, p.wear_it + p.change_it, p.reviews"
+
+    /// The ranked looks of `tab`; `limit` nil or 0 for all. Each tab walks the index of its
+    /// order and stops once no later post can enter the first `limit`.
+    public func looks(_ tab: LooksTab, limit: Int? = 20) throws -> [Look] {
+        let count = limit.flatMap { $0 > 0 ? $0 : nil }
+        return try read { tables in
+            var candidates: [Look] = []
+            /// Adds the row as a candidate; false once the walk may stop.
+            func walk(_ order: String, join: String = "", extra: String = "", key: (Look) -> Double,
+                      bound: ((Look, Double) -> Bool)? = nil) throws {
+                var kth: [Double] = []  // the best `count` keys so far, descending
+                let columns = Self.lookColumns + (tab == .wearIt ? ", v.wilson" : "")
+                let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(Self.eligible) \(extra) ORDER BY \(order)"
+                try tables.forEachRow(sql, [.integer(now)]) { row in
+                    let look = self.look(row, tab)
+                    guard let count else {
+                        candidates.append(look)
+                        return true
+                    }
+                    let value = key(look)
+                    if kth.count == count {
+                        // Sorted descending by the walk's own order: nothing later can beat the kth.
+                        if let bound { if bound(look, kth[count - 1]) { return false } }
+                        else if value < kth[count - 1] { return false }
+                    }
+                    candidates.append(look)
+                    if kth.count < count || value > kth[kth.count - 1] {
+                        let place = kth.firstIndex { $0 < value } ?? kth.count
+                        kth.insert(value, at: place)
+                        if kth.count > count { kth.removeLast() }
+                    }
+                    return true
+                }
+            }
+            switch tab {
+            case .top: try walk("p.points DESC", key: { Double($0.points) })
+            case .new: try walk("p.created DESC", key: { Double($0.created) })
+            case .wearIt:
+                try walk("v.wilson DESC", join: "JOIN rm_verdicts v ON v.post = p.post",
+                         extra: "AND v.wear_it + v.change_it >= 5", key: \.score)
+            case .popular:
+                // Newest first: a post's score is at most the most points any eligible post has
+                // over its age, and that bound only falls as the walk gets older.
+                let most = try tables.row(
+                    "SELECT MAX(p.points) FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0")?[0].double ?? 0
+                try walk("p.created DESC", key: \.score) { look, kth in
+                    most / pow(Self.ageHours(look.created, now: now) + 2, 1.8) < kth
+                }
+            }
+            candidates.sort { a, b in Self.ranksBefore(a, b, tab) }
+            if let count, candidates.count > count { candidates.removeSubrange(count...) }
+            for index in candidates.indices { candidates[index].rank = index + 1 }
+            return candidates
+        }
+    }
+
+    /// A candidate look from `lookColumns`, scored for `tab`.
+    private func look(_ row: [StoreValue], _ tab: LooksTab) -> Look {
+        let points = row[3].int, created = row[2].int64 ?? 0
+        let hearts = row[4].int, votes = row[5].int
+        let age = Self.ageHours(created, now: now)
+        let score: Double
+        switch tab {
+        case .popular: score = Double(points) / pow(age + 2, 1.8)
+        case .new: score = age
+        case .top: score = Double(points)
+        case .wearIt: score = row[7].double ?? 0
+        }
+        return Look(rank: 0, post: row[0].string ?? "", author: row[1].string ?? "", points: points, hearts: hearts,
+                        votes: votes, reviews: row[6].int, score: score, created: created)
+    }
+
+    /// Hours from `created` to `now`, never negative.
+    static func ageHours(_ created: Int64, now: Int64) -> Double { Double(max(0, now - created)) / 3_600_000 }
+
+    /// A tab's order: its score descending (`new`: created), then newer first, then post id.
+    static func ranksBefore(_ a: Look, _ b: Look, _ tab: LooksTab) -> Bool {
+        if tab == .new {
+            if a.created != b.created { return a.created > b.created }
+        } else if a.score != b.score {
+            return a.score > b.score
+        }
+        if a.created != b.created { return a.created > b.created }
+        return a.post.utf8.lexicographicallyPrecedes(b.post.utf8)
+    }
+}

@@ -1,0 +1,30 @@
+/// Read-only SQL over a store's tables, in one consistent snapshot: the read models' queries
+/// ask it for the rows an answer needs. Statements take `?` placeholders and bound values, so
+/// no value is ever spliced into SQL text.
+public protocol TableReading {
+    /// Every row `sql` selects.
+    func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [[StoreValue]]
+    /// The rows `sql` selects, one at a time, until `body` returns false: a ranking walks an
+    /// index only as far as its answer needs.
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws
+}
+
+extension TableReading {
+    /// The first row `sql` selects, if any.
+    public func row(_ sql: String, _ arguments: [StoreValue] = []) throws -> [StoreValue]? {
+        var found: [StoreValue]?
+        try forEachRow(sql, arguments) { row in
+            found = row
+            return false
+        }
+        return found
+    }
+
+    public func rows(_ sql: String) throws -> [[StoreValue]] { try rows(sql, []) }
+}
+
+/// Something whose tables can be read in snapshots: a store, or a scratch copy of the read models.
+public protocol TableSource: Sendable {
+    /// Runs `body` on one read-only snapshot of the tables.
+    func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T
+}
