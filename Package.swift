@@ -84,7 +84,7 @@ let package = Package(
             dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOTestSupport"]),
         .testTarget(
             name: "GTIOProjectionsTests",
-            dependencies: ["GTIOProjections", "GTIOAnalytics", "GTIOSimulation", "GTIOTestSupport",
+            dependencies: ["GTIOProjections", "GTIOAnalytics", "GTIOIngest", "GTIOSimulation", "GTIOTestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GTIOReportsTests",
@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "GTIOConsoleTests",
             // Depending on the executable makes `swift test` build the real `gtio` the tests run.
-            dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOTestSupport", "gtio",
+            dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOIngest", "GTIOStore", "GTIOTestSupport", "gtio",
                            .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

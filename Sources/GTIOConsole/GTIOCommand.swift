@@ -95,6 +95,10 @@ public struct GTIOCommand: ParsableCommand {
 
     /// The executable's entry point.
     public static func runAsMain() -> Never {
-        Glibc.exit(exitCode(running: Array(CommandLine.arguments.dropFirst())))
+        let code = exitCode(running: Array(CommandLine.arguments.dropFirst()))
+        if ProcessInfo.processInfo.environment["GTIO_SCAN_STATS"] == "1" {
+            Terminal.writeError("gtio: events scanned: \(LogScanCounter.events)\n")
+        }
+        Foundation.exit(code)
     }
 }

@@ -53,7 +53,10 @@ extension EventStore {
         if let through = scope.throughSeq { index += 1; sqlite3_bind_int64(handle, index, through) }
         if let atMost = scope.atMost { index += 1; sqlite3_bind_int64(handle, index, atMost) }
         let lists = try ListCursor(afterSeq: scope.afterSeq, in: db)
+        var scanned = 0
+        defer { LogScanCounter.add(scanned) }
         while try nextRow(handle, in: db) {
+            scanned += 1
             let seq = sqlite3_column_int64(handle, 0)
             if seq & 0xFFF == 0 && Interruption.isRequested { throw StoreError.interrupted }
             guard let name = EventRow.bytes(handle, 1), let type = EventType.named(utf8: name) else {

@@ -1,0 +1,16 @@
+import Synchronization
+
+/// How many events this process has read from the log by scanning it: a fold, a catch-up or a
+/// rebuild adds to it, an answer read from the read-model tables does not. `gtio` prints it on
+/// exit when `GTIO_SCAN_STATS=1`, which is how the tests show that a query on an up-to-date store
+/// folds nothing.
+public enum LogScanCounter {
+    private static let scanned = Atomic<Int>(0)
+
+    /// Events scanned so far.
+    public static var events: Int { scanned.load(ordering: .relaxed) }
+
+    static func add(_ count: Int) {
+        scanned.add(count, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GTIOIngest
+import GTIOSimulation
+import GTIOStore
+import GTIOTestSupport
+import Testing
+
+/// One-shot commands answer from the read models kept in the store: they fold nothing when the
+/// store is up to date, and a store whose models lag (a writer killed between committing events
+/// and updating the models) is caught up by the next command, exactly.
+@Suite(.serialized) struct StoredAnswersTests {
+    let folder = TemporaryDirectory()
+    var store: String { folder.file("log.gtio") }
+
+    /// A seeded community of `events` events as a JSON Lines file.
+    func demo(_ events: Int, seed: UInt64) throws -> String {
+        var bytes: [UInt8] = []
+        try DemoCommunity(seed: seed, eventCount: events).write { bytes += $0 }
+        return folder.write("demo-\(seed).jsonl", String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Runs `gtio arguments…` on the store and returns its output and how many events it scanned.
+    func run(_ arguments: [String]) throws -> (output: GTIOBinary.Output, scanned: Int) {
+        let result = try GTIOBinary.run(arguments + ["--store", store], environment: ["GTIO_SCAN_STATS": "1"])
+        let line = result.stderr.split(separator: "\n").last { $0.hasPrefix("gtio: events scanned: ") }
+        let scanned = Int(line.map { $0.dropFirst("gtio: events scanned: ".count) } ?? "") ?? -1
+        return (result, scanned)
+    }
+
+    @Test func queriesOnAnUpToDateStoreScanNoEvent() throws {
+        let ingest = try run(["ingest", try demo(8_000, seed: 3)])
+        #expect(ingest.output.status == 0)
+        #expect(ingest.scanned > 0, "ingest brings the read models up to date: \(ingest.output)")
+        let user = try #require(try run(["looks", "top", "--limit", "1", "--format", "csv"]).output.stdout
+            .split(whereSeparator: \.isNewline).dropFirst().first?.split(separator: ",")[2]).description
+        let post = try #require(try run(["looks", "new", "--limit", "1", "--format", "csv"]).output.stdout
+            .split(whereSeparator: \.isNewline).dropFirst().first?.split(separator: ",")[1]).description
+        let queries: [[String]] = [
+            ["looks", "popular", "--limit", "10"], ["looks", "wear-it"], ["verdict", post], ["verdicts"],
+            ["followers", user], ["following", user], ["suggest", user], ["suggest", "nobody", "--page", "2"],
+            ["flags"], ["stats"], ["anomalies"], ["decisions"], ["-c", "looks top --limit 3"],
+        ]
+        for query in queries {
+            let (output, scanned) = try run(query)
+            #expect(output.status == 0, "\(query): \(output.stderr)")
+            #expect(scanned == 0, "\(query) scanned \(scanned) events")
+        }
+    }
+
+    @Test func modelsLeftBehindByAKilledWriterAreCaughtUpExactlyByTheNextQuery() throws {
+        #expect(try run(["ingest", try demo(6_000, seed: 4)]).output.status == 0)
+        // What a writer killed after committing its events and before updating the models leaves.
+        let log = try EventStore(path: store)
+        let appended = try Ingestor().ingest([IngestSource(argument: try demo(7_000, seed: 5))], into: log)
+        #expect(appended.total.appended > 1_000)
+        let caughtUp = try run(["looks", "popular", "--limit", "0", "--format", "csv"])
+        #expect(caughtUp.output.status == 0)
+        #expect(caughtUp.scanned > 0, "the lagging models are caught up")
+        let again = try run(["looks", "popular", "--limit", "0", "--format", "csv"])
+        #expect(again.scanned == 0)
+        // The same answer folded afresh from the whole log, and the tables equal to a rebuild.
+        let folded = try run(["looks", "popular", "--limit", "0", "--format", "csv", "--at-seq", "1000000000"])
+        #expect(folded.output.stdout == caughtUp.output.stdout)
+        #expect(caughtUp.output.stdout.split(whereSeparator: \.isNewline).count > 50)
+        let check = try run(["rebuild", "--check"])
+        #expect(check.output.status == 0, "\(check.output.stdout)\(check.output.stderr)")
+    }
+
+    @Test func aReadCommandNeverCreatesAStore() throws {
+        let (output, _) = try run(["looks"])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("no store at"))
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+}

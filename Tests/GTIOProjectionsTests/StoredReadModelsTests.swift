@@ -1,0 +1,138 @@
+import Foundation
+import GTIOAnalytics
+import GTIOCatalog
+import GTIOIngest
+import GTIOSimulation
+import GTIOStore
+import GTIOTestSupport
+import PropertyBased
+import Testing
+@testable import GTIOProjections
+
+/// The answers read from the stored tables are exactly the answers of the fold they were written
+/// from: every query, every view, logs made at random and a seeded demo community.
+@Suite struct StoredReadModelsTests {
+    /// Every answer `StoredReadModels` gives, as text.
+    func stored(_ models: StoredReadModels, limits: [Int?] = [nil, 1, 3, 10]) throws -> String {
+        var text = ""
+        for tab in LooksTab.allCases {
+            for limit in limits { text += "\(tab) \(limit ?? 0): \(try models.looks(tab, limit: limit).map(describe))\n" }
+        }
+        text += "verdicts \(try models.verdicts().map(describe))\n"
+        for post in try posts(models) { text += "verdict \(post): \(try models.verdict(post: post).map(describe) ?? "-")\n" }
+        for user in RandomLog.users + ["nobody"] {
+            text += "\(user) \(try models.knows(user: user)): \(try models.followers(of: user).map(\.user)) "
+            text += "\(try models.following(of: user).map { "\($0.user) \($0.name ?? "-")" }) "
+            text += "\(try models.allSuggestions(for: user).map(describe))\n"
+            for page in 1...3 { text += "  page \(page): \(try models.suggestions(for: user, page: page, pageSize: 2).map(describe))\n" }
+        }
+        text += "queue \(try models.moderationQueue().map(describe))\n"
+        for item in try models.moderationQueue().map(\.item) { text += "  \(item): \(try models.preview(of: item))\n" }
+        text += "decisions \(try models.decisions().map(\.seq))\n"
+        text += "anomalies \(try models.anomalies().map { "\($0.type) \($0.anomaly) \($0.count)" })\n"
+        for day in models.today - 3...models.today {
+            text += "\(day): \(try models.engagement(on: day).map(describe) ?? "-")\n"
+        }
+        return text
+    }
+
+    /// The same answers from the fold, as text in the same form.
+    func folded(_ models: ReadModels, limits: [Int?] = [nil, 1, 3, 10]) -> String {
+        var text = ""
+        for tab in LooksTab.allCases {
+            for limit in limits { text += "\(tab) \(limit ?? 0): \(models.looks(tab, limit: limit).map(describe))\n" }
+        }
+        text += "verdicts \(models.verdicts().map(describe))\n"
+        for post in models.state.posts.values.map(\.id).sorted() {
+            text += "verdict \(post): \(models.verdict(post: post).map(describe) ?? "-")\n"
+        }
+        for user in RandomLog.users + ["nobody"] {
+            text += "\(user) \(models.knows(user: user)): \(models.followers(of: user)) "
+            text += "\(models.following(of: user).map { "\($0) \(models.name(of: $0) ?? "-")" }) "
+            text += "\(models.allSuggestions(for: user).map(describe))\n"
+            for page in 1...3 { text += "  page \(page): \(models.suggestions(for: user, page: page, pageSize: 2).map(describe))\n" }
+        }
+        text += "queue \(models.moderationQueue().map(describe))\n"
+        for item in models.moderationQueue().map(\.item) { text += "  \(item): \(models.state.preview(of: item))\n" }
+        text += "decisions \(models.state.decisions.map(\.seq))\n"
+        text += "anomalies \(models.anomalies().map { "\($0.type) \($0.anomaly) \($0.count)" })\n"
+        for day in models.today - 3...models.today {
+            text += "\(day): \(models.state.eventsByDay[day] == nil ? "-" : describe(models.engagement(on: day)))\n"
+        }
+        return text
+    }
+
+    func posts(_ models: StoredReadModels) throws -> [String] {
+        try models.source.readTables { try $0.rows("SELECT post FROM rm_posts ORDER BY post").compactMap { $0[0].string } }
+    }
+
+    func describe(_ look: Look) -> String { "\(look.rank) \(look.post) \(look.points) \(look.score)" }
+    func describe(_ verdict: VoteVerdict) -> String { "\(verdict.post) \(verdict.wearIt)/\(verdict.changeIt)" }
+    func describe(_ suggestion: FriendSuggestion) -> String { "\(suggestion.rank) \(suggestion.user) \(suggestion.mutual) \(suggestion.followers)" }
+    func describe(_ item: FlaggedItem) -> String { "\(item.item) \(item.flaggers) \(item.firstFlagged) \(item.lastFlagged) \(item.hidden) \(item.version)" }
+    func describe(_ day: EngagementDay) -> String {
+        "\(day.dau) \(day.wau) \(day.mau) \(day.devices) \(day.events) \(day.signups.sorted { $0.key < $1.key }) "
+            + "\(CommunityState.Action.allCases.map { day.actions[$0] ?? 0 })"
+    }
+
+    @Test func aStoreCaughtUpInBatchesAnswersLikeItsFold() async throws {
+        await propertyCheck(count: 20, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            let folder = TemporaryDirectory()
+            let events = RandomLog.events(seed: seed, count: 300)
+            let store = try! EventStore(path: folder.file("log.gtio"))
+            let live = try! LiveReadModels(store: store)
+            var random = SeededGenerator(seed: seed)
+            var start = 0
+            while start < events.count {
+                let end = min(events.count, start + 1 + random.below(60))
+                _ = try! store.append(EventBatch(source: "gen", events: events[start..<end].enumerated().map { ($0.offset, $0.element) }))
+                _ = try! live.catchUp()
+                start = end
+            }
+            let models = try! StoredReadModels.current(store)
+            #expect(models != nil, "seed \(seed): the tables stand at the end of the log")
+            let expected = LogView.latest.readModels(from: RandomLog.records(seed: seed, count: 300))
+            #expect(try! stored(models!) == folded(expected), "seed \(seed)")
+        }
+    }
+
+    @Test func anAsOfViewInScratchTablesAnswersLikeItsFold() async throws {
+        await propertyCheck(count: 20, input: Gen.uint64(in: 1...UInt64.max), Gen.int(in: 0...299)) { seed, index in
+            let folder = TemporaryDirectory()
+            let events = RandomLog.events(seed: seed, count: 300)
+            let store = try! EventStore(path: folder.file("log.gtio"))
+            _ = try! store.append(EventBatch(source: "gen", events: events.enumerated().map { ($0.offset, $0.element) }))
+            let records = RandomLog.records(seed: seed, count: 300)
+            for view in [LogView.asOf(Timestamp(milliseconds: records[index].at)), .atSeq(Int64(index))] {
+                let scratch = try! ReadModelEngine(store: store).scratch(view)
+                #expect(try! stored(scratch) == folded(view.readModels(from: records)), "seed \(seed), \(view)")
+            }
+        }
+    }
+
+    /// Rankings stop walking once no later post can enter the page: checked on a community with
+    /// thousands of posts, at every limit up to 60 and a few far beyond.
+    @Test func rankingsThatStopEarlyGiveEveryPrefixOfTheFullRanking() throws {
+        let folder = TemporaryDirectory()
+        var lines: [UInt8] = []
+        try DemoCommunity(seed: 7, eventCount: 60_000).write { lines += $0 }
+        let path = folder.file("demo.jsonl")
+        try Data(lines).write(to: URL(fileURLWithPath: path))
+        let store = try EventStore(path: folder.file("log.gtio"))
+        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
+        _ = try LiveReadModels(store: store).catchUp()
+        let models = try #require(try StoredReadModels.current(store))
+        for tab in LooksTab.allCases {
+            let all = try models.looks(tab, limit: nil)
+            #expect(all.count > (tab == .wearIt ? 10 : 200), "\(tab): \(all.count) ranked")
+            for limit in Array(1...60) + [500, all.count, all.count + 10] {
+                #expect(try models.looks(tab, limit: limit) == Array(all.prefix(limit)), "\(tab) \(limit)")
+            }
+        }
+        let user = try #require(try models.ids(.user, prefix: "u", limit: 1).first)
+        let everyone = try models.allSuggestions(for: user)
+        for size in [1, 7, 10, 100] {
+            #expect(try models.suggestions(for: user, page: 2, pageSize: size) == Array(everyone.dropFirst(size).prefix(size)))
+        }
+    }
+}
