@@ -31,10 +31,11 @@ extension CommunityState {
         guard let user = userKeys.id(event.user) else { return }
         var entry = items[item] ?? FlagItem(item: item)
         let mark = FlagMark(at: event.at, seq: event.seq, reason: event.text)
-        entry.history.append((user, mark))
+        entry.history.append((user, mark, entry.open[user] == nil))
         if entry.open[user] != nil {
-            // A user's repeated flag keeps their first time and counts once.
+            // A user's repeated flag keeps their first time and counts once; it is in the history.
             items[item] = entry
+            markItem(item)
             return ignore(event, .repeated)
         }
         entry.open[user] = mark

@@ -16,7 +16,8 @@ extension CommunityState {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
             let post = posts.values[slot].id
-            reviews[id] = Review(id: id, post: post, author: author, text: event.text ?? "", at: event.at, postSlot: slot)
+            reviews[id] = Review(id: id, post: post, author: author, text: event.text ?? "", at: event.at,
+                                 seq: event.seq, postSlot: slot)
             posts.values[slot].reviews.append(id)
             posts.values[slot].liveReviews += 1
             changes?.reviews.insert(id)

@@ -39,6 +39,8 @@ public struct CommunityState: Sendable {
         public var author: String
         public var text: String
         public var at: Int64
+        /// The seq of its `review.added`: a post's reviews are listed in that order.
+        public var seq: Int64
         public var removed = false
         public var agreers: Set<String> = []
         /// Its post's slot in `posts`.
@@ -58,8 +60,9 @@ public struct CommunityState: Sendable {
         /// The seq of the latest flag that opened or joined the current round (the queue's version).
         public var lastFlagSeq: Int64 = 0
         public var lastFlagAt: Int64 = 0
-        /// Every flag ever applied, closed rounds included, for the item's history.
-        public var history: [(user: String, mark: FlagMark)] = []
+        /// Every flag ever applied, closed rounds included, for the item's history; `counted`
+        /// when it opened or joined a round (a user's repeated flag does not).
+        public var history: [(user: String, mark: FlagMark, counted: Bool)] = []
     }
 
     public struct Decision: Sendable, Equatable {

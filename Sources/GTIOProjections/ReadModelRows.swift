@@ -69,6 +69,7 @@ extension ReadModels {
         row.append(review.removed)
         row.append(review.agreers.count)
         row.append(review.text)
+        row.append(review.seq)
     }
 
     func verdictRow(_ post: CommunityState.Post, into row: inout some RowSink) -> Bool {
@@ -91,6 +92,21 @@ extension ReadModels {
         row.append(entry.open.values.map(\.at).max() ?? first.at)
         row.append(entry.lastFlagSeq)
         return true
+    }
+
+    /// Every flag applied to `item`, closed rounds included, in seq order; `open` marks the ones
+    /// still counting.
+    func flagMarkRows(_ item: String, into rows: inout some RowSink) {
+        guard let entry = state.items[item] else { return }
+        for flag in entry.history {
+            rows.append(item)
+            rows.append(flag.mark.seq)
+            rows.append(flag.user)
+            rows.append(flag.mark.at)
+            rows.append(flag.mark.reason)
+            rows.append(flag.counted)
+            rows.append(entry.open[flag.user]?.seq == flag.mark.seq)
+        }
     }
 
     func decisionRow(_ index: Int, into row: inout some RowSink) -> Bool {
@@ -191,6 +207,12 @@ extension ReadModels {
     func signupRows(_ day: Int64) -> [[DatabaseValue]] {
         var rows = PackedRows(width: 3)
         signupRows(day, into: &rows)
+        return rows.rows
+    }
+
+    func flagMarkRows(_ item: String) -> [[DatabaseValue]] {
+        var rows = PackedRows(width: 7)
+        flagMarkRows(item, into: &rows)
         return rows.rows
     }
 

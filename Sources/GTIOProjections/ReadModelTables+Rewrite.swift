@@ -97,10 +97,14 @@ extension ReadModelTables {
         case .moderation:
             let items = Array(state.items.keys)
             var flags = packed("rm_flags", capacity: items.count)
-            for index in IDOrder.indices(items) { _ = models.flagRow(items[index], into: &flags) }
+            var marks = packed("rm_flag_marks", capacity: items.count)
+            for index in IDOrder.indices(items) {
+                _ = models.flagRow(items[index], into: &flags)
+                models.flagMarkRows(items[index], into: &marks)
+            }
             var decisions = packed("rm_decisions", capacity: state.decisions.count)
             for index in state.decisions.indices { _ = models.decisionRow(index, into: &decisions) }
-            return ["rm_flags": flags, "rm_decisions": decisions]
+            return ["rm_flags": flags, "rm_decisions": decisions, "rm_flag_marks": marks]
         case .engagement:
             var days = packed("rm_days", capacity: state.eventsByDay.count)
             var signups = packed("rm_signups")

@@ -28,8 +28,8 @@ public enum ReadModelTables {
             ReadModelTable(name: "rm_hearts", columns: [("post", "TEXT"), ("user", "TEXT"), ("seq", "INTEGER")], keyCount: 2),
             ReadModelTable(name: "rm_reviews", columns: [
                 ("review", "TEXT"), ("post", "TEXT"), ("author", "TEXT"), ("at", "INTEGER"), ("removed", "INTEGER"),
-                ("agrees", "INTEGER"), ("text", "TEXT"),
-            ], keyCount: 1),
+                ("agrees", "INTEGER"), ("text", "TEXT"), ("seq", "INTEGER"),
+            ], keyCount: 1, indexes: [["post"], ["author"]]),
         ],
         .verdicts: [
             ReadModelTable(name: "rm_verdicts", columns: [
@@ -46,6 +46,10 @@ public enum ReadModelTables {
                 ("seq", "INTEGER"), ("at", "INTEGER"), ("item", "TEXT"), ("action", "TEXT"), ("moderator", "TEXT"),
                 ("note", "TEXT"), ("flaggers", "INTEGER"), ("first_flagged", "INTEGER"),
             ], keyCount: 1, indexes: [["item"]]),
+            ReadModelTable(name: "rm_flag_marks", columns: [
+                ("item", "TEXT"), ("seq", "INTEGER"), ("user", "TEXT"), ("at", "INTEGER"), ("reason", "TEXT"), ("counted", "INTEGER"),
+                ("open", "INTEGER"),
+            ], keyCount: 2),
         ],
         .engagement: [
             ReadModelTable(name: "rm_days", columns: [
@@ -104,6 +108,13 @@ public enum ReadModelTables {
         try rewrite("rm_reviews", keys: reviews.map { [$0.databaseValue] }, rows: reviews.map(models.reviewRow))
         try rewrite("rm_verdicts", keys: posts.map { [$0.databaseValue] }, rows: posts.map(models.verdictRow))
         try rewrite("rm_flags", keys: items.map { [$0.databaseValue] }, rows: items.map(models.flagRow))
+        for item in items {
+            try db.execute(sql: "DELETE FROM rm_flag_marks WHERE item = ?", arguments: [item])
+            for row in models.flagMarkRows(item) {
+                try db.execute(sql: tables[.moderation]!.first { $0.name == "rm_flag_marks" }!.insertSQL, arguments: StatementArguments(row))
+                written += 1
+            }
+        }
         let decisions = Array(changes.firstNewDecision..<models.state.decisions.count)
         try rewrite("rm_decisions", keys: decisions.map { [models.state.decisions[$0].seq.databaseValue] },
                     rows: decisions.map(models.decisionRow))

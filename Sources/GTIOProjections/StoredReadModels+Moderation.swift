@@ -33,8 +33,16 @@ extension StoredReadModels {
 
     /// Every decision in the log, in seq order.
     public func decisions() throws -> [CommunityState.Decision] {
+        try decisions(where: "1", [])
+    }
+
+    /// The decisions `condition` keeps, in seq order.
+    func decisions(where condition: String, _ arguments: [StoreValue]) throws -> [CommunityState.Decision] {
         try read { tables in
-            try tables.rows("SELECT seq, at, item, action, moderator, note, flaggers, first_flagged FROM rm_decisions ORDER BY seq").map { row in
+            try tables.rows("""
+                SELECT seq, at, item, action, moderator, note, flaggers, first_flagged FROM rm_decisions
+                WHERE \(condition) ORDER BY seq
+                """, arguments).map { row in
                 CommunityState.Decision(
                     seq: row[0].int64 ?? 0, at: row[1].int64 ?? 0, item: row[2].string ?? "", action: row[3].string ?? "",
                     moderator: row[4].string ?? "", note: row[5].string, flaggers: row[6].int, firstFlagged: row[7].int64 ?? 0)

@@ -14,45 +14,36 @@ struct ItemCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.readModels()
-        let state = models.state
-        let id = String(item.drop { $0 != ":" }.dropFirst())
-        let post: CommunityState.Post?
-        if item.hasPrefix("post:") {
-            post = state.posts[id]
-        } else if item.hasPrefix("review:") {
-            post = state.reviews[id].flatMap { state.posts[$0.post] }
-        } else {
+        guard let ref = ItemRef(item) else {
             throw ConsoleError.badArgument("\"\(item)\" is not an item (expected post:<id> or review:<id>)")
         }
-        guard post != nil || state.reviews[id] != nil else {
+        let models = try query.storedModels()
+        let review = ref.kind == .review ? try models.review(ref.id) : nil
+        let post = try models.postCard(ref.kind == .post ? ref.id : review?.post ?? "")
+        guard (ref.kind == .post && post != nil) || review != nil else {
             throw ConsoleError.notFound("no such item \(item): nothing with that id was ever created")
         }
-        let (author, preview) = state.preview(of: item)
-        let entry = state.items[item]
-        let decisions = state.decisions.filter { $0.item == item }
-        let authorsItems = state.decisions.filter { decision in
-            decision.action == "remove" && state.preview(of: decision.item).author == author
-        }
-        let flagsReceived = state.items.values.filter { state.preview(of: $0.item).author == author }.reduce(0) { $0 + $1.history.count }
+        let (author, preview) = try models.preview(of: item)
+        let flagged = try models.flagged(item)
+        let decisions = try models.decisions(on: item)
         let table = ResultTable(
             columns: ["item", "author", "open_flaggers", "hidden", "version", "decisions", "author_removed_items", "author_flags_received", "content"],
-            rows: [[.text(item), Cell(author), .integer(Int64(entry?.open.count ?? 0)), .bool(state.isHidden(item)),
-                    .integer(entry?.lastFlagSeq ?? 0), .integer(Int64(decisions.count)), .integer(Int64(authorsItems.count)),
-                    .integer(Int64(flagsReceived)), .text(preview)]])
+            rows: [[.text(item), Cell(author), .integer(Int64(flagged?.flaggers ?? 0)), .bool(flagged?.hidden ?? false),
+                    .integer(try models.flagVersion(item)), .integer(Int64(decisions.count)),
+                    .integer(Int64(try author.map(models.removedItems(of:)) ?? 0)),
+                    .integer(Int64(try author.map { try models.flagsReceived(by: $0, reviews: true) } ?? 0)), .text(preview)]])
         guard query.format == .table && query.out == nil else { return try query.emit(table) }
         var text = zip(table.columns, table.rows[0]).map { $0.padding(to: 21) + "  " + $1.plainText }.joined(separator: "\n") + "\n"
         if let post {
-            text += "\npost \(post.id): \(post.heartCount) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, "
+            text += "\npost \(post.id): \(post.hearts) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, "
             text += "\(post.liveReviews) live reviews, \(post.life == .live ? "live" : "\(post.life)")\n"
-            for review in post.reviews.compactMap({ state.reviews[$0] }) {
+            for review in try models.reviews(of: post.id) {
                 text += "  review \(review.id) by \(review.author)\(review.removed ? " (removed)" : ""): “\(review.text)”\n"
             }
         }
         text += "\nflags (open ones marked *)\n"
-        for flag in entry?.history ?? [] {
-            let open = entry?.open[flag.user]?.seq == flag.mark.seq
-            text += "  \(open ? "*" : " ") \(time(flag.mark.at))  \(flag.user)\(flag.mark.reason.map { ": \($0)" } ?? "")\n"
+        for flag in try models.flagHistory(item) {
+            text += "  \(flag.open ? "*" : " ") \(time(flag.at))  \(flag.user)\(flag.reason.map { ": \($0)" } ?? "")\n"
         }
         text += "\ndecisions\n" + (decisions.isEmpty ? "  (none)\n" : decisions.map {
             "  \(time($0.at))  \($0.action) by \($0.moderator)\($0.note.map { ": \($0)" } ?? "") (seq \($0.seq))\n"

@@ -1,0 +1,180 @@
+import GTIOStore
+
+/// One post with what its card shows.
+public struct PostCard: Sendable {
+    public var id: String
+    public var author: String
+    public var kind: String
+    public var created: Int64
+    public var life: CommunityState.Life
+    public var points: Int
+    public var hearts: Int
+    public var wearIt: Int
+    public var changeIt: Int
+    public var liveReviews: Int
+    public var description: String?
+    /// Users whose heart counts, newest first, with their display names.
+    public var hearters: [(user: String, name: String?)]
+}
+
+/// One review as a card lists it.
+public struct ReviewLine: Sendable {
+    public var id: String
+    public var post: String
+    public var author: String
+    public var text: String
+    public var removed: Bool
+    public var agrees: Int
+}
+
+/// One flag as an item's history lists it; `open` while it still counts.
+public struct FlagLine: Sendable {
+    public var user: String
+    public var at: Int64
+    public var seq: Int64
+    public var reason: String?
+    public var open: Bool
+}
+
+/// A user's own figures, as their card shows them.
+public struct UserFacts: Sendable {
+    public var name: String?
+    public var isPrivate: Bool
+    public var signedUp: Int64?
+    public var provider: String?
+    public var followers: Int
+    public var following: Int
+}
+
+extension StoredReadModels {
+    /// The post `id` with its figures and hearters, nil when no `post.created` made it.
+    public func postCard(_ id: String) throws -> PostCard? {
+        try read { tables in
+            guard let row = try tables.row("""
+                SELECT author, kind, created, state, points, hearts, wear_it, change_it, reviews, description
+                FROM rm_posts WHERE post = ?
+                """, [.text(id)])
+            else { return nil }
+            let hearters = try tables.rows("""
+                SELECT h.user, u.name FROM rm_hearts h LEFT JOIN rm_users u ON u.user = h.user
+                WHERE h.post = ? ORDER BY h.seq DESC
+                """, [.text(id)]).map { (user: $0[0].string ?? "", name: $0[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
+            return PostCard(
+                id: id, author: row[0].string ?? "", kind: row[1].string ?? "", created: row[2].int64 ?? 0,
+                life: CommunityState.Life(column: row[3].string ?? ""), points: row[4].int, hearts: row[5].int,
+                wearIt: row[6].int, changeIt: row[7].int, liveReviews: row[8].int, description: row[9].string,
+                hearters: hearters)
+        }
+    }
+
+    /// The reviews of `post`, in the order they were added.
+    public func reviews(of post: String) throws -> [ReviewLine] {
+        try read { tables in
+            try tables.rows("SELECT review, post, author, text, removed, agrees FROM rm_reviews WHERE post = ? ORDER BY seq", [.text(post)])
+                .map(Self.review)
+        }
+    }
+
+    /// The review `id`, nil when no `review.added` made it.
+    public func review(_ id: String) throws -> ReviewLine? {
+        try read { tables in
+            try tables.row("SELECT review, post, author, text, removed, agrees FROM rm_reviews WHERE review = ?", [.text(id)])
+                .map(Self.review)
+        }
+    }
+
+    private static func review(_ row: [StoreValue]) -> ReviewLine {
+        ReviewLine(id: row[0].string ?? "", post: row[1].string ?? "", author: row[2].string ?? "", text: row[3].string ?? "",
+                   removed: row[4].bool, agrees: row[5].int)
+    }
+
+    /// The item's open round in the queue (flaggers, whether hidden, version), nil when it has no open flag.
+    public func flagged(_ item: String) throws -> FlaggedItem? {
+        try read { tables in
+            try tables.row("SELECT item, flaggers, first_flagged, last_flagged, hidden, version FROM rm_flags WHERE item = ?", [.text(item)])
+                .map { row in
+                    FlaggedItem(item: item, flaggers: row[1].int, firstFlagged: row[2].int64 ?? 0, lastFlagged: row[3].int64 ?? 0,
+                                hidden: row[4].bool, version: row[5].int64 ?? 0)
+                }
+        }
+    }
+
+    /// The seq of the latest flag that opened or joined a round of `item`, 0 when never flagged:
+    /// the version a decision expects, also once the round closed.
+    public func flagVersion(_ item: String) throws -> Int64 {
+        try read { tables in
+            try tables.row("SELECT IFNULL(MAX(seq), 0) FROM rm_flag_marks WHERE item = ? AND counted = 1", [.text(item)])?[0].int64 ?? 0
+        }
+    }
+
+    /// Every flag ever applied to `item`, in seq order.
+    public func flagHistory(_ item: String) throws -> [FlagLine] {
+        try read { tables in
+            try tables.rows("SELECT user, at, seq, reason, open FROM rm_flag_marks WHERE item = ? ORDER BY seq", [.text(item)]).map { row in
+                FlagLine(user: row[0].string ?? "", at: row[1].int64 ?? 0, seq: row[2].int64 ?? 0, reason: row[3].string, open: row[4].bool)
+            }
+        }
+    }
+
+    /// The decisions taken on `item`, in seq order.
+    public func decisions(on item: String) throws -> [CommunityState.Decision] {
+        try decisions(where: "item = ?", [.text(item)])
+    }
+
+    /// Items `author` wrote (posts and reviews) that a moderator removed.
+    public func removedItems(of author: String) throws -> Int {
+        try read { tables in
+            try tables.row("""
+                SELECT COUNT(*) FROM rm_decisions d WHERE d.action = 'remove' AND (
+                  EXISTS (SELECT 1 FROM rm_posts p WHERE d.item = 'post:' || p.post AND p.author = ?)
+                  OR EXISTS (SELECT 1 FROM rm_reviews r WHERE d.item = 'review:' || r.review AND r.author = ?))
+                """, [.text(author), .text(author)])?[0].int ?? 0
+        }
+    }
+
+    /// Flags ever applied to the posts `author` wrote, and with `reviews` to their reviews too.
+    public func flagsReceived(by author: String, reviews: Bool) throws -> Int {
+        try read { tables in
+            var count = try tables.row("""
+                SELECT COUNT(*) FROM rm_posts p JOIN rm_flag_marks m ON m.item = 'post:' || p.post WHERE p.author = ?
+                """, [.text(author)])?[0].int ?? 0
+            if reviews {
+                count += try tables.row("""
+                    SELECT COUNT(*) FROM rm_reviews r JOIN rm_flag_marks m ON m.item = 'review:' || r.review WHERE r.author = ?
+                    """, [.text(author)])?[0].int ?? 0
+            }
+            return count
+        }
+    }
+
+    /// A user's own figures; nil when the log never named them.
+    public func userFacts(_ user: String) throws -> UserFacts? {
+        try read { tables in
+            try tables.row("SELECT name, private, signed_up, provider, followers, following FROM rm_users WHERE user = ?", [.text(user)])
+                .map { row in
+                    UserFacts(name: row[0].string.flatMap { $0.isEmpty ? nil : $0 }, isPrivate: row[1].bool, signedUp: row[2].int64,
+                              provider: row[3].string, followers: row[4].int, following: row[5].int)
+                }
+        }
+    }
+
+    /// The live (not deleted or removed) posts of `author`: how many, and the newest `limit` with their points.
+    public func livePosts(of author: String, newest limit: Int) throws -> (count: Int, newest: [(post: String, created: Int64, points: Int)]) {
+        try read { tables in
+            let count = try tables.row("SELECT COUNT(*) FROM rm_posts WHERE author = ? AND state = 'live'", [.text(author)])?[0].int ?? 0
+            let newest = try tables.rows("""
+                SELECT post, created, points FROM rm_posts WHERE author = ? AND state = 'live' ORDER BY created DESC, post LIMIT ?
+                """, [.text(author), .integer(Int64(limit))]).map { (post: $0[0].string ?? "", created: $0[1].int64 ?? 0, points: $0[2].int) }
+            return (count, newest)
+        }
+    }
+
+    /// Users with a pending follow request to `user`, by id.
+    public func pendingRequests(to user: String) throws -> [String] {
+        try read { tables in
+            try tables.rows("SELECT follower FROM rm_follows WHERE target = ? AND state = 'requested'", [.text(user)])
+                .compactMap { $0[0].string }
+        }
+        .sorted()
+    }
+}
