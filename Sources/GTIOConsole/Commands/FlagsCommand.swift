@@ -39,6 +39,7 @@ struct FlagsCommand: ParsableCommand {
                 && (olderThan.flatMap(Self.milliseconds).map { entry.firstFlagged <= models.now - $0 } ?? true)
         }
         if let limit = try checkedLimit(limit) { queue = Array(queue.prefix(limit)) }
-        try query.emit(AnswerTable.flags(queue, preview: models.preview(of:)))
+        let previews = try models.previews(of: queue.map(\.item))
+        try query.emit(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
     }
 }
