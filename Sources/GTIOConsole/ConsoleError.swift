@@ -2,11 +2,10 @@
 public enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     case badArgument(String)
     case notFound(String)
-    case notImplemented(String)
 
     public var description: String {
         switch self {
-        case .badArgument(let message), .notFound(let message), .notImplemented(let message): message
+        case .badArgument(let message), .notFound(let message): message
         }
     }
 
@@ -14,7 +13,7 @@ public enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     public var exitCode: Int32 {
         switch self {
         case .badArgument: 2
-        case .notFound, .notImplemented: 1
+        case .notFound: 1
         }
     }
 }

@@ -19,21 +19,6 @@ public struct SQLiteStatementBinding {
         self.statement = statement
     }
 
-    /// Binds every value of `row` from parameter 1 on, then steps.
-    public func insert(_ row: [DatabaseValue], _ db: Database) throws {
-        for (offset, value) in row.enumerated() {
-            let index = Int32(offset + 1)
-            switch value.storage {
-            case .null: sqlite3_bind_null(handle, index)
-            case .int64(let integer): sqlite3_bind_int64(handle, index, integer)
-            case .double(let number): sqlite3_bind_double(handle, index, number)
-            case .string(let text): bind(index, text)
-            case .blob(let data): bind(index, Array(data))
-            }
-        }
-        try step(db)
-    }
-
     func bind(_ index: Int32, _ text: String?) {
         guard var text else {
             sqlite3_bind_null(handle, index)

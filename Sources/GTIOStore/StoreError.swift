@@ -11,6 +11,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case readOnly(path: String)
     case database(String)
+    /// `sql` was given a statement that would change the store.
+    case writeRefused(String)
+    /// SQLite refused a statement given to `sql`: its message.
+    case badSQL(String)
     case interrupted
     /// SQLite answered busy after a scan had handed events over: starting over would hand them twice.
     case busyMidScan
@@ -35,6 +39,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
         case .database(let message):
             "store error: \(message)"
+        case .writeRefused(let statement):
+            "sql is read-only: \"\(statement)\" would change the store (use SELECT)"
+        case .badSQL(let message):
+            "sql: \(message)"
         case .interrupted:
             "interrupted"
         case .busyMidScan:
@@ -45,7 +53,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
     public var isUsageError: Bool {
         switch self {
-        case .folderMissing, .missing, .notADatabase, .notAGTIOStore: true
+        case .folderMissing, .missing, .notADatabase, .notAGTIOStore, .writeRefused, .badSQL: true
         default: false
         }
     }

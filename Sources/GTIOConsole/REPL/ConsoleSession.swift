@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import GTIOCatalog
 import GTIOProjections
 import GTIOStore
@@ -135,33 +134,22 @@ final class ConsoleSession {
     private func sql(_ statementText: String) -> Outcome {
         guard !statementText.isEmpty else { return fail("sql: expected a statement (usage: sql SELECT …)", code: 2) }
         do {
-            let store = try storeOptions.open()
-            let table: ResultTable = try store.pool.read { db in
-                let statement = try db.makeStatement(sql: statementText)
-                guard statement.isReadonly else {
-                    throw ConsoleError.badArgument("sql is read-only: \"\(statementText.prefix(40))\" would change the store (use SELECT)")
-                }
-                let rows = try Row.fetchAll(statement)
-                var table = ResultTable(columns: statement.columnNames)
-                table.rows = rows.map { row in
-                    row.databaseValues.map { value -> Cell in
-                        switch value.storage {
-                        case .null: .null
-                        case .int64(let integer): .integer(integer)
-                        case .double(let number): .number(number)
-                        case .string(let text): .text(text)
-                        case .blob(let data): .text("<\(data.count) bytes>")
-                        }
+            let answer = try storeOptions.openForReading().readOnlySQL(statementText)
+            let table = ResultTable(columns: answer.columns, rows: answer.rows.map { row in
+                row.map { value -> Cell in
+                    switch value {
+                    case .null: .null
+                    case .integer(let integer): .integer(integer)
+                    case .real(let number): .number(number)
+                    case .text(let text): .text(text)
+                    case .blob(let bytes): .text("<\(bytes.count) bytes>")
                     }
                 }
-                return table
-            }
+            })
             Terminal.write(table.rendered(as: format ?? .table, width: Terminal.width))
             return .success
-        } catch let error as ConsoleError {
-            return fail(error.description, code: error.exitCode)
-        } catch let error as DatabaseError {
-            return fail("sql: \(error.message ?? "\(error)")", code: 2)
+        } catch let error as StoreError {
+            return fail(error.description, code: error.isUsageError ? 2 : 1)
         } catch {
             return fail("\(error)", code: 1)
         }
