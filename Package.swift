@@ -95,6 +95,7 @@ let package = Package(
             name: "GTIOConsoleTests",
             // Depending on the executable makes `swift test` build the real `gtio` the tests run.
             dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOIngest", "GTIOStore", "GTIOTestSupport", "gtio",
-                           .product(name: "GRDB", package: "GRDB.swift")]),
+                           .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Help"]),
     ]
 )

@@ -8,7 +8,7 @@ struct StoreOptions: ParsableArguments {
     static let defaultPath = "events.gtio"
 
     @Option(name: .long, help: ArgumentHelp(
-        "The event store (an SQLite file, created on first use).",
+        "The event store (an SQLite file; commands that write create it, others need it to exist).",
         discussion: "Defaults to $GTIO_STORE, or \(defaultPath) in the current folder.",
         valueName: "path"))
     var store: String?
