@@ -24,7 +24,7 @@ extension CommunityState {
     mutating func markItem(_ item: String) {
         guard changes != nil else { return }
         changes!.items.insert(item)
-        if item.hasPrefix("post:") { changes!.posts.insert(String(item.dropFirst(5))) }
+        if let ref = ItemRef(item), ref.kind == .post { changes!.posts.insert(ref.id) }
     }
 
     mutating func addFlag(_ item: String, _ event: KeyedEvent, day: Int64) {
@@ -73,10 +73,13 @@ extension CommunityState {
             seq: event.seq, at: event.at, item: item, action: event.value ?? "dismiss", moderator: moderator,
             note: event.text, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at))
         if event.value == "remove" {
-            if item.hasPrefix("post:") {
-                if let slot = posts.slot(id: String(item.dropFirst(5))) { endPost(slot, as: .removed) }
-            } else {
-                removeReview(String(item.dropFirst(7)))
+            switch ItemRef(item) {
+            case let ref? where ref.kind == .post:
+                if let slot = posts.slot(id: ref.id) { endPost(slot, as: .removed) }
+            case let ref?:
+                removeReview(ref.id)
+            case nil:
+                break
             }
         }
         closeFlags(item)

@@ -53,7 +53,7 @@ public struct ModerationDesk: Sendable {
         _ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp,
         from models: ReadModels
     ) throws -> [Int64] {
-        for request in requests where !(request.item.hasPrefix("post:") || request.item.hasPrefix("review:")) {
+        for request in requests where ItemRef(request.item) == nil {
             throw Refusal.malformed(request.item)
         }
         return try store.write { db in
@@ -74,8 +74,8 @@ public struct ModerationDesk: Sendable {
 
     private func check(_ request: Request, in state: CommunityState) throws {
         let item = request.item
-        let id = String(item.drop { $0 != ":" }.dropFirst())
-        let exists = item.hasPrefix("post:") ? state.posts[id] != nil : state.reviews[id] != nil
+        guard let ref = ItemRef(item) else { throw Refusal.malformed(item) }
+        let exists = ref.kind == .post ? state.posts[ref.id] != nil : state.reviews[ref.id] != nil
         guard exists else { throw Refusal.noSuchItem(item) }
         guard let entry = state.items[item], !entry.open.isEmpty else {
             let last = state.decisions.last { $0.item == item }
