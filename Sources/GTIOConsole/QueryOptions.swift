@@ -57,6 +57,7 @@ struct QueryOptions: ParsableArguments {
         let engine = ReadModelEngine(store: store)
         do {
             try ReadModelCache.shared.catchUp(store)
+            store.checkpointWAL()
             return try StoredReadModels(source: store)
         } catch let error as StoreError where error == .readOnly(path: store.path) {
             return try engine.scratch(.latest)

@@ -31,9 +31,12 @@ public final class LiveReadModels: @unchecked Sendable {
         let engine = ReadModelEngine(store: store)
         let marks = Set(try engine.checkpoints().values)
         var state = CommunityState()
-        // With one common checkpoint the tables hold exactly the fold up to it.
-        if marks.count == 1, let mark = marks.first, mark > 0 {
-            try ReadModelEngine.fold(store, LogScope(throughSeq: mark), into: &state, progress: progress)
+        // With one common checkpoint the tables hold exactly the fold up to it. Tables never
+        // built will be written whole: fold the whole log on the rebuild's fast path, not
+        // event by event in the catch-up (20 M events: ~280 s that way).
+        if marks.count == 1, let mark = marks.first {
+            let through = mark > 0 ? mark : try store.lastSeq()
+            try ReadModelEngine.fold(store, LogScope(throughSeq: through), into: &state, progress: progress)
         }
         self.state = state
     }

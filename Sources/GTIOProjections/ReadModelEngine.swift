@@ -66,6 +66,12 @@ public struct ReadModelEngine: Sendable {
 
     /// Where each live model differs from a fresh fold of the log up to that model's checkpoint.
     public func check(_ names: [ReadModelName]) throws -> [ReadModelName: [String]] {
+        // Tables of another definition cannot be compared row by row: say so for each model.
+        let version = try store.readTables { ReadModelSchema.storedVersion($0) }
+        if let version, version != ReadModelSchema.version {
+            let why = "the tables were written by another definition (version \(version), this gtio's is \(ReadModelSchema.version)); gtio rebuild replaces them"
+            return Dictionary(uniqueKeysWithValues: names.map { ($0, [why]) })
+        }
         var result: [ReadModelName: [String]] = [:]
         var folds: [Int64: ReadModels] = [:]
         let marks = try checkpoints()

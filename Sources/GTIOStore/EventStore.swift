@@ -150,6 +150,15 @@ public final class EventStore: EventLog {
         }
     }
 
+    /// Copies the write-ahead log back into the file and empties it, if no reader is in the way.
+    /// Writers call it after large writes: processes end without closing their connections, and
+    /// the next one to open the store would otherwise rebuild its index of a large WAL file
+    /// (~0.5 s for the 800 MB left by building the read models of 20 M events).
+    public func checkpointWAL() {
+        guard !isReadOnly else { return }
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     public func lastSeq() throws -> Int64 {

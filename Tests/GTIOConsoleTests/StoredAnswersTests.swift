@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GTIOIngest
 import GTIOSimulation
 import GTIOStore
@@ -64,6 +65,27 @@ import Testing
         #expect(caughtUp.output.stdout.split(whereSeparator: \.isNewline).count > 50)
         let check = try run(["rebuild", "--check"])
         #expect(check.output.status == 0, "\(check.output.stdout)\(check.output.stderr)")
+    }
+
+    @Test func tablesOfAnotherDefinitionAreRebuiltSayingSo() throws {
+        #expect(try run(["ingest", try demo(3_000, seed: 6)]).output.status == 0)
+        let expected = try run(["looks", "top", "--format", "csv"]).output.stdout
+        // As an older gtio would have left them: another definition, and a table this one lacks.
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE rm_meta SET value = 1 WHERE key = 'schema'")
+            try db.execute(sql: "CREATE TABLE rm_old (x)")
+        }
+        try queue.close()
+        let check = try run(["rebuild", "--check"])
+        #expect(check.output.status == 1)
+        #expect(check.output.stdout.contains("another definition (version 1, this gtio's is"))
+        let answer = try run(["looks", "top", "--format", "csv"])
+        #expect(answer.output.stderr.contains("read models: their definition changed (version 1 → "))
+        #expect(answer.output.stdout == expected)
+        #expect(try run(["rebuild", "--check"]).output.status == 0)
+        let tables = try DatabaseQueue(path: store).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name = 'rm_old'") }
+        #expect(tables.isEmpty, "every rm_ table of the old definition is dropped")
     }
 
     @Test func aReadCommandNeverCreatesAStore() throws {

@@ -70,6 +70,7 @@ struct IngestCommand: ParsableCommand {
         guard try StoredReadModels.current(store) == nil else { return }
         let started = Date()
         try ReadModelCache.shared.catchUp(store, quiet: quiet)
+        store.checkpointWAL()
         if !quiet, format == .text {
             Terminal.line(String(format: "read models up to date in %.2f s", Date().timeIntervalSince(started)))
         }

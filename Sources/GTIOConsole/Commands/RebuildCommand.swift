@@ -42,6 +42,8 @@ struct RebuildCommand: ParsableCommand {
             if differing > 0 { throw ExitCode.failure }
             return
         }
+        // Tables of another definition are dropped first: they are rebuilt below anyway.
+        try ReadModelSchema.migrate(store)
         let total = try store.lastSeq()
         let bar = ProgressBar()
         let started = Date()
@@ -51,6 +53,7 @@ struct RebuildCommand: ParsableCommand {
         bar.finish()
         let folded = Date().timeIntervalSince(started)
         let written = try engine.write(names, models)
+        store.checkpointWAL()
         let elapsed = Date().timeIntervalSince(started)
         for model in names {
             Terminal.line("\(model.rawValue): \(written[model] ?? 0) rows at seq \(models.state.lastSeq)")
