@@ -17,8 +17,21 @@ public struct ModerationFigures: Sendable {
 }
 
 extension ModerationFigures {
+    /// The desk from figures counted elsewhere (the stored tables); waits in milliseconds.
+    public init(queue: Int, hidden: Int, decisions: Int, removed: Int, dismissed: Int, medianWait: Int64?, p90Wait: Int64?,
+                byModerator: [(moderator: String, decisions: Int)]) {
+        self.init(queue: queue, hidden: hidden, decisions: decisions, removed: removed, dismissed: dismissed,
+                  medianHours: medianWait.map { Double($0) / 3_600_000 }, p90Hours: p90Wait.map { Double($0) / 3_600_000 },
+                  byModerator: byModerator)
+    }
+
     /// The desk from the queue at "now" and the decisions taken on `days` (nil: all of `decisions`).
     public init(queue: [FlaggedItem], decisions all: [CommunityState.Decision], decidedOn days: ClosedRange<Int64>? = nil) {
+        self.init(queue: queue.count, hidden: queue.count(where: \.hidden), decisions: all, decidedOn: days)
+    }
+
+    /// The desk from the queue's size and hidden items, and the decisions taken on `days`.
+    public init(queue: Int, hidden: Int, decisions all: [CommunityState.Decision], decidedOn days: ClosedRange<Int64>? = nil) {
         let decisions = all.filter { days?.contains(Timestamp(milliseconds: $0.at).day) ?? true }
         let waits = decisions.map { Double(max(0, $0.at - $0.firstFlagged)) / 3_600_000 }.sorted()
         // The wait at the rounded position p × (n − 1) of the sorted waits.
@@ -28,7 +41,7 @@ extension ModerationFigures {
         let byModerator = Dictionary(grouping: decisions, by: \.moderator).mapValues(\.count)
             .sorted { $0.key < $1.key }.map { (moderator: $0.key, decisions: $0.value) }
         self.init(
-            queue: queue.count, hidden: queue.count(where: \.hidden), decisions: decisions.count,
+            queue: queue, hidden: hidden, decisions: decisions.count,
             removed: decisions.count { $0.action == "remove" }, dismissed: decisions.count { $0.action == "dismiss" },
             medianHours: percentile(0.5), p90Hours: percentile(0.9), byModerator: byModerator)
     }

@@ -120,6 +120,7 @@ extension ReadModels {
         row.append(d.note)
         row.append(d.flaggers)
         row.append(d.firstFlagged)
+        row.append(max(0, d.at - d.firstFlagged))
         return true
     }
 

@@ -44,8 +44,8 @@ public enum ReadModelTables {
             ], keyCount: 1),
             ReadModelTable(name: "rm_decisions", columns: [
                 ("seq", "INTEGER"), ("at", "INTEGER"), ("item", "TEXT"), ("action", "TEXT"), ("moderator", "TEXT"),
-                ("note", "TEXT"), ("flaggers", "INTEGER"), ("first_flagged", "INTEGER"),
-            ], keyCount: 1, indexes: [["item"]]),
+                ("note", "TEXT"), ("flaggers", "INTEGER"), ("first_flagged", "INTEGER"), ("waited", "INTEGER"),
+            ], keyCount: 1, indexes: [["item"], ["waited"]]),
             ReadModelTable(name: "rm_flag_marks", columns: [
                 ("item", "TEXT"), ("seq", "INTEGER"), ("user", "TEXT"), ("at", "INTEGER"), ("reason", "TEXT"), ("counted", "INTEGER"),
                 ("open", "INTEGER"),

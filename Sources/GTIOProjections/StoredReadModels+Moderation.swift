@@ -12,6 +12,36 @@ extension StoredReadModels {
         .sorted(by: FlaggedItem.queueOrder)
     }
 
+    /// How many items the queue holds, and how many of them are hidden.
+    public func queueSize() throws -> (items: Int, hidden: Int) {
+        try read { tables in
+            let row = try tables.row("SELECT COUNT(*), IFNULL(SUM(hidden), 0) FROM rm_flags")
+            return (row?[0].int ?? 0, row?[1].int ?? 0)
+        }
+    }
+
+    /// The decisions in numbers: how many (removed, dismissed), how long their items had waited
+    /// (ms, at the rounded positions p × (n − 1) of the sorted waits for p = 0.5 and 0.9), and
+    /// how many each moderator took, by moderator id.
+    public func decisionFigures() throws
+        -> (count: Int, removed: Int, dismissed: Int, medianWait: Int64?, p90Wait: Int64?, byModerator: [(String, Int)])
+    {
+        try read { tables in
+            let counts = try tables.row("""
+                SELECT COUNT(*), IFNULL(SUM(action = 'remove'), 0), IFNULL(SUM(action = 'dismiss'), 0) FROM rm_decisions
+                """)
+            let count = counts?[0].int ?? 0
+            func wait(_ p: Double) throws -> Int64? {
+                guard count > 0 else { return nil }
+                let position = min(count - 1, Int((Double(count - 1) * p).rounded()))
+                return try tables.row("SELECT waited FROM rm_decisions ORDER BY waited LIMIT 1 OFFSET ?", [.integer(Int64(position))])?[0].int64
+            }
+            let byModerator = try tables.rows("SELECT moderator, COUNT(*) FROM rm_decisions GROUP BY moderator")
+                .map { ($0[0].string ?? "", $0[1].int) }.sorted { $0.0 < $1.0 }
+            return (count, counts?[1].int ?? 0, counts?[2].int ?? 0, try wait(0.5), try wait(0.9), byModerator)
+        }
+    }
+
     /// The author and content of a flaggable item (`post:<id>` or `review:<id>`), for moderators.
     public func preview(of item: String) throws -> (author: String?, text: String) {
         try read { tables in try Self.preview(of: item, in: tables) }

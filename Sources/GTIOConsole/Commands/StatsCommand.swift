@@ -28,7 +28,11 @@ struct StatsCommand: ParsableCommand {
         var columns = engagement.columns
         var row = engagement.rows[0]
         // The moderation desk as of now: the queue, and how long decided items waited.
-        let desk = ModerationFigures(queue: try models.moderationQueue(), decisions: try models.decisions())
+        let queue = try models.queueSize(), decided = try models.decisionFigures()
+        let desk = ModerationFigures(
+            queue: queue.items, hidden: queue.hidden, decisions: decided.count, removed: decided.removed,
+            dismissed: decided.dismissed, medianWait: decided.medianWait, p90Wait: decided.p90Wait,
+            byModerator: decided.byModerator.map { (moderator: $0.0, decisions: $0.1) })
         columns += ["queue", "queue_hidden", "decisions", "decision_median_h", "decision_p90_h"]
         row += [.integer(Int64(desk.queue)), .integer(Int64(desk.hidden)), .integer(Int64(desk.decisions)),
                 Cell(desk.medianHours), Cell(desk.p90Hours)]

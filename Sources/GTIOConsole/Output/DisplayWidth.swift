@@ -22,7 +22,13 @@ enum DisplayWidth {
         return max(width, character.isASCII ? 1 : 0)
     }
 
-    static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
+    /// Printable ASCII, the most of what tables hold, is one column a byte: counted without
+    /// walking characters (a 40,000-row queue spent a third of its time here).
+    static func of(_ text: String) -> Int {
+        var text = text
+        let ascii = text.withUTF8 { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        return ascii ? text.utf8.count : text.reduce(0) { $0 + of($1) }
+    }
 
     /// The longest prefix of `text` that fits `width` columns.
     static func prefix(_ text: String, fitting width: Int) -> String {

@@ -34,7 +34,7 @@ struct TableRenderer {
         case .null: ""
         case .number(let value):
             value == value.rounded() && abs(value) < 1e12 ? String(Int64(value)) : String(format6(value))
-        case .text(let text): text.replacingOccurrences(of: "\n", with: "⏎")
+        case .text(let text): text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: "⏎") : text
         default: cell.plainText
         }
     }
