@@ -53,14 +53,14 @@ struct QueryOptions: ParsableArguments {
         let reader = try storeOptions.openForReading()
         guard view == .latest else { return try ReadModelEngine(store: reader).scratch(view) }
         if let current = try StoredReadModels.current(reader) { return current }
-        let store = try storeOptions.open()
-        let engine = ReadModelEngine(store: store)
         do {
+            let store = try storeOptions.open()
             try ReadModelCache.shared.catchUp(store)
             store.checkpointWAL()
             return try StoredReadModels(source: store)
-        } catch let error as StoreError where error == .readOnly(path: store.path) {
-            return try engine.scratch(.latest)
+        } catch let error as StoreError where error == .readOnly(path: reader.path) {
+            // Tables behind the log in a store this process may not write: answer from a fold.
+            return try ReadModelEngine(store: reader).scratch(.latest)
         }
     }
 

@@ -2,8 +2,10 @@ import Foundation
 import GTIOProjections
 import GTIOStore
 
-/// Live read models per store, kept for the life of the process: in the REPL the first query
-/// folds the log and every later one only catches up.
+/// The fold that keeps a store's read-model tables current, per store, kept for the life of the
+/// process: its first catch-up folds the log up to the tables' checkpoint, every later one
+/// (a REPL's next ingest or decision, the folds the funnel and retention still need) only
+/// applies the new events.
 final class ReadModelCache: @unchecked Sendable {
     // @unchecked: `live` is only touched while holding `lock`.
     static let shared = ReadModelCache()
@@ -32,13 +34,5 @@ final class ReadModelCache: @unchecked Sendable {
     /// Brings the store's read-model tables up to the end of its log.
     func catchUp(_ store: EventStore, quiet: Bool = false) throws {
         _ = try live(for: store, quiet: quiet).catchUp()
-    }
-
-    /// The read models last caught up for `path`, if any, without waiting or touching the store.
-    func latest(for path: String) -> ReadModels? {
-        lock.lock()
-        let found = live[path]
-        lock.unlock()
-        return found?.latest
     }
 }

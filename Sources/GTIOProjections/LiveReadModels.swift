@@ -72,8 +72,8 @@ public final class LiveReadModels: @unchecked Sendable {
             try store.write { db in
                 // Another process may have moved the tables since they were read: the changes
                 // apply only on top of where they began.
-                let now = try EventStore.checkpoints(named: ReadModelName.allCases.map(\.checkpointName), in: db)
-                guard ReadModelName.allCases.allSatisfy({ now[$0.checkpointName] == before }) else { return }
+                let current = try EventStore.checkpoints(named: ReadModelName.allCases.map(\.checkpointName), in: db)
+                guard ReadModelName.allCases.allSatisfy({ current[$0.checkpointName] == before }) else { return }
                 _ = try ReadModelTables.writeChanges(changes, models, in: db)
             }
         } else if !inStep {
