@@ -6,7 +6,7 @@ import GTIOStore
 /// so a changed definition is migrated by dropping them all and rebuilding from the log.
 public enum ReadModelSchema {
     /// Bumped whenever a table's columns, keys or indexes change.
-    public static let version: Int64 = 4
+    public static let version: Int64 = 5
 
     static let metaSQL = "CREATE TABLE IF NOT EXISTS rm_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID"
 

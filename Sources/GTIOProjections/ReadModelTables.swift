@@ -24,7 +24,7 @@ public enum ReadModelTables {
                 ("state", "TEXT"), ("hearts", "INTEGER"), ("wear_it", "INTEGER"), ("change_it", "INTEGER"),
                 ("reviews", "INTEGER"), ("shares", "INTEGER"), ("hidden", "INTEGER"), ("points", "INTEGER"),
                 ("description", "TEXT"),
-            ], keyCount: 1, indexes: [["author"], ["created"], ["points"]]),
+            ], keyCount: 1, indexes: [["author"], ["created", "post"], ["points", "post"]]),
             ReadModelTable(name: "rm_hearts", columns: [("post", "TEXT"), ("user", "TEXT"), ("seq", "INTEGER")], keyCount: 2),
             ReadModelTable(name: "rm_reviews", columns: [
                 ("review", "TEXT"), ("post", "TEXT"), ("author", "TEXT"), ("at", "INTEGER"), ("removed", "INTEGER"),

@@ -11,7 +11,7 @@ struct EventCommand: ParsableCommand {
     @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         guard let event = try store.event(at: seq) else {
             let last = try store.lastSeq()
             throw ConsoleError.notFound("no event at seq \(seq): the log holds seq 1–\(last)")

@@ -41,7 +41,7 @@ struct EventsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         var filter = EventFilter()
         filter.types = types.compactMap(EventType.named)
         filter.user = user

@@ -21,7 +21,7 @@ struct QuarantineCommand: ParsableCommand {
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
         func run() throws {
-            let entries = try storeOptions.open().quarantineEntries(includeSettled: all, limit: limit)
+            let entries = try storeOptions.openForReading().quarantineEntries(includeSettled: all, limit: limit)
             var table = ResultTable(columns: ["entry", "source", "line", "status", "reason", "original"])
             for entry in entries {
                 table.rows.append([
@@ -39,7 +39,7 @@ struct QuarantineCommand: ParsableCommand {
         @Argument(help: "The entry number (from gtio quarantine).") var entry: Int64
 
         func run() throws {
-            guard let found = try storeOptions.open().quarantineEntry(entry) else {
+            guard let found = try storeOptions.openForReading().quarantineEntry(entry) else {
                 throw ConsoleError.notFound("no quarantine entry \(entry) (gtio quarantine --all lists them)")
             }
             Terminal.line("""

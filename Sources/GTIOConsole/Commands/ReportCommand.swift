@@ -32,7 +32,7 @@ struct NightlyReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let started = Date()
         let report = try NightlyReport.compute(store: store, day: date.flatMap(Timestamp.init(date:))?.day)
         let files = report.files()

@@ -23,7 +23,7 @@ struct StatusCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = try storeOptions.open().status()
+        let status = try storeOptions.openForReading().status()
         switch format {
         case .json:
             let members: [(String, Cell)] = [

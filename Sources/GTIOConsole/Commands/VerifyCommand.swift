@@ -12,7 +12,7 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let total = try store.lastSeq()
         let bar = ProgressBar()
         let started = Date()

@@ -15,7 +15,7 @@ enum ConsoleLoop {
         let session = ConsoleSession(storeOptions: storeOptions, interactive: true)
         let store: EventStore
         do {
-            store = try storeOptions.open()
+            store = try storeOptions.openForReading()
         } catch {
             Terminal.writeError("gtio: \(error)\n")
             return (error as? StoreError)?.isUsageError == true ? 2 : 1
@@ -26,7 +26,9 @@ enum ConsoleLoop {
         // The prompt comes at once; read models that lag catch up meanwhile.
         Thread {
             LineEditor.keepInterruptsAway()
-            if (try? StoredReadModels.current(store)) ?? nil == nil { try? ReadModelCache.shared.catchUp(store, quiet: true) }
+            if (try? StoredReadModels.current(store)) ?? nil == nil, let writable = try? storeOptions.open() {
+                try? ReadModelCache.shared.catchUp(writable, quiet: true)
+            }
         }.start()
         while let line = LineEditor.readLine(prompt: session.prompt) {
             LineEditor.remember(line)

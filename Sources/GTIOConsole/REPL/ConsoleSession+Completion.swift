@@ -33,7 +33,7 @@ extension ConsoleSession {
 
     /// Ids of `kind` that start with `word`, from the store's tables; none when they are not built yet.
     private func ids(_ kind: StoredReadModels.IDKind, _ word: String) -> [String] {
-        guard let store = try? storeOptions.open(), let models = try? StoredReadModels(source: store) else { return [] }
+        guard let store = try? storeOptions.openForReading(), let models = try? StoredReadModels(source: store) else { return [] }
         return (try? models.ids(kind, prefix: word)) ?? []
     }
 }
