@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GTIOSimulation
+import GTIOStore
 import GTIOTestSupport
 import Testing
 
@@ -61,7 +62,7 @@ import Testing
         let second = try demoFile("two.jsonl", events: 40_000, seed: 12)
         let store = folder.file("shared.gtio")
         // Create the store first so both processes open an existing one.
-        #expect(try GTIOBinary.run(["status", "--store", store]).status == 0)
+        _ = try EventStore(path: store)
         let processes = try [first, second, first].map {
             try GTIOBinary.start(["ingest", $0, "--store", store, "--batch-size", "1000"])
         }
