@@ -96,54 +96,19 @@ public struct StoredReadModels: Sendable {
                 try walk("v.wilson DESC", join: "JOIN rm_verdicts v ON v.post = p.post",
                          extra: "AND v.wear_it + v.change_it >= 5", key: \.score)
             case .popular:
-                if let count { candidates = try popular(count, in: tables) } else { try walk("p.created DESC", key: \.score) }
+                // Newest first: a post's score is at most the most points any eligible post has
+                // over its age, and that bound only falls as the walk gets older.
+                let most = try tables.row(
+                    "SELECT MAX(p.points) FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0")?[0].double ?? 0
+                try walk("p.created DESC", key: \.score) { look, kth in
+                    most / pow(Self.ageHours(look.created, now: now) + 2, 1.8) < kth
+                }
             }
             candidates.sort { a, b in Self.ranksBefore(a, b, tab) }
             if let count, candidates.count > count { candidates.removeSubrange(count...) }
             for index in candidates.indices { candidates[index].rank = index + 1 }
             return candidates
         }
-    }
-
-    /// At least the first `count` popular looks, by the threshold algorithm over two orders of
-    /// the eligible posts: newest first and most points first, read a batch of each in turn. A
-    /// post seen in neither is no newer than the last read newest-first and has no more points
-    /// than the last read by points, so its score is at most those points over that age: once
-    /// the `count`th best score seen beats that bound, no unseen post can enter the page.
-    private func popular(_ count: Int, in tables: any TableReading) throws -> [Look] {
-        var seen: [String: Look] = [:]
-        var best: [Double] = []  // the best `count` scores seen, descending
-        func note(_ row: [StoreValue]) {
-            let look = self.look(row, .popular)
-            guard seen.updateValue(look, forKey: look.post) == nil else { return }
-            if best.count < count || look.score > best[best.count - 1] {
-                best.insert(look.score, at: best.firstIndex { $0 < look.score } ?? best.count)
-                if best.count > count { best.removeLast() }
-            }
-        }
-        /// The next batch of one order after the row last read; nil once the order is read to its end.
-        func next(_ order: String, after last: (StoreValue, StoreValue)?) throws -> [[StoreValue]]? {
-            let batch = 64
-            var arguments: [StoreValue] = [.integer(now)]
-            var sql = "SELECT \(Self.lookColumns) FROM rm_posts p WHERE \(Self.eligible)"
-            if let last {
-                sql += " AND (p.\(order), p.post) < (?, ?)"
-                arguments += [last.0, last.1]
-            }
-            let rows = try tables.rows(sql + " ORDER BY p.\(order) DESC, p.post DESC LIMIT \(batch)", arguments)
-            rows.forEach(note)
-            return rows.count < batch ? nil : rows
-        }
-        var newest: (StoreValue, StoreValue)?, richest: (StoreValue, StoreValue)?
-        while true {
-            // An order read to its end has shown every eligible post.
-            guard let byAge = try next("created", after: newest), let byPoints = try next("points", after: richest) else { break }
-            newest = (byAge.last![2], byAge.last![0])
-            richest = (byPoints.last![3], byPoints.last![0])
-            let bound = (richest!.0.double ?? 0) / pow(Self.ageHours(newest!.0.int64 ?? 0, now: now) + 2, 1.8)
-            if best.count == count, best[count - 1] > bound { break }
-        }
-        return Array(seen.values)
     }
 
     /// A candidate look from `lookColumns`, scored for `tab`.
