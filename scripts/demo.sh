@@ -32,7 +32,7 @@ echo "== the quarantine"
 "$gtio" quarantine --limit 5
 echo "== the last events"
 "$gtio" events --tail 8
-echo "== popular looks now (the first query builds the read models)"
+echo "== popular looks now (read from the read models ingest keeps in the store)"
 "$gtio" looks popular --limit 10
 echo "== the moderation queue"
 "$gtio" flags --limit 5
@@ -46,5 +46,7 @@ echo "== the nightly report of the last full day"
 echo "== status"
 "$gtio" status
 echo
-echo "Open the report: Reports/<day>/index.html (summary.md and CSV files beside it)."
+day=$(ls -1 Reports | grep -E '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' | sort | tail -n 1)
+echo "Open the report: Reports/$day/index.html (summary.md and CSV files beside it)."
+echo "Next, the analysts' console: GTIO_STORE=$GTIO_STORE $gtio"
 echo "Explore with: $gtio --help, $gtio looks --help, or sqlite3 -readonly $GTIO_STORE (tables: docs/STORE.md, docs/READ_MODELS.md)"
