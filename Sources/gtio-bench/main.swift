@@ -109,30 +109,24 @@ func readModels(_ path: String) throws {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     print(String(format: "peak RSS after rebuild: %.0f MB", Double(usage.ru_maxrss) / 1024))
 
-    // The REPL's path: live read models, caught up before every query.
-    let live = try LiveReadModels(store: store)
-    try live.catchUp()
-    let (replP50, replP99) = try latencies(200) { _ in _ = try live.catchUp().looks(.popular, limit: 20) }
-    print(String(format: "REPL looks popular (catch-up + query) p50 %.2f ms  p99 %.2f ms", replP50, replP99))
+    // The queries as the console runs them: from the tables just written, each its own snapshot.
+    let stored = try StoredReadModels(source: store)
     let posts = Array(models.state.posts.keys.sorted().prefix(200))
     let users = models.state.knownUsers.map { ($0, models.followerCount($0)) }.sorted { $0.1 > $1.1 }.prefix(200).map(\.0)
-    let figures: [(String, (Int) -> Void)] = [
-        ("looks popular --limit 20", { _ in _ = models.looks(.popular, limit: 20) }),
-        ("verdict P", { run in _ = models.verdict(post: posts[run % posts.count]) }),
-        ("followers U", { run in _ = models.followers(of: users[run % 2 == 0 ? 0 : run % users.count]) }),
-        ("suggest U", { run in _ = models.suggestions(for: users[run % users.count]) }),
-        ("flags", { _ in _ = models.moderationQueue() }),
-        ("stats", { run in _ = models.engagement(on: models.today - Int64(run % 30)) }),
+    let figures: [(String, (Int) throws -> Void)] = [
+        ("looks popular --limit 20", { _ in _ = try stored.looks(.popular, limit: 20) }),
+        ("verdict P", { run in _ = try stored.verdict(post: posts[run % posts.count]) }),
+        ("followers U", { run in _ = try stored.followers(of: users[run % 2 == 0 ? 0 : run % users.count]) }),
+        ("suggest U", { run in _ = try stored.suggestions(for: users[run % users.count]) }),
+        ("flags", { _ in _ = try stored.moderationQueue() }),
+        ("stats", { run in _ = try stored.engagement(on: stored.today - Int64(run % 30)) }),
     ]
-    // Cold: a fresh view each run, so nothing is cached (the first query after new events).
-    let (coldP50, coldP99) = latencies(50) { _ in _ = ReadModels(state: models.state).looks(.popular, limit: 20) }
-    print(String(format: "looks popular, cold (first ranking at a log position) p50 %.2f ms  p99 %.2f ms", coldP50, coldP99))
     for (name, body) in figures {
-        let (p50, p99) = latencies(200, body)
+        let (p50, p99) = try latencies(200, body)
         print(name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "p50 %7.2f ms  p99 %7.2f ms (200 runs, in process)", p50, p99))
     }
     let last = try store.lastSeq()
-    let asOf = try seconds { _ = try engine.fold(.atSeq(last / 2)).looks(.popular, limit: 20) }
+    let asOf = try seconds { _ = try engine.scratch(.atSeq(last / 2)).looks(.popular, limit: 20) }
     print(String(format: "as-of query at the log's midpoint (fold + looks popular): %.2f s", asOf))
 }
 

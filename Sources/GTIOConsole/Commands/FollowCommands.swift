@@ -2,17 +2,6 @@ import ArgumentParser
 import GTIOProjections
 import GTIOTables
 
-/// Checks that `user` is in the log, or says so (exit 1).
-func requireKnown(_ user: String, in models: ReadModels) throws {
-    guard models.knows(user: user) else {
-        throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
-    }
-}
-
-func userRows(_ users: [String], _ models: ReadModels) -> [[Cell]] {
-    users.map { [.text($0), Cell(models.name(of: $0))] }
-}
-
 /// Prints one side of a user's follow graph: shared by `followers` and `following`.
 private func emitFollowList(
     _ user: String, limit: Int, query: QueryOptions,
