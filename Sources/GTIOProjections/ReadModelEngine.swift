@@ -50,7 +50,10 @@ public struct ReadModelEngine: Sendable {
     public func scratch(_ view: LogView, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
         let models = try fold(view, progress: progress)
         let scratch = try ScratchTables()
-        try scratch.write { db in _ = try ReadModelTables.write(ReadModelName.allCases, models, in: db) }
+        try scratch.write { db in
+            try ReadModelSchema.create(db)
+            _ = try ReadModelTables.write(ReadModelName.allCases, models, in: db)
+        }
         return try StoredReadModels(source: scratch, now: models.now)
     }
 
@@ -61,7 +64,8 @@ public struct ReadModelEngine: Sendable {
 
     /// Writes the tables of `names` from `models` in one transaction; rows written per model.
     public func write(_ names: [ReadModelName], _ models: ReadModels) throws -> [ReadModelName: Int] {
-        try store.write { db in try ReadModelTables.write(names, models, in: db) }
+        try ReadModelSchema.migrate(store)
+        return try store.write { db in try ReadModelTables.write(names, models, in: db) }
     }
 
     /// Where each live model differs from a fresh fold of the log up to that model's checkpoint.

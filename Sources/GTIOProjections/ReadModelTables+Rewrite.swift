@@ -10,7 +10,6 @@ extension ReadModelTables {
     /// inserted left this one waiting for the posts' rows, a third of the tables' time (perf).
     /// Returns the rows written per model.
     public static func write(_ names: [ReadModelName], _ models: ReadModels, in db: Database) throws -> [ReadModelName: Int] {
-        try createTables(db)
         // All go in one transaction, so the order is not seen.
         let biggest: [ReadModelName] = [.posts, .followGraph]
         let work = BatchChannel<ReadModelName>(capacity: max(names.count, 1))

@@ -82,7 +82,6 @@ public enum ReadModelTables {
     /// set began. Returns the rows rewritten.
     @discardableResult
     public static func writeChanges(_ changes: ChangeSet, _ models: ReadModels, in db: Database) throws -> Int {
-        try createTables(db)
         var written = 0
         func rewrite(_ table: String, keys: [[DatabaseValue]], rows: [[DatabaseValue]?]) throws {
             let definition = tables.values.flatMap { $0 }.first { $0.name == table }!
@@ -143,11 +142,6 @@ public enum ReadModelTables {
         }
         try ReadModelSchema.writePosition(models.state, in: db)
         return written
-    }
-
-    /// Creates the tables that are missing, with their indexes.
-    public static func createTables(_ db: Database) throws {
-        try ReadModelSchema.create(db)
     }
 
     /// Where the live tables of `model` differ from these read models, row by row (at most `limit`).
