@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "gtio", targets: ["gtio"]),
         .library(name: "GTIOCatalog", targets: ["GTIOCatalog"]),
         .library(name: "GTIOStore", targets: ["GTIOStore"]),
+        .library(name: "GTIOStoreSQLite", targets: ["GTIOStoreSQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -20,15 +21,23 @@ let package = Package(
     targets: [
         // The event contract: types, validation, timestamps. No I/O, no SQLite.
         .target(name: "GTIOCatalog"),
-        // The append-only log in SQLite, its quarantine and its checkpoints.
+        // What a store is, whatever holds it: the log, the read models' tables and read-only SQL
+        // as protocols, the values that cross them, and the fast keyed scan over any backend.
+        // Imports no database.
         .target(
             name: "GTIOStore",
             dependencies: [
                 "GTIOCatalog",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        // The embedded store: one SQLite file through GRDB. The only module that sees SQLite.
+        .target(
+            name: "GTIOStoreSQLite",
+            dependencies: [
+                "GTIOCatalog", "GTIOStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // Streaming JSON Lines ingest: read, validate on one core, append on the other.
         .target(
@@ -39,7 +48,6 @@ let package = Package(
             name: "GTIOProjections",
             dependencies: [
                 "GTIOCatalog", "GTIOStore",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Algorithms", package: "swift-algorithms"),
             ]),
         // Answers as named columns and rows, and their plain-text formats: CSV, Markdown, JSON.
@@ -57,7 +65,7 @@ let package = Package(
         .target(
             name: "GTIOConsole",
             dependencies: [
-                "GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOSimulation", "GTIOProjections", "GTIOTables",
+                "GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOIngest", "GTIOSimulation", "GTIOProjections", "GTIOTables",
                 "GTIOAnalytics", "GTIOReports", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -65,36 +73,42 @@ let package = Package(
         // Figures for scripts/bench-*.sh that the CLI cannot give: raw SQLite, validation alone.
         .executableTarget(
             name: "gtio-bench",
-            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOIngest", "GTIOProjections",
+            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOIngest", "GTIOProjections",
                            .product(name: "GRDBSQLite", package: "GRDB.swift")]),
 
         .target(
             name: "GTIOTestSupport",
-            dependencies: ["GTIOCatalog", "GTIOStore"],
+            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOStoreSQLite"],
             path: "Tests/GTIOTestSupport"),
         .testTarget(
             name: "GTIOCatalogTests",
             dependencies: ["GTIOCatalog", "GTIOTestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]),
+        // The store suite every backend passes (GTIOTestSupport's `StoreBackend.all`).
         .testTarget(
             name: "GTIOStoreTests",
-            dependencies: ["GTIOStore", "GTIOTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["GTIOStore", "GTIOTestSupport"]),
+        // What only the SQLite backend has: its file checks, triggers seen from SQL, bulk inserts.
+        .testTarget(
+            name: "GTIOStoreSQLiteTests",
+            dependencies: ["GTIOStore", "GTIOStoreSQLite", "GTIOTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "GTIOIngestTests",
-            dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOTestSupport"]),
+            dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOStoreSQLite", "GTIOTestSupport"]),
         .testTarget(
             name: "GTIOProjectionsTests",
-            dependencies: ["GTIOProjections", "GTIOAnalytics", "GTIOIngest", "GTIOSimulation", "GTIOTestSupport",
+            dependencies: ["GTIOProjections", "GTIOAnalytics", "GTIOIngest", "GTIOSimulation", "GTIOStoreSQLite", "GTIOTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GTIOReportsTests",
             // Runs the real `gtio`, which `swift test` builds through this dependency.
-            dependencies: ["GTIOReports", "GTIOStore", "GTIOTestSupport", "gtio"],
+            dependencies: ["GTIOReports", "GTIOStore", "GTIOStoreSQLite", "GTIOTestSupport", "gtio"],
             exclude: ["Golden"]),
         .testTarget(
             name: "GTIOConsoleTests",
             // Depending on the executable makes `swift test` build the real `gtio` the tests run.
-            dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOIngest", "GTIOStore", "GTIOTestSupport", "gtio",
+            dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOIngest", "GTIOStore", "GTIOStoreSQLite", "GTIOTestSupport", "gtio",
                            .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Help"]),
     ]

@@ -10,6 +10,15 @@ extension EventType {
     /// column costs ~130 instructions in SQLite's API, per event).
     public var columns: EventColumns { Self.columnsByCase[caseIndex] }
 
+    /// Whether this type's `subject` is another user (a follow, a block and their answers),
+    /// rather than a post, review or product.
+    public var targetsUser: Bool {
+        switch self {
+        case .userFollowed, .userUnfollowed, .followApproved, .followDeclined, .userBlocked, .userUnblocked: true
+        default: false
+        }
+    }
+
     private static let columnsByCase: [EventColumns] = allCases.map { type in
         EventColumns(type.fields.compactMap(\.column))
     }

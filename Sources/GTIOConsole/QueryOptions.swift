@@ -39,7 +39,7 @@ struct QueryOptions: ParsableArguments {
         let live = try ReadModelCache.shared.live(for: store)
         do {
             return try live.catchUp()
-        } catch let error as StoreError where error == .readOnly(path: store.path) {
+        } catch let error as StoreError where error == .readOnly(path: store.location) {
             // A store we may read but not write still answers; its tables just stay behind.
             return try ReadModelEngine(store: store).fold()
         }
@@ -56,9 +56,9 @@ struct QueryOptions: ParsableArguments {
         do {
             let store = try storeOptions.open()
             try ReadModelCache.shared.catchUp(store)
-            store.checkpointWAL()
+            store.settle()
             return try StoredReadModels(source: store)
-        } catch let error as StoreError where error == .readOnly(path: reader.path) {
+        } catch let error as StoreError where error == .readOnly(path: reader.location) {
             // Tables behind the log in a store this process may not write: answer from a fold.
             return try ReadModelEngine(store: reader).scratch(.latest)
         }

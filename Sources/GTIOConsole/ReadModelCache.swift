@@ -13,10 +13,10 @@ final class ReadModelCache: @unchecked Sendable {
     private var live: [String: LiveReadModels] = [:]
 
     /// `quiet`: no progress bar and no notice (a background catch-up, `--quiet`).
-    func live(for store: EventStore, quiet: Bool = false) throws -> LiveReadModels {
+    func live(for store: any EventStore, quiet: Bool = false) throws -> LiveReadModels {
         lock.lock()
         defer { lock.unlock() }
-        if let existing = live[store.path] { return existing }
+        if let existing = live[store.location] { return existing }
         // Folding up to the tables' checkpoint is the long part of a first catch-up.
         let bar = ProgressBar(enabled: Terminal.standardErrorIsTerminal && !quiet)
         defer { bar.finish() }
@@ -27,12 +27,12 @@ final class ReadModelCache: @unchecked Sendable {
         if let version = created.migratedFrom, version > 0, !quiet {
             Terminal.writeError("read models: their definition changed (version \(version) → \(ReadModelSchema.version)); rebuilt them from the log\n")
         }
-        live[store.path] = created
+        live[store.location] = created
         return created
     }
 
     /// Brings the store's read-model tables up to the end of its log.
-    func catchUp(_ store: EventStore, quiet: Bool = false) throws {
+    func catchUp(_ store: any EventStore, quiet: Bool = false) throws {
         _ = try live(for: store, quiet: quiet).catchUp()
     }
 }

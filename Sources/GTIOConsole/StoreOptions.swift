@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTIOStore
+import GTIOStoreSQLite
 
 /// `--store PATH`, shared by every command that reads or writes the log.
 struct StoreOptions: ParsableArguments {
@@ -17,17 +18,18 @@ struct StoreOptions: ParsableArguments {
         store ?? ProcessInfo.processInfo.environment["GTIO_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath
     }
 
-    func open() throws -> EventStore {
-        try EventStore(path: path)
+    /// Opens the store to write it, creating it when missing.
+    func open() throws -> any EventStore {
+        try SQLiteStore(path: path)
     }
 
     /// Opens the store to read it, never writing to it; an older store is opened writable
     /// so that it is upgraded first.
-    func openForReading() throws -> EventStore {
+    func openForReading() throws -> any EventStore {
         do {
-            return try EventStore(path: path, readOnly: true)
+            return try SQLiteStore(path: path, readOnly: true)
         } catch .needsUpgrade {
-            return try EventStore(path: path)
+            return try SQLiteStore(path: path)
         }
     }
 }

@@ -352,13 +352,3 @@ public struct CommunityState: Sendable {
         if self[keyPath: set].remove(KeyPair(event.user, event.subject)) == nil { ignore(event, .notInSet) }
     }
 }
-
-extension EventType {
-    /// Types whose `subject` is another user (so that user is known to the console).
-    var targetsUser: Bool {
-        switch self {
-        case .userFollowed, .userUnfollowed, .followApproved, .followDeclined, .userBlocked, .userUnblocked: true
-        default: false
-        }
-    }
-}

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import GTIOStore
 
 /// Read models kept in memory and in step with a store: catching up applies only the events
@@ -8,7 +7,7 @@ public final class LiveReadModels: @unchecked Sendable {
     // @unchecked: `state` is only read or written while holding `lock`.
     private let lock = NSLock()
     private var state: CommunityState
-    public let store: EventStore
+    public let store: any EventStore
     private let latestLock = NSLock()
     private var latestModels: ReadModels?
 
@@ -25,7 +24,7 @@ public final class LiveReadModels: @unchecked Sendable {
 
     /// Folds the log up to where the stored tables stand, so the next catch-up writes increments;
     /// `progress` hears the events folded so far.
-    public init(store: EventStore, progress: (Int) -> Void = { _ in }) throws {
+    public init(store: any EventStore, progress: (Int) -> Void = { _ in }) throws {
         self.store = store
         migratedFrom = try ReadModelSchema.migrate(store)
         let engine = ReadModelEngine(store: store)
@@ -69,12 +68,12 @@ public final class LiveReadModels: @unchecked Sendable {
         state.changes = nil
         let models = ReadModels(state: state)
         if let changes, marks.values.contains(where: { $0 != state.lastSeq }) {
-            try store.write { db in
+            try store.writeTables { tx in
                 // Another process may have moved the tables since they were read: the changes
                 // apply only on top of where they began.
-                let current = try EventStore.checkpoints(named: ReadModelName.allCases.map(\.checkpointName), in: db)
+                let current = try tx.checkpoints(named: ReadModelName.allCases.map(\.checkpointName))
                 guard ReadModelName.allCases.allSatisfy({ current[$0.checkpointName] == before }) else { return }
-                _ = try ReadModelTables.writeChanges(changes, models, in: db)
+                _ = try ReadModelTables.writeChanges(changes, models, in: tx)
             }
         } else if !inStep {
             let lagging = marks.filter { $0.value != state.lastSeq }.map(\.key).sorted { $0.rawValue < $1.rawValue }

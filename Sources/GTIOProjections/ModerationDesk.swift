@@ -40,9 +40,9 @@ public struct ModerationDesk: Sendable {
         }
     }
 
-    public let store: EventStore
+    public let store: any EventStore
 
-    public init(store: EventStore) {
+    public init(store: any EventStore) {
         self.store = store
     }
 
@@ -56,15 +56,15 @@ public struct ModerationDesk: Sendable {
         for request in requests where ItemRef(request.item) == nil {
             throw Refusal.malformed(request.item)
         }
-        return try store.write { db in
+        return try store.write { tx in
             var state = models.state
-            try EventStore.scan(LogScope(afterSeq: state.lastSeq), in: db) { state.apply($0) }
+            try tx.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
             for request in requests { try check(request, in: state) }
             var events: [(line: Int, event: ValidatedEvent)] = []
             for (index, request) in requests.enumerated() {
                 events.append((index + 1, try decisionEvent(request.item, action: action, moderator: moderator, note: note, at: at)))
             }
-            let outcome = try EventStore.append(EventBatch(source: "console:resolve", events: events), in: db)
+            let outcome = try tx.append(EventBatch(source: "console:resolve", events: events))
             guard let first = outcome.firstSeq, outcome.appended == requests.count else {
                 throw StoreError.database("a decision's id was already in the log; nothing appended")
             }

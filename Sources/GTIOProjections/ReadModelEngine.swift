@@ -1,11 +1,10 @@
-import GRDB
 import GTIOStore
 
 /// Keeps the read-model tables of a store in step with its log.
 public struct ReadModelEngine: Sendable {
-    public let store: EventStore
+    public let store: any EventStore
 
-    public init(store: EventStore) {
+    public init(store: any EventStore) {
         self.store = store
     }
 
@@ -30,8 +29,8 @@ public struct ReadModelEngine: Sendable {
     /// keys their devices and folds. The fold looks ids up by key only, so it needs just the
     /// ids each chunk adds; the scan's full table (with its index) becomes the state's when the
     /// scan ends.
-    static func fold(_ store: EventStore, _ scope: LogScope, into state: inout CommunityState, progress: (Int) -> Void = { _ in }) throws {
-        let scan = KeyedScan(keys: state.keys, users: state.userKeys)
+    static func fold(_ store: any EventLog, _ scope: LogScope, into state: inout CommunityState, progress: (Int) -> Void = { _ in }) throws {
+        let scan = KeyedScan(keys: state.keys, users: state.userKeys, columns: \.foldColumns)
         defer {
             state.keys = scan.keys
             state.userKeys = scan.users
@@ -49,10 +48,10 @@ public struct ReadModelEngine: Sendable {
     /// an as-of view folds the log into them.
     public func scratch(_ view: LogView, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
         let models = try fold(view, progress: progress)
-        let scratch = try ScratchTables()
-        try scratch.write { db in
-            try ReadModelSchema.create(db)
-            _ = try ReadModelTables.write(ReadModelName.allCases, models, in: db)
+        let scratch = try store.scratchTables()
+        try scratch.writeTables { tx in
+            try ReadModelSchema.create(tx)
+            _ = try ReadModelTables.write(ReadModelName.allCases, models, in: tx)
         }
         return try StoredReadModels(source: scratch, now: models.now)
     }
@@ -65,7 +64,7 @@ public struct ReadModelEngine: Sendable {
     /// Writes the tables of `names` from `models` in one transaction; rows written per model.
     public func write(_ names: [ReadModelName], _ models: ReadModels) throws -> [ReadModelName: Int] {
         try ReadModelSchema.migrate(store)
-        return try store.write { db in try ReadModelTables.write(names, models, in: db) }
+        return try store.writeTables { tx in try ReadModelTables.write(names, models, in: tx) }
     }
 
     /// Where each live model differs from a fresh fold of the log up to that model's checkpoint.
@@ -83,7 +82,7 @@ public struct ReadModelEngine: Sendable {
             let seq = marks[name] ?? 0
             let models = try folds[seq] ?? fold(.atSeq(seq))
             folds[seq] = models
-            result[name] = try store.read { db in try ReadModelTables.differences(name, models, in: db) }
+            result[name] = try store.readTables { tables in try ReadModelTables.differences(name, models, in: tables) }
         }
         return result
     }

@@ -1,4 +1,3 @@
-import GRDB
 import GTIOCatalog
 import GTIOStore
 
@@ -166,65 +165,65 @@ extension ReadModels {
     }
     var allDays: [Int64] { state.eventsByDay.keys.sorted() }
 
-    // MARK: Rows by key, as GRDB values
+    // MARK: Rows by key, as values
 
-    func userRow(_ user: String) -> [DatabaseValue]? { valueRow { userRow(user, into: &$0) } }
+    func userRow(_ user: String) -> [StoreValue]? { valueRow { userRow(user, into: &$0) } }
 
-    func followRow(_ pair: Pair) -> [DatabaseValue]? {
+    func followRow(_ pair: Pair) -> [StoreValue]? {
         guard let edge = state.edge(from: pair.first, to: pair.second) else { return nil }
         return valueRow { followRow(pair.first, pair.second, edge, into: &$0); return true }
     }
 
-    func blockRow(_ pair: Pair) -> [DatabaseValue]? {
+    func blockRow(_ pair: Pair) -> [StoreValue]? {
         guard state.blocks(pair.first, pair.second) else { return nil }
         return valueRow { blockRow(pair.first, pair.second, into: &$0); return true }
     }
 
-    func postRow(_ id: String) -> [DatabaseValue]? {
+    func postRow(_ id: String) -> [StoreValue]? {
         guard let post = state.posts[id] else { return nil }
         return valueRow { postRow(post, hidden: state.isHidden("post:" + id), into: &$0); return true }
     }
 
     /// `pair` is (post, user).
-    func heartRow(_ pair: Pair) -> [DatabaseValue]? {
+    func heartRow(_ pair: Pair) -> [StoreValue]? {
         guard let user = state.userKeys.key(pair.second), let seq = state.posts[pair.first]?.hearters[user] else { return nil }
         return valueRow { heartRow(pair.first, pair.second, seq, into: &$0); return true }
     }
 
-    func reviewRow(_ id: String) -> [DatabaseValue]? {
+    func reviewRow(_ id: String) -> [StoreValue]? {
         guard let review = state.reviews[id] else { return nil }
         return valueRow { reviewRow(review, into: &$0); return true }
     }
 
-    func verdictRow(_ post: String) -> [DatabaseValue]? {
+    func verdictRow(_ post: String) -> [StoreValue]? {
         guard let found = state.posts[post] else { return nil }
         return valueRow { verdictRow(found, into: &$0) }
     }
 
-    func flagRow(_ item: String) -> [DatabaseValue]? { valueRow { flagRow(item, into: &$0) } }
-    func decisionRow(_ index: Int) -> [DatabaseValue]? { valueRow { decisionRow(index, into: &$0) } }
-    func dayRow(_ day: Int64, single: Bool = false) -> [DatabaseValue]? { valueRow { dayRow(day, single: single, into: &$0) } }
+    func flagRow(_ item: String) -> [StoreValue]? { valueRow { flagRow(item, into: &$0) } }
+    func decisionRow(_ index: Int) -> [StoreValue]? { valueRow { decisionRow(index, into: &$0) } }
+    func dayRow(_ day: Int64, single: Bool = false) -> [StoreValue]? { valueRow { dayRow(day, single: single, into: &$0) } }
 
-    func signupRows(_ day: Int64) -> [[DatabaseValue]] {
+    func signupRows(_ day: Int64) -> [[StoreValue]] {
         var rows = PackedRows(width: 3)
         signupRows(day, into: &rows)
         return rows.rows
     }
 
-    func flagMarkRows(_ item: String) -> [[DatabaseValue]] {
+    func flagMarkRows(_ item: String) -> [[StoreValue]] {
         var rows = PackedRows(width: 7)
         flagMarkRows(item, into: &rows)
         return rows.rows
     }
 
-    func anomalyRows() -> [[DatabaseValue]] {
+    func anomalyRows() -> [[StoreValue]] {
         var rows = PackedRows(width: 3)
         anomalyRows(into: &rows)
         return rows.rows
     }
 
     /// The values one of the builders above appends; nil when it appends no row.
-    private func valueRow(_ build: (inout ValueRow) -> Bool) -> [DatabaseValue]? {
+    private func valueRow(_ build: (inout ValueRow) -> Bool) -> [StoreValue]? {
         var row = ValueRow()
         return build(&row) ? row.values : nil
     }

@@ -1,4 +1,3 @@
-import GRDB
 import GTIOStore
 
 /// The read models' tables as this build defines them, and `rm_meta`, which says which
@@ -8,11 +7,11 @@ public enum ReadModelSchema {
     /// Bumped whenever a table's columns, keys or indexes change.
     public static let version: Int64 = 5
 
-    static let metaSQL = "CREATE TABLE IF NOT EXISTS rm_meta (key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID"
+    static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)
 
     /// The definition version the store's tables were written with, nil when it has none.
     static func storedVersion(_ tables: any TableReading) -> Int64? {
-        guard (try? tables.row("SELECT 1 FROM sqlite_master WHERE name = 'rm_meta'")) != nil,
+        guard (try? tables.tableNames(prefix: meta.name).contains(meta.name)) == true,
               let row = try? tables.row("SELECT value FROM rm_meta WHERE key = 'schema'")
         else { return nil }
         return row[0].int64
@@ -23,34 +22,35 @@ public enum ReadModelSchema {
     /// they were written by another definition. Returns the version found when it differed
     /// (0: none), nil when nothing had to change; writes only in those cases.
     @discardableResult
-    public static func migrate(_ store: EventStore) throws -> Int64? {
+    public static func migrate(_ store: any TableStore) throws -> Int64? {
         let found = try store.readTables { storedVersion($0) }
         guard found != version else { return nil }
-        try store.write { db in
-            guard storedVersion(SQLiteTableReader(db)) != version else { return }
-            let old = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm\\_%' ESCAPE '\\'")
-            for table in old { try db.execute(sql: "DROP TABLE \(table)") }
-            for model in ReadModelName.allCases { try EventStore.setCheckpoint(db, name: model.checkpointName, seq: 0) }
-            try create(db)
+        try store.writeTables { tx in
+            guard storedVersion(tx) != version else { return }
+            for table in try tx.tableNames(prefix: "rm_") { try tx.drop(table: table) }
+            for model in ReadModelName.allCases { try tx.setCheckpoint(model.checkpointName, seq: 0) }
+            try create(tx)
         }
         return found ?? 0
     }
 
-    /// Creates every table, its indexes and `rm_meta` where missing, recording this version.
-    static func create(_ db: Database) throws {
-        try db.execute(sql: metaSQL)
-        for table in ReadModelTables.tables.values.joined() {
-            try db.execute(sql: table.createSQL)
-            for index in table.indexSQL { try db.execute(sql: index) }
-        }
-        try db.execute(sql: "INSERT OR REPLACE INTO rm_meta (key, value) VALUES ('schema', ?)", arguments: [version])
+    /// Creates every table with its indexes, and `rm_meta` recording this version, in tables
+    /// that hold none of them.
+    static func create(_ tx: any TableWriting) throws {
+        try tx.create(meta)
+        for table in ReadModelTables.tables.values.joined() { try tx.create(table) }
+        try set("schema", version, in: tx)
     }
 
     /// Records where the tables now stand: the last seq applied, "now" of that view, events applied.
-    static func writePosition(_ state: CommunityState, in db: Database) throws {
-        let position: [(String, Int64?)] = [("seq", state.lastSeq), ("newest_at", state.newestAt), ("events", Int64(state.eventCount))]
-        for (key, value) in position {
-            try db.execute(sql: "INSERT OR REPLACE INTO rm_meta (key, value) VALUES (?, ?)", arguments: [key, value])
-        }
+    static func writePosition(_ state: CommunityState, in tx: any TableWriting) throws {
+        try set("seq", state.lastSeq, in: tx)
+        try set("newest_at", state.newestAt, in: tx)
+        try set("events", Int64(state.eventCount), in: tx)
+    }
+
+    private static func set(_ key: String, _ value: Int64?, in tx: any TableWriting) throws {
+        try tx.delete(from: meta, key: [.text(key)])
+        try tx.insert([.text(key), value.map(StoreValue.integer) ?? .null], into: meta)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import GTIOStore
 
 /// Full rewrites of read-model tables, as a rebuild does them.
@@ -9,7 +8,7 @@ extension ReadModelTables {
     /// first, and this one inserts whatever is built: a second thread building while this one
     /// inserted left this one waiting for the posts' rows, a third of the tables' time (perf).
     /// Returns the rows written per model.
-    public static func write(_ names: [ReadModelName], _ models: ReadModels, in db: Database) throws -> [ReadModelName: Int] {
+    public static func write(_ names: [ReadModelName], _ models: ReadModels, in tx: any TableWriting) throws -> [ReadModelName: Int] {
         // All go in one transaction, so the order is not seen.
         let biggest: [ReadModelName] = [.posts, .followGraph]
         let work = BatchChannel<ReadModelName>(capacity: max(names.count, 1))
@@ -32,12 +31,12 @@ extension ReadModelTables {
         do {
             while true {
                 if let (name, rows) = built.tryReceive() {
-                    written[name] = try insert(name, rows, seq: models.state.lastSeq, in: db)
+                    written[name] = try insert(name, rows, seq: models.state.lastSeq, in: tx)
                 } else if let name = work.receive() {
-                    written[name] = try insert(name, packedRows(of: name, models), seq: models.state.lastSeq, in: db)
+                    written[name] = try insert(name, packedRows(of: name, models), seq: models.state.lastSeq, in: tx)
                 } else {
                     while let (name, rows) = built.receive() {
-                        written[name] = try insert(name, rows, seq: models.state.lastSeq, in: db)
+                        written[name] = try insert(name, rows, seq: models.state.lastSeq, in: tx)
                     }
                     break
                 }
@@ -47,12 +46,12 @@ extension ReadModelTables {
             built.cancel()
             throw error
         }
-        try ReadModelSchema.writePosition(models.state, in: db)
+        try ReadModelSchema.writePosition(models.state, in: tx)
         return written
     }
 
-    /// `model`'s rows by table, packed, each table's in the order of its first key (SQLite's),
-    /// so that SQLite fills its B-tree a page after another rather than all over it: the tables
+    /// `model`'s rows by table, packed, each table's in the order of its first key (SQL's), so
+    /// that the database fills its B-tree a page after another rather than all over it: the tables
     /// of the 1 M-event demo log took 0.66–0.93 s in hash order and 0.45 s so.
     static func packedRows(of model: ReadModelName, _ models: ReadModels) -> [String: PackedRows] {
         // Every key below is a user's: the rows name users, posts, reviews and items by id.
@@ -125,15 +124,15 @@ extension ReadModelTables {
     }
 
     /// Empties `model`'s tables, inserts `rows` and sets its checkpoint to `seq`.
-    private static func insert(_ model: ReadModelName, _ rows: [String: PackedRows], seq: Int64, in db: Database) throws -> Int {
+    private static func insert(_ model: ReadModelName, _ rows: [String: PackedRows], seq: Int64, in tx: any TableWriting) throws -> Int {
         var written = 0
         for table in tables[model]! {
-            try db.execute(sql: "DELETE FROM \(table.name)")
+            try tx.deleteAll(from: table.name)
             guard let packed = rows[table.name] else { continue }
-            try BulkInsert(into: table.name, columns: table.columns.map(\.name), in: db).insert(packed)
+            try tx.insert(packed, into: table)
             written += packed.count
         }
-        try EventStore.setCheckpoint(db, name: model.checkpointName, seq: seq)
+        try tx.setCheckpoint(model.checkpointName, seq: seq)
         return written
     }
 }

@@ -33,7 +33,7 @@ public struct StoredReadModels: Sendable {
 
     /// The tables of `store` when every read model stands at the end of its log; nil when they
     /// lag (never built, another definition, or events appended since) and need a catch-up.
-    public static func current(_ store: EventStore) throws -> StoredReadModels? {
+    public static func current(_ store: any EventStore) throws -> StoredReadModels? {
         let inStep = try store.readTables { tables -> Bool in
             guard let position = try position(in: tables) else { return false }
             let last = try tables.row("SELECT IFNULL(MAX(seq), 0) FROM events")?[0].int64 ?? 0

@@ -1,15 +1,93 @@
 import GTIOCatalog
 
-/// The narrow surface every event store offers: append a batch, read a range of `seq`,
-/// keep checkpoints. The embedded SQLite store is one; a PostgreSQL one can follow behind it.
-public protocol EventLog: Sendable {
+/// The append-only log of a store, whatever holds it: append batches atomically, read ranges
+/// of `seq` in order, keep consumers' checkpoints, quarantine rejected lines, verify the chain.
+public protocol EventLog: AnyObject, Sendable {
+    /// Where the store is, for messages: a file's path, or a server's URL without its password.
+    var location: String { get }
+    /// Whether this process opened the store only to read it: every write is refused.
+    var isReadOnly: Bool { get }
+
     /// Appends the batch's new events atomically, skipping ids already in the log, and
     /// quarantines its rejected lines in the same transaction.
     func append(_ batch: EventBatch) throws -> AppendOutcome
     /// The last `seq` in the log, 0 when empty.
     func lastSeq() throws -> Int64
-    /// Calls `body` with the events whose `seq` lies in `range`, in `seq` order.
+
+    /// Calls `body` with the typed columns of each event in `scope`, in `seq` order.
+    func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws
+    /// Calls `body` with each event of `scope` as the backend holds it, in `seq` order, for
+    /// readers that key ids from their bytes (`KeyedScan`) rather than making strings first.
+    func scanRows(_ scope: LogScope, _ body: (EventRow) throws -> Void) throws
+    /// Whole stored events (envelope, original line) with `seq` in `range`, in order.
     func readEvents(in range: ClosedRange<Int64>, _ body: (StoredEvent) throws -> Void) throws
-    /// The `seq` a consumer has applied up to, 0 when it never ran.
-    func checkpoint(named name: String) throws -> Int64
+    /// The events that match `filter`, oldest first (newest first when it asks).
+    func events(matching filter: EventFilter) throws -> [StoredEvent]
+    /// The event at `seq`, nil past the end of the log.
+    func event(at seq: Int64) throws -> StoredEvent?
+
+    /// Counts, extent and files of the store.
+    func status() throws -> StoreStatus
+    /// Recomputes the hash chain over the whole log; `progress` hears the seq reached.
+    func verify(progress: (Int64) -> Void) throws -> LogVerdict
+
+    /// Quarantine entries, oldest first; only open ones unless `includeSettled`.
+    func quarantineEntries(includeSettled: Bool, limit: Int?) throws -> [QuarantineEntry]
+    /// One quarantine entry by number, nil when there is none.
+    func quarantineEntry(_ entry: Int64) throws -> QuarantineEntry?
+    /// Re-validates open entries, each against `replacement(entry)` when it gives a line or its
+    /// original otherwise; appends what now passes in one transaction and settles its entries.
+    func retryQuarantine(
+        entries: [Int64]?, replacement: (QuarantineEntry) -> [UInt8]?,
+        validate: ([UInt8]) -> Result<ValidatedEvent, Rejection>
+    ) throws -> QuarantineRetryOutcome
+
+    /// Several consumers' checkpoints in one read; names never checkpointed are left out.
+    func checkpoints(named names: [String]) throws -> [String: Int64]
+
+    /// Runs `body` in one write transaction over the log and the tables: all it did commits,
+    /// or none of it.
+    func write<T>(_ body: (any LogWriting) throws -> T) throws -> T
+
+    /// Gives back space a large write left behind (SQLite truncates its write-ahead log), so
+    /// that the next process does not pay for it on opening. Harmless to skip.
+    func settle()
 }
+
+extension EventLog {
+    public func verify() throws -> LogVerdict { try verify(progress: { _ in }) }
+
+    public func quarantineEntries(includeSettled: Bool = false, limit: Int? = nil) throws -> [QuarantineEntry] {
+        try quarantineEntries(includeSettled: includeSettled, limit: limit)
+    }
+
+    public func retryQuarantine(
+        entries: [Int64]? = nil, replacement: (QuarantineEntry) -> [UInt8]? = { _ in nil },
+        validate: ([UInt8]) -> Result<ValidatedEvent, Rejection>
+    ) throws -> QuarantineRetryOutcome {
+        try retryQuarantine(entries: entries, replacement: replacement, validate: validate)
+    }
+
+    /// One consumer's checkpoint, 0 when it never ran.
+    public func checkpoint(named name: String) throws -> Int64 {
+        try checkpoints(named: [name])[name] ?? 0
+    }
+}
+
+/// One write transaction over a store's log and tables.
+public protocol LogWriting: TableWriting {
+    /// Appends the batch inside this transaction (see `EventLog.append`).
+    func append(_ batch: EventBatch) throws -> AppendOutcome
+    /// Calls `body` with each event of `scope` as this transaction sees the log, in `seq` order.
+    func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws
+}
+
+/// Read-only SQL for analysts: one statement, in a read-only transaction.
+public protocol SQLReading: Sendable {
+    /// Runs one statement that only reads; one that would change anything is refused before it
+    /// runs (`.writeRefused`), and the backend's complaint about a statement is `.badSQL`.
+    func readOnlySQL(_ text: String) throws -> SQLAnswer
+}
+
+/// A whole store: its log, its tables (the read models) and read-only SQL over both.
+public typealias EventStore = EventLog & TableStore & SQLReading

@@ -1,7 +1,7 @@
 import GTIOCatalog
 
 /// An event as read models see it: its position and typed columns, never the JSON original.
-public struct LogRecord: Sendable {
+public struct LogRecord: Sendable, Equatable {
     public var seq: Int64
     public var type: EventType
     public var at: Int64

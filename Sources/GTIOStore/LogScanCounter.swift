@@ -10,7 +10,7 @@ public enum LogScanCounter {
     /// Events scanned so far.
     public static var events: Int { scanned.load(ordering: .relaxed) }
 
-    static func add(_ count: Int) {
+    package static func add(_ count: Int) {
         scanned.add(count, ordering: .relaxed)
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import GTIOCatalog
 
 /// A rejected line kept in quarantine, with its source and reason.
@@ -14,20 +13,18 @@ public struct QuarantineEntry: Sendable, Equatable {
     public var status: String
     public var seq: Int64?
 
-    init(row: Row) {
-        entry = row["entry"]
-        source = row["source"]
-        line = row["line"]
-        reason = row["reason"]
-        let stored: DatabaseValue = row["original"]
-        switch stored.storage {
-        case .string(let text): original = Array(text.utf8)
-        case .blob(let data): original = Array(data)
-        default: original = []
-        }
-        recorded = Timestamp(milliseconds: row["recorded"])
-        status = row["status"]
-        seq = row["seq"]
+    public init(
+        entry: Int64, source: String, line: Int, reason: String, original: [UInt8], recorded: Timestamp, status: String,
+        seq: Int64?
+    ) {
+        self.entry = entry
+        self.source = source
+        self.line = line
+        self.reason = reason
+        self.original = original
+        self.recorded = recorded
+        self.status = status
+        self.seq = seq
     }
 
     /// The original for display: as text when it is UTF-8, else a note on its bytes.

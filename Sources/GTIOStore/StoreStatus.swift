@@ -14,6 +14,21 @@ public struct StoreStatus: Sendable, Equatable {
     public var sizeBytes: Int64
     public var checkpoints: [(name: String, seq: Int64)]
 
+    public init(
+        path: String, events: Int64, lastSeq: Int64, firstAt: Timestamp?, lastAt: Timestamp?, batches: Int64,
+        quarantined: Int64, sizeBytes: Int64, checkpoints: [(name: String, seq: Int64)]
+    ) {
+        self.path = path
+        self.events = events
+        self.lastSeq = lastSeq
+        self.firstAt = firstAt
+        self.lastAt = lastAt
+        self.batches = batches
+        self.quarantined = quarantined
+        self.sizeBytes = sizeBytes
+        self.checkpoints = checkpoints
+    }
+
     public static func == (lhs: StoreStatus, rhs: StoreStatus) -> Bool {
         lhs.path == rhs.path && lhs.events == rhs.events && lhs.lastSeq == rhs.lastSeq
             && lhs.firstAt == rhs.firstAt && lhs.lastAt == rhs.lastAt && lhs.batches == rhs.batches

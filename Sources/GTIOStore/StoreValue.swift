@@ -46,3 +46,16 @@ extension StoreValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     public init(stringLiteral value: String) { self = .text(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
 }
+
+extension StoreValue: CustomStringConvertible {
+    /// As SQL would write it: NULL, a number, or quoted text.
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): String(reflecting: value)
+        case .blob(let bytes): "<\(bytes.count) bytes>"
+        }
+    }
+}

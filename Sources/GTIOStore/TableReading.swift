@@ -7,6 +7,8 @@ public protocol TableReading {
     /// The rows `sql` selects, one at a time, until `body` returns false: a ranking walks an
     /// index only as far as its answer needs.
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws
+    /// The names of the tables whose names begin with `prefix`, in name order.
+    func tableNames(prefix: String) throws -> [String]
 }
 
 extension TableReading {

@@ -6,6 +6,7 @@ import GTIOCatalog
 import GTIOIngest
 import GTIOProjections
 import GTIOStore
+import GTIOStoreSQLite
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -82,7 +83,7 @@ func latencies(_ runs: Int, _ body: (Int) throws -> Void) rethrows -> (p50: Doub
 /// Read models on a store: full fold and table rebuild, catch-up, queries in one process, as-of.
 /// Catch-up: live read models on a store, then `tail` appended (1,000 events) and caught up.
 func catchUp(_ path: String, tail: String) throws {
-    let store = try EventStore(path: path)
+    let store = try SQLiteStore(path: path)
     _ = try ReadModelEngine(store: store).catchUp()
     var live: LiveReadModels!
     let start = try seconds { live = try LiveReadModels(store: store); try live.catchUp() }
@@ -94,7 +95,7 @@ func catchUp(_ path: String, tail: String) throws {
 }
 
 func readModels(_ path: String) throws {
-    let store = try EventStore(path: path)
+    let store = try SQLiteStore(path: path)
     let engine = ReadModelEngine(store: store)
     var scanned = 0
     let scanTime = try seconds { try store.scan(LogScope()) { _ in scanned += 1 } }
@@ -133,7 +134,7 @@ func readModels(_ path: String) throws {
 /// Full rebuilds, `runs` times, as `gtio rebuild` does them: fold, then every table in one
 /// transaction (the VM's speed swings, so the best run says more about the code than any one).
 func rebuilds(_ path: String, runs: Int) throws {
-    let store = try EventStore(path: path)
+    let store = try SQLiteStore(path: path)
     let engine = ReadModelEngine(store: store)
     for run in 1...runs {
         var models: ReadModels!
@@ -149,7 +150,7 @@ func rebuilds(_ path: String, runs: Int) throws {
 /// profiler (`valgrind --tool=cachegrind` counts the same instructions run after run, where
 /// this VM's timings swing by a third).
 func foldOnce(_ path: String) throws {
-    let engine = ReadModelEngine(store: try EventStore(path: path))
+    let engine = ReadModelEngine(store: try SQLiteStore(path: path))
     var models: ReadModels!
     let time = try seconds { models = try engine.fold() }
     print(String(format: "fold: %d events in %.2f s", models.state.eventCount, time))

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GTIOSimulation
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 
@@ -62,7 +63,7 @@ import Testing
         let second = try demoFile("two.jsonl", events: 40_000, seed: 12)
         let store = folder.file("shared.gtio")
         // Create the store first so both processes open an existing one.
-        _ = try EventStore(path: store)
+        _ = try SQLiteStore(path: store)
         let processes = try [first, second, first].map {
             try GTIOBinary.start(["ingest", $0, "--store", store, "--batch-size", "1000"])
         }

@@ -3,6 +3,7 @@ import GRDB
 import GTIOIngest
 import GTIOSimulation
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 
@@ -51,7 +52,7 @@ import Testing
     @Test func modelsLeftBehindByAKilledWriterAreCaughtUpExactlyByTheNextQuery() throws {
         #expect(try run(["ingest", try demo(6_000, seed: 4)]).output.status == 0)
         // What a writer killed after committing its events and before updating the models leaves.
-        let log = try EventStore(path: store)
+        let log = try SQLiteStore(path: store)
         let appended = try Ingestor().ingest([IngestSource(argument: try demo(7_000, seed: 5))], into: log)
         #expect(appended.total.appended > 1_000)
         let caughtUp = try run(["looks", "popular", "--limit", "0", "--format", "csv"])

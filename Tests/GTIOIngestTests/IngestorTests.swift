@@ -1,6 +1,7 @@
 import Foundation
 import GTIOCatalog
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 @testable import GTIOIngest
@@ -13,7 +14,7 @@ private func heartLine(_ id: String) -> String {
     let folder = TemporaryDirectory()
 
     func ingest(_ paths: [String], batchSize: Int = 50_000) throws -> (IngestReport, EventStore) {
-        let store = try EventStore(path: folder.file("log.gtio"))
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
         let report = try Ingestor(batchSize: batchSize).ingest(paths.map { .file(path: $0) }, into: store)
         return (report, store)
     }
@@ -86,7 +87,7 @@ private func heartLine(_ id: String) -> String {
         let good = folder.write("good.jsonl", heartLine("a") + "\n")
         let missing = folder.file("missing.jsonl")
         #expect(throws: IngestError.fileMissing(path: missing)) { try ingest([good, missing]) }
-        #expect(try EventStore(path: folder.file("log.gtio")).lastSeq() == 0)
+        #expect(try SQLiteStore(path: folder.file("log.gtio")).lastSeq() == 0)
         #expect(throws: IngestError.isAFolder(path: folder.path)) { try ingest([folder.path]) }
     }
 

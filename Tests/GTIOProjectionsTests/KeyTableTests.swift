@@ -1,5 +1,5 @@
 import GTIOCatalog
-import GTIOStore
+@testable import GTIOStore
 import Testing
 @testable import GTIOProjections
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-import GTIOStore
+@testable import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 @testable import GTIOProjections
@@ -11,8 +12,8 @@ import Testing
     let folder = TemporaryDirectory()
 
     /// A store of `count` random events: chunks hold 4,096 and eight are in flight at most.
-    func store(_ count: Int) throws -> EventStore {
-        let store = try EventStore(path: folder.file("log.gtio"))
+    func store(_ count: Int) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
         let events = RandomLog.events(seed: 7, count: count)
         _ = try store.append(EventBatch(source: "gen", events: events.enumerated().map { ($0.offset, $0.element) }))
         return store
@@ -80,7 +81,7 @@ import Testing
         let store = try store(5_000)
         // A type this gtio does not know, appended behind the store's back (the log's triggers
         // only refuse changes and gaps): the scan reaches it after handing over one chunk.
-        try store.write { db in
+        try store.writeDatabase { db in
             try db.execute(sql: """
                 INSERT INTO events (seq, id, type, at, recorded, v, original, batch)
                 VALUES (5001, 'e-unknown', 'post.teleported', 0, 0, 1, '{}', 1)

@@ -1,8 +1,8 @@
 import GTIOAnalytics
-import GRDB
 import GTIOCatalog
 import GTIOSimulation
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import PropertyBased
 import Testing
@@ -10,8 +10,8 @@ import Testing
 
 @Suite struct ReadModelPropertyTests {
     /// Every table row of every read model, for comparing two folds exactly.
-    func tables(_ models: ReadModels) -> [String: [[DatabaseValue]]] {
-        var all: [String: [[DatabaseValue]]] = [:]
+    func tables(_ models: ReadModels) -> [String: [[StoreValue]]] {
+        var all: [String: [[StoreValue]]] = [:]
         for model in ReadModelName.allCases { all.merge(ReadModelTables.rows(of: model, models)) { a, _ in a } }
         return all
     }
@@ -40,7 +40,7 @@ import Testing
         await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
             let folder = TemporaryDirectory()
             let events = RandomLog.events(seed: seed, count: 300)
-            let store = try! EventStore(path: folder.file("log.gtio"))
+            let store = try! SQLiteStore(path: folder.file("log.gtio"))
             let engine = ReadModelEngine(store: store)
             var random = SeededGenerator(seed: seed)
             var start = 0
@@ -62,7 +62,7 @@ import Testing
         await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
             let folder = TemporaryDirectory()
             let events = RandomLog.events(seed: seed, count: 300)
-            let store = try! EventStore(path: folder.file("log.gtio"))
+            let store = try! SQLiteStore(path: folder.file("log.gtio"))
             let live = try! LiveReadModels(store: store)
             var random = SeededGenerator(seed: ~seed)
             var start = 0
@@ -104,7 +104,7 @@ import Testing
     @Test func theStoreFoldMatchesTheInMemoryFold() throws {
         let folder = TemporaryDirectory()
         let events = RandomLog.events(seed: 99, count: 500)
-        let store = try EventStore(path: folder.file("log.gtio"))
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
         _ = try store.append(EventBatch(source: "gen", events: events.enumerated().map { ($0.offset, $0.element) }))
         let engine = ReadModelEngine(store: store)
         let records = RandomLog.records(seed: 99, count: 500)

@@ -4,6 +4,7 @@ import GTIOCatalog
 import GTIOIngest
 import GTIOSimulation
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import PropertyBased
 import Testing
@@ -79,7 +80,7 @@ import Testing
         await propertyCheck(count: 20, input: Gen.uint64(in: 1...UInt64.max)) { seed in
             let folder = TemporaryDirectory()
             let events = RandomLog.events(seed: seed, count: 300)
-            let store = try! EventStore(path: folder.file("log.gtio"))
+            let store = try! SQLiteStore(path: folder.file("log.gtio"))
             let live = try! LiveReadModels(store: store)
             var random = SeededGenerator(seed: seed)
             var start = 0
@@ -100,7 +101,7 @@ import Testing
         await propertyCheck(count: 20, input: Gen.uint64(in: 1...UInt64.max), Gen.int(in: 0...299)) { seed, index in
             let folder = TemporaryDirectory()
             let events = RandomLog.events(seed: seed, count: 300)
-            let store = try! EventStore(path: folder.file("log.gtio"))
+            let store = try! SQLiteStore(path: folder.file("log.gtio"))
             _ = try! store.append(EventBatch(source: "gen", events: events.enumerated().map { ($0.offset, $0.element) }))
             let records = RandomLog.records(seed: seed, count: 300)
             for view in [LogView.asOf(Timestamp(milliseconds: records[index].at)), .atSeq(Int64(index))] {
@@ -118,7 +119,7 @@ import Testing
         try DemoCommunity(seed: 7, eventCount: 60_000).write { lines += $0 }
         let path = folder.file("demo.jsonl")
         try Data(lines).write(to: URL(fileURLWithPath: path))
-        let store = try EventStore(path: folder.file("log.gtio"))
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
         _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
         _ = try LiveReadModels(store: store).catchUp()
         let models = try #require(try StoredReadModels.current(store))

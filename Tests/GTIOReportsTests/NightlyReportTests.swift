@@ -1,5 +1,6 @@
 import Foundation
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 
@@ -93,7 +94,7 @@ import Testing
         let missing = try GTIOBinary.run(["report", "nightly", "--store", fixture.folder.file("missing.gtio"), "--out", fixture.out])
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("gtio: no store at "))
-        _ = try EventStore(path: fixture.folder.file("empty.gtio"))
+        _ = try SQLiteStore(path: fixture.folder.file("empty.gtio"))
         let empty = try GTIOBinary.run(["report", "nightly", "--store", fixture.folder.file("empty.gtio"), "--out", fixture.out])
         #expect(empty.status == 2)
         #expect(empty.stderr == "gtio: the log is empty: ingest events first (gtio ingest FILE)\n")

@@ -1,5 +1,6 @@
 import Foundation
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 
 /// A small fixed log for the report tests: 4,000 simulated events (2012-04-22 to 2012-04-25),
@@ -29,7 +30,7 @@ struct ReportFixture {
     /// `files` with what differs from one run of the fixture to the next replaced by placeholders:
     /// the temporary folder and the wall-clock times the quarantine recorded.
     func withoutTheMachinesTraces(_ files: [String: Data]) throws -> [String: Data] {
-        let recorded = try EventStore(path: store).quarantineEntries().map(\.recorded.description)
+        let recorded = try SQLiteStore(path: store).quarantineEntries().map(\.recorded.description)
         return files.mapValues { data in
             var text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: folder.path, with: "$FIXTURE")
             for moment in recorded { text = text.replacingOccurrences(of: moment, with: "$RECORDED") }

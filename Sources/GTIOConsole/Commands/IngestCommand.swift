@@ -66,11 +66,11 @@ struct IngestCommand: ParsableCommand {
 
     /// Queries read the read models from the store: the writer brings them up to the end of
     /// the log before it returns, so that no reader has to.
-    private func bringReadModelsUpToDate(_ store: EventStore) throws {
+    private func bringReadModelsUpToDate(_ store: any EventStore) throws {
         guard try StoredReadModels.current(store) == nil else { return }
         let started = Date()
         try ReadModelCache.shared.catchUp(store, quiet: quiet)
-        store.checkpointWAL()
+        store.settle()
         if !quiet, format == .text {
             Terminal.line(String(format: "read models up to date in %.2f s", Date().timeIntervalSince(started)))
         }

@@ -53,7 +53,7 @@ struct RebuildCommand: ParsableCommand {
         bar.finish()
         let folded = Date().timeIntervalSince(started)
         let written = try engine.write(names, models)
-        store.checkpointWAL()
+        store.settle()
         let elapsed = Date().timeIntervalSince(started)
         for model in names {
             Terminal.line("\(model.rawValue): \(written[model] ?? 0) rows at seq \(models.state.lastSeq)")

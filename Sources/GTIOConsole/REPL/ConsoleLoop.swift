@@ -13,7 +13,7 @@ enum ConsoleLoop {
     /// The readline REPL; returns the exit code when the person leaves.
     static func interactive(storeOptions: StoreOptions, historyPath: String) -> Int32 {
         let session = ConsoleSession(storeOptions: storeOptions, interactive: true)
-        let store: EventStore
+        let store: any EventStore
         do {
             store = try storeOptions.openForReading()
         } catch {
@@ -22,7 +22,7 @@ enum ConsoleLoop {
         }
         LineEditor.setUp(historyPath: historyPath)
         LineEditor.completer = { before, word in session.completions(before: before, word: word) }
-        Terminal.line("GTIO Console on \(store.path). Type help for the commands, quit or Ctrl-D to leave.")
+        Terminal.line("GTIO Console on \(store.location). Type help for the commands, quit or Ctrl-D to leave.")
         // The prompt comes at once; read models that lag catch up meanwhile.
         Thread {
             LineEditor.keepInterruptsAway()

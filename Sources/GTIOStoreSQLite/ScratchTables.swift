@@ -1,11 +1,12 @@
 import GRDB
+import GTIOStore
 
 /// Tables in memory: the read models of an as-of view, written once and queried like a store's.
-public final class ScratchTables: TableSource, @unchecked Sendable {
+final class ScratchTables: TableStore, @unchecked Sendable {
     // @unchecked: a DatabaseQueue serializes every access itself.
     private let queue: DatabaseQueue
 
-    public init() throws {
+    init() throws {
         queue = try DatabaseQueue()
         // The table every read-model write moves its checkpoint in, as in a store.
         try queue.write { db in
@@ -13,12 +14,15 @@ public final class ScratchTables: TableSource, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction on the scratch database.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.write(body)
+    func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {
+        try queue.write { db in try body(SQLiteTransaction(db: db)) }
     }
 
-    public func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T {
+    func scratchTables() throws -> any TableStore {
+        try ScratchTables()
+    }
+
+    func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T {
         try queue.read { db in try body(SQLiteTableReader(db)) }
     }
 }

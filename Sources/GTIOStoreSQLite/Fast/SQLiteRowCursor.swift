@@ -1,47 +1,33 @@
 import GRDB
 import GRDBSQLite
-import GTIOCatalog
+import GTIOStore
 
-/// The event a scan is on, read straight from SQLite's row: its bytes are only valid during the
-/// scan's call for this row, so keep what you need as values, not the row.
-public struct EventRow {
-    /// The columns of an event that hold text.
-    public enum TextColumn: Int32, Sendable {
-        case user = 3, device = 4, subject = 5, object = 6, value = 7, text = 9
+/// The columns of the row an SQLite statement over `events` is on, read through the C API:
+/// a rebuild reads the whole log, and GRDB's `Row` costs ≈ 3× these calls.
+final class SQLiteRowCursor: EventRowCursor {
+    private let handle: OpaquePointer
+    private let lists: ListCursor
+
+    /// `handle` selects `seq, type, at, user, device, subject, object, value, flag, text` in that order.
+    init(handle: OpaquePointer, lists: ListCursor) {
+        self.handle = handle
+        self.lists = lists
     }
 
-    let handle: OpaquePointer
-    let lists: ListCursor
-    public let seq: Int64
-    public let type: EventType
+    func bytes(_ column: EventRow.TextColumn) -> UnsafeBufferPointer<UInt8>? {
+        Self.bytes(handle, Self.index[column.rawValue])
+    }
 
-    public var at: Int64 { sqlite3_column_int64(handle, 2) }
-
-    public var flag: Bool? {
+    func flag() -> Bool? {
         sqlite3_column_type(handle, 8) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 8) != 0
     }
 
-    /// The column's UTF-8 bytes, nil when it is NULL.
-    public func bytes(_ column: TextColumn) -> UnsafeBufferPointer<UInt8>? {
-        Self.bytes(handle, column.rawValue)
-    }
-
-    public func text(_ column: TextColumn) -> String? {
-        bytes(column).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Calls `body` with the UTF-8 bytes of each user a `quickadd.shown` listed, in order.
-    public func forEachListed(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        guard type == .quickaddShown else { return }
+    func forEachListed(seq: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try lists.forEach(seq: seq, body)
     }
 
-    /// The users a `quickadd.shown` listed; empty for every other type.
-    public func listed() throws -> [String] {
-        var users: [String] = []
-        try forEachListed { users.append(String(decoding: $0, as: UTF8.self)) }
-        return users
-    }
+    /// The statement's column of each `EventRow.TextColumn`.
+    private static let index: [Int32] = [3, 4, 5, 6, 7, 9]
 
     static func bytes(_ statement: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let pointer = sqlite3_column_text(statement, column) else { return nil }
@@ -74,13 +60,13 @@ final class ListCursor {
         }
         while let entry = current, entry < seq { try advance() }
         while current == seq {
-            if let user = EventRow.bytes(statement.sqliteStatement, 1) { try body(user) }
+            if let user = SQLiteRowCursor.bytes(statement.sqliteStatement, 1) { try body(user) }
             try advance()
         }
     }
 
     private func advance() throws {
         let handle = statement.sqliteStatement
-        current = try EventStore.nextRow(handle, in: db) ? sqlite3_column_int64(handle, 0) : nil
+        current = try SQLiteStore.nextRow(handle, in: db) ? sqlite3_column_int64(handle, 0) : nil
     }
 }

@@ -1,5 +1,4 @@
 import GTIOCatalog
-import GTIOStore
 
 /// Dense integer keys for ids of the log: each distinct id gets one when first seen, so that
 /// the fold indexes arrays where it would hash strings. A fold keeps three: users, devices, and
@@ -23,13 +22,13 @@ public struct KeyTable: Sendable {
     /// The id of `key`, nil for key 0 (an event without that id).
     public func id(_ key: Int) -> String? { key == 0 ? nil : ids[key] }
 
-    mutating func intern(_ id: String?) -> Int {
+    package mutating func intern(_ id: String?) -> Int {
         guard let id else { return 0 }
         return index.key(id) { Self.append(id, to: &ids) }
     }
 
     /// The key of the id with these UTF-8 bytes (0 for none), adding it when new.
-    mutating func intern(utf8 bytes: UnsafeBufferPointer<UInt8>?) -> Int {
+    package mutating func intern(utf8 bytes: UnsafeBufferPointer<UInt8>?) -> Int {
         guard let bytes else { return 0 }
         return index.key(utf8: bytes) { Self.append($0, to: &ids) }
     }
@@ -57,12 +56,14 @@ public struct KeyTable: Sendable {
         return event
     }
 
-    /// Appends the event of a scan's row to `events`, keyed straight from SQLite's bytes: only
-    /// a new id is made a `String`, and only the columns the fold reads for its type are read
-    /// (`EventType.foldColumns`). Users are keyed in `users`, other ids in this table; its
+    /// Appends the event of a scan's row to `events`, keyed straight from the row's bytes: only
+    /// a new id is made a `String`, and of the type's columns only `columns` are read (the fold
+    /// passes those its rules read). Users are keyed in `users`, other ids in this table; its
     /// device goes to `devices`, and the event holds its number there until the fold keys it.
-    mutating func key(_ row: EventRow, into events: inout [KeyedEvent], users: inout KeyTable, devices: inout ChunkDevices) throws {
-        let type = row.type, columns = type.foldColumns
+    mutating func key(
+        _ row: EventRow, columns: EventColumns, into events: inout [KeyedEvent], users: inout KeyTable, devices: inout ChunkDevices
+    ) throws {
+        let type = row.type
         // Built from locals in one go, in place: filling a `var` event field by field, or
         // returning it, cost a copy and a destroy of the whole event per row.
         let user = users.intern(utf8: row.bytes(.user)), device = devices.add(row.bytes(.device))
@@ -86,7 +87,7 @@ public struct KeyTable: Sendable {
     /// Appends ids that another copy of this table keyed since they parted (a scan keys on its
     /// own thread and sends its new ids along with the events that need them). Only `ids` grow:
     /// lookups by id are stale until the scan's table replaces this one, as the fold does.
-    mutating func adopt(_ newIDs: [String]) {
+    public mutating func adopt(_ newIDs: [String]) {
         ids.append(contentsOf: newIDs)
     }
 }

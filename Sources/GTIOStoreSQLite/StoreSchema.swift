@@ -1,4 +1,5 @@
 import GRDB
+import GTIOStore
 
 /// The store's tables, as named migrations. Documented for analysts in `docs/STORE.md`.
 enum StoreSchema {
@@ -39,7 +40,7 @@ enum StoreSchema {
                     PRIMARY KEY (seq, position)
                 ) WITHOUT ROWID;
                 -- Every producer id in the log, for exact dedup. Kept apart from events so that
-                -- each batch inserts its ids in sorted order (see EventStore.append).
+                -- each batch inserts its ids in sorted order (see SQLiteStore.append).
                 CREATE TABLE event_ids (id TEXT PRIMARY KEY) WITHOUT ROWID;
                 -- One row per committed ingest batch: where the events came from.
                 CREATE TABLE batches (
@@ -111,7 +112,7 @@ enum StoreSchema {
                 """)
             let update = SQLiteStatementBinding(try db.makeStatement(sql: "UPDATE events SET hash = ? WHERE seq = ?"))
             var hashes: [(Int64, [UInt8])] = []
-            try EventStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, _ in
+            try SQLiteStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, _ in
                 hashes.append((seq, hash))
                 return true
             }

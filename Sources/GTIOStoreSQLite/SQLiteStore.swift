@@ -1,12 +1,15 @@
 import Foundation
 import GRDB
+import GTIOStore
 
-/// The embedded event log: one SQLite file in WAL mode, append-only by its own triggers.
-public final class EventStore: EventLog {
+/// The embedded event store: one SQLite file in WAL mode, append-only by its own triggers.
+public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// The store file's absolute path.
     public let path: String
-    /// The connection pool; read models and the console read through it.
+    /// The connection pool: for this backend and its tests only.
     public let pool: DatabasePool
+
+    public var location: String { path }
 
     /// Whether this process opened the store only to read it.
     public let isReadOnly: Bool
@@ -113,7 +116,7 @@ public final class EventStore: EventLog {
 
     /// Runs `body` in a write transaction, turning SQLite errors into store errors. The whole
     /// transaction is run again when SQLite answers "busy" without waiting (see below).
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    public func writeDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try Self.retryingWhenBusy { try pool.write(body) }
         } catch let error as DatabaseError {
@@ -122,7 +125,7 @@ public final class EventStore: EventLog {
     }
 
     /// Runs `body` on a read-only snapshot, turning SQLite errors into store errors.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    public func readDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try Self.retryingWhenBusy { try pool.read(body) }
         } catch let error as DatabaseError {
@@ -154,7 +157,7 @@ public final class EventStore: EventLog {
     /// Writers call it after large writes: processes end without closing their connections, and
     /// the next one to open the store would otherwise rebuild its index of a large WAL file
     /// (~0.5 s for the 800 MB left by building the read models of 20 M events).
-    public func checkpointWAL() {
+    public func settle() {
         guard !isReadOnly else { return }
         _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
@@ -162,12 +165,12 @@ public final class EventStore: EventLog {
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     public func lastSeq() throws -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0 }
+        try readDatabase { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0 }
     }
 
     /// Several consumers' checkpoints in one read; names never checkpointed are left out.
     public func checkpoints(named names: [String]) throws -> [String: Int64] {
-        try read { db in try Self.checkpoints(named: names, in: db) }
+        try readDatabase { db in try Self.checkpoints(named: names, in: db) }
     }
 
     /// Several consumers' checkpoints, inside the caller's transaction.
@@ -176,10 +179,6 @@ public final class EventStore: EventLog {
             db, sql: "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))",
             arguments: StatementArguments(names))
         return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: max)
-    }
-
-    public func checkpoint(named name: String) throws -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM checkpoints WHERE name = ?", arguments: [name]) ?? 0 }
     }
 
     /// Records that consumer `name` has applied the log through `seq`. Read models call this

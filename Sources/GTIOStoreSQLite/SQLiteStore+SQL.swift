@@ -1,12 +1,7 @@
 import GRDB
+import GTIOStore
 
-/// The answer to a read-only SQL statement: its column names and rows.
-public struct SQLAnswer: Sendable {
-    public var columns: [String]
-    public var rows: [[StoreValue]]
-}
-
-extension EventStore {
+extension SQLiteStore {
     /// Runs one statement that only reads, in a read-only transaction; a statement that would
     /// change anything is refused before it runs (`.writeRefused`), and SQLite's own complaint
     /// about a statement comes back as `.badSQL`.

@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
+import GTIOStore
 import GTIOCatalog
 
-extension EventStore {
+extension SQLiteStore {
     public func append(_ batch: EventBatch) throws -> AppendOutcome {
-        try write { db in try Self.append(batch, in: db) }
+        try writeDatabase { db in try Self.append(batch, in: db) }
     }
 
-    /// Appends inside an open write transaction; `EventStore.append` wraps it in one. Callers
+    /// Appends inside an open write transaction; `SQLiteStore.append` wraps it in one. Callers
     /// that check something before appending (a moderator's decision) do both in one transaction.
     public static func append(_ batch: EventBatch, in db: Database) throws -> AppendOutcome {
         var outcome = AppendOutcome()

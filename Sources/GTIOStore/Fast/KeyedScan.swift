@@ -1,12 +1,12 @@
 import Foundation
-import GRDB
-import GTIOStore
+import GTIOCatalog
 
-/// Reads the log on a second thread, keying each event's ids straight from SQLite's bytes, and
+
+/// Reads the log on a second thread, keying each event's ids straight from the backend's bytes, and
 /// hands the fold chunks of keyed events on the calling thread, so that reading and folding
 /// overlap. The chunks' buffers go back to the reader to be filled again: a million events'
 /// chunks are ~100 MB, and a first touch of fresh memory costs 1.5–10 µs a page on this VM.
-final class KeyedScan: @unchecked Sendable {
+public final class KeyedScan: @unchecked Sendable {
     // @unchecked: only the reading thread touches `table` and `userTable` until `run` has
     // returned (it waits for that thread to end), and only the caller's thread after.
     private var table: KeyTable
@@ -18,27 +18,32 @@ final class KeyedScan: @unchecked Sendable {
 
     /// A chunk of keyed events and the ids and users first keyed by them, in key order; their
     /// devices are numbers in `devices`, for the fold to key.
-    struct Chunk {
-        var events: [KeyedEvent]
-        var newIDs: [String]
-        var newUsers: [String]
-        var devices: ChunkDevices
+    public struct Chunk: Sendable {
+        public var events: [KeyedEvent]
+        public var newIDs: [String]
+        public var newUsers: [String]
+        public var devices: ChunkDevices
     }
 
-    /// A scan that keys on from `keys` and `users`.
-    init(keys: KeyTable, users: KeyTable) {
+    /// The columns read of each type, by `EventType.caseIndex`.
+    private let columns: [EventColumns]
+
+    /// A scan that keys on from `keys` and `users`, reading of each event only the columns
+    /// `columns` names for its type (its other fields are left nil).
+    public init(keys: KeyTable, users: KeyTable, columns: @escaping (EventType) -> EventColumns = \.columns) {
         table = keys
         userTable = users
+        self.columns = EventType.allCases.map(columns)
     }
 
     /// The reader's tables: every id and every user the scan keyed. Read them after `run`
     /// returned or threw.
-    var keys: KeyTable { table }
-    var users: KeyTable { userTable }
+    public var keys: KeyTable { table }
+    public var users: KeyTable { userTable }
 
     /// Scans `scope` of `store`, calling `body` with each chunk in `seq` order (to key its
     /// devices in place).
-    func run(_ store: EventStore, _ scope: LogScope, _ body: (inout Chunk) throws -> Void) throws {
+    public func run(_ store: any EventLog, _ scope: LogScope, _ body: (inout Chunk) throws -> Void) throws {
         let full = BatchChannel<Result<Chunk, any Error>>(capacity: Self.buffers)
         let free = BatchChannel<([KeyedEvent], ChunkDevices)>(capacity: Self.buffers)
         for _ in 0..<Self.buffers {
@@ -79,7 +84,7 @@ final class KeyedScan: @unchecked Sendable {
     }
 
     /// The reading thread's loop: fills a free buffer, sends it with the ids it added, repeats.
-    private func read(_ store: EventStore, _ scope: LogScope, full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<([KeyedEvent], ChunkDevices)>) throws {
+    private func read(_ store: any EventLog, _ scope: LogScope, full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<([KeyedEvent], ChunkDevices)>) throws {
         // A local table: each access to the class's property paid a dynamic exclusivity check.
         var keys = KeyTable(), users = KeyTable()
         swap(&keys, &table)
@@ -88,26 +93,20 @@ final class KeyedScan: @unchecked Sendable {
             swap(&keys, &table)
             swap(&users, &userTable)
         }
-        var handedOver = false
-        try store.read { db in
-            // The store retries a read that SQLite answered busy; once chunks have gone to the
-            // fold, starting over would apply their events twice.
-            guard !handedOver else { throw StoreError.busyMidScan }
-            try Self.fill(db, scope, keys: &keys, users: &users, handedOver: &handedOver, full: full, free: free)
-        }
+        try Self.fill(store, scope, columns: columns, keys: &keys, users: &users, full: full, free: free)
     }
 
     /// The loop itself, on parameters and locals only: variables that a nested function or an
     /// outer closure captured were checked for exclusive access on every event (~5 % of the
     /// reading thread's instructions).
     private static func fill(
-        _ db: Database, _ scope: LogScope, keys: inout KeyTable, users: inout KeyTable, handedOver: inout Bool,
+        _ store: any EventLog, _ scope: LogScope, columns: [EventColumns], keys: inout KeyTable, users: inout KeyTable,
         full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<([KeyedEvent], ChunkDevices)>
     ) throws {
         guard var (events, devices) = free.receive() else { throw CancellationError() }
         var sent = keys.count, sentUsers = users.count
-        try EventStore.scanRows(scope, in: db) { row in
-            try keys.key(row, into: &events, users: &users, devices: &devices)
+        try store.scanRows(scope) { row in
+            try keys.key(row, columns: columns[row.type.caseIndex], into: &events, users: &users, devices: &devices)
             guard events.count == chunkSize else { return }
             let chunk = Chunk(events: events, newIDs: Array(keys.ids[sent...]), newUsers: Array(users.ids[sentUsers...]), devices: devices)
             // Let go of the buffers before waiting for the next, so the fold holds them alone
@@ -116,7 +115,6 @@ final class KeyedScan: @unchecked Sendable {
             devices = ChunkDevices()
             sent = keys.count
             sentUsers = users.count
-            handedOver = true
             guard full.send(.success(chunk)), let buffers = free.receive() else { throw CancellationError() }
             (events, devices) = buffers
         }

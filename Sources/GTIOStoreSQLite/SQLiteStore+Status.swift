@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
+import GTIOStore
 import GTIOCatalog
 
-extension EventStore {
+extension SQLiteStore {
     /// Counts and extents of the log, its quarantine and its consumers.
     public func status() throws -> StoreStatus {
-        try read { db in
+        try readDatabase { db in
             let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), IFNULL(MAX(seq), 0), MIN(at), MAX(at) FROM events")!
             let firstAt: Int64? = row[2], lastAt: Int64? = row[3]
             let checkpoints = try Row.fetchAll(db, sql: "SELECT name, seq FROM checkpoints ORDER BY name")

@@ -1,4 +1,5 @@
 import GRDB
+import GTIOStore
 
 /// Inserts packed rows into one table many per statement, binding their text in place:
 /// rewriting the read-model tables one row per statement cost ~10 k instructions a row

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
+import GTIOStore
 import GTIOCatalog
 
-extension EventStore {
+extension SQLiteStore {
     /// Puts rejected lines in quarantine; the same line of the same source with the same
     /// bytes is kept once, so re-running an interrupted ingest does not double it.
     static func quarantine(_ lines: [RejectedLine], from source: String, recorded: Int64, in db: Database) throws -> Int {
@@ -65,21 +66,21 @@ extension EventStore {
     }
 
     /// Quarantine entries, oldest first; only open ones unless `includeSettled`.
-    public func quarantineEntries(includeSettled: Bool = false, limit: Int? = nil) throws -> [QuarantineEntry] {
-        try read { db in
+    public func quarantineEntries(includeSettled: Bool, limit: Int?) throws -> [QuarantineEntry] {
+        try readDatabase { db in
             var sql = "SELECT * FROM quarantine"
             if !includeSettled { sql += " WHERE status = 'open'" }
             sql += " ORDER BY entry"
             if let limit, limit > 0 { sql += " LIMIT \(limit)" }
-            return try Row.fetchAll(db, sql: sql).map(QuarantineEntry.init(row:))
+            return try Row.fetchAll(db, sql: sql).map(Self.quarantineEntry)
         }
     }
 
     /// One quarantine entry by number, nil when there is none.
     public func quarantineEntry(_ entry: Int64) throws -> QuarantineEntry? {
-        try read { db in
+        try readDatabase { db in
             try Row.fetchOne(db, sql: "SELECT * FROM quarantine WHERE entry = ?", arguments: [entry])
-                .map(QuarantineEntry.init(row:))
+                .map(Self.quarantineEntry)
         }
     }
 
@@ -87,14 +88,14 @@ extension EventStore {
     /// gives a line (a corrected file) or its stored original otherwise. What is now valid is
     /// appended in one transaction and its entry settled; the rest stay open with a fresh reason.
     public func retryQuarantine(
-        entries: [Int64]? = nil,
-        replacement: (QuarantineEntry) -> [UInt8]? = { _ in nil },
+        entries: [Int64]?,
+        replacement: (QuarantineEntry) -> [UInt8]?,
         validate: ([UInt8]) -> Result<ValidatedEvent, Rejection>
     ) throws -> QuarantineRetryOutcome {
-        try write { db in
+        try writeDatabase { db in
             var sql = "SELECT * FROM quarantine WHERE status = 'open'"
             if let entries { sql += " AND entry IN (\(entries.map(String.init).joined(separator: ",")))" }
-            let open = try Row.fetchAll(db, sql: sql + " ORDER BY entry").map(QuarantineEntry.init(row:))
+            let open = try Row.fetchAll(db, sql: sql + " ORDER BY entry").map(Self.quarantineEntry)
             var outcome = QuarantineRetryOutcome()
             let recorded = Self.now()
             for entry in open {
@@ -117,12 +118,17 @@ extension EventStore {
             return outcome
         }
     }
-}
 
-/// What a quarantine retry did.
-public struct QuarantineRetryOutcome: Sendable, Equatable {
-    public var appended = 0
-    public var duplicates = 0
-    public var stillRejected = 0
-    public init() {}
+    /// A `quarantine` row as an entry; `original` holds text or a blob (bytes not UTF-8).
+    static func quarantineEntry(_ row: Row) -> QuarantineEntry {
+        let stored: DatabaseValue = row["original"]
+        let original: [UInt8] = switch stored.storage {
+        case .string(let text): Array(text.utf8)
+        case .blob(let data): Array(data)
+        default: []
+        }
+        return QuarantineEntry(
+            entry: row["entry"], source: row["source"], line: row["line"], reason: row["reason"], original: original,
+            recorded: Timestamp(milliseconds: row["recorded"]), status: row["status"], seq: row["seq"])
+    }
 }

@@ -1,11 +1,9 @@
-import GRDB
-
 /// Rows of one table packed for `BulkInsert`: their values in row order and all their text in
 /// one buffer, so that a row costs no allocation of its own. Rewriting the read-model tables of
-/// the 1 M-event demo log from `[DatabaseValue]` rows spent longer building, ordering and
+/// the 1 M-event demo log from rows of separate values spent longer building, ordering and
 /// freeing the rows (~0.3 s, perf) than SQLite spent inserting them (~0.13 s).
 public struct PackedRows: RowSink, Sendable {
-    enum Value: Sendable {
+    public enum Value: Sendable {
         case null
         case integer(Int64)
         case real(Double)
@@ -15,8 +13,9 @@ public struct PackedRows: RowSink, Sendable {
 
     /// Values per row.
     public let width: Int
-    private(set) var values: [Value] = []
-    private(set) var bytes: [UInt8] = []
+    public private(set) var values: [Value] = []
+    /// The text of every row, one value after another (`Value.text` says where).
+    public private(set) var bytes: [UInt8] = []
 
     /// Rows of `width` values; room for `capacity` rows is reserved up front, with 16 bytes of
     /// text per value: room never written to costs no memory (the system maps pages on first
@@ -42,15 +41,15 @@ public struct PackedRows: RowSink, Sendable {
         values.append(.text(start: start, count: Int32(bytes.count - start)))
     }
 
-    /// The rows as GRDB values.
-    public var rows: [[DatabaseValue]] {
+    /// The rows as values.
+    public var rows: [[StoreValue]] {
         stride(from: 0, to: count * width, by: width).map { first in
             values[first..<first + width].map { value in
                 switch value {
                 case .null: .null
-                case .integer(let integer): integer.databaseValue
-                case .real(let number): number.databaseValue
-                case .text(let start, let count): String(decoding: bytes[start..<start + Int(count)], as: UTF8.self).databaseValue
+                case .integer(let integer): .integer(integer)
+                case .real(let number): .real(number)
+                case .text(let start, let count): .text(String(decoding: bytes[start..<start + Int(count)], as: UTF8.self))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import GRDB
+import GTIOStore
 import GRDBSQLite
 
 /// Binds and steps a prepared statement through the SQLite C API.

@@ -1,16 +1,15 @@
 import GTIOCatalog
-import GTIOStore
 
 /// An event as the fold applies it: its typed columns, with its ids as dense keys (0 for none)
 /// so that the fold indexes arrays where it would hash strings. `user`, `list` and a follow's or
-/// block's `subject` are keys in `CommunityState.userKeys`, `device` in `deviceKeys`, any other
-/// id in `keys`.
+/// block's `subject` are keys in the fold's table of users, `device` in its table of devices,
+/// any other id in its table of the rest.
 public struct KeyedEvent: Sendable {
     public var seq: Int64
     public var type: EventType
     public var at: Int64
     public var user: Int
-    /// A key in a table of devices alone (`CommunityState.deviceKeys`).
+    /// A key in a table of devices alone.
     public var device: Int
     public var subject: Int
     /// Only a review's `object` is an id (its post); elsewhere it is free text the fold never reads.

@@ -1,15 +1,16 @@
 import Foundation
 import GRDB
+import GTIOStore
 
 /// `TableReading` over one SQLite connection inside a read transaction.
-public struct SQLiteTableReader: TableReading {
+struct SQLiteTableReader: TableReading {
     let db: Database
 
-    public init(_ db: Database) {
+    init(_ db: Database) {
         self.db = db
     }
 
-    public func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [[StoreValue]] {
+    func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [[StoreValue]] {
         var result: [[StoreValue]] = []
         try forEachRow(sql, arguments) { row in
             result.append(row)
@@ -18,12 +19,20 @@ public struct SQLiteTableReader: TableReading {
         return result
     }
 
-    public func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws {
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws {
         let statement = try db.cachedStatement(sql: sql)
         let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments.map(\.databaseValue)))
         while let row = try cursor.next() {
             guard try body(row.databaseValues.map(StoreValue.init)) else { return }
         }
+    }
+
+    func tableNames(prefix: String) throws -> [String] {
+        let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
+            .replacingOccurrences(of: "%", with: "\\%") + "%"
+        return try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\' ORDER BY name",
+            arguments: [pattern])
     }
 }
 
@@ -49,8 +58,20 @@ extension StoreValue {
     }
 }
 
-extension EventStore: TableSource {
+extension SQLiteStore {
     public func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T {
-        try read { db in try body(SQLiteTableReader(db)) }
+        try readDatabase { db in try body(SQLiteTableReader(db)) }
+    }
+
+    public func write<T>(_ body: (any LogWriting) throws -> T) throws -> T {
+        try writeDatabase { db in try body(SQLiteTransaction(db: db)) }
+    }
+
+    public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {
+        try writeDatabase { db in try body(SQLiteTransaction(db: db)) }
+    }
+
+    public func scratchTables() throws -> any TableStore {
+        try ScratchTables()
     }
 }

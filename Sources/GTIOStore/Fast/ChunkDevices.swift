@@ -1,8 +1,8 @@
 /// The device ids of a chunk of events as the reading thread copies them out of SQLite's rows,
-/// keyed on the folding thread (`CommunityState.deviceKeys`). The reading thread is the busier of
+/// keyed on the folding thread (a fold's table of devices). The reading thread is the busier of
 /// the two through a rebuild (SQLite's own work is half of it), and devices, apart from every
 /// other id, are the one kind of id it can leave to the other thread whole.
-struct ChunkDevices: Sendable {
+public struct ChunkDevices: Sendable {
     /// The ids' UTF-8 bytes one after another; device n (from 1) ends at `ends[n - 1]`.
     private var bytes: [UInt8] = []
     private var ends: [Int] = []
@@ -17,7 +17,7 @@ struct ChunkDevices: Sendable {
 
     /// Replaces each event's device number by the device's key in `table`, adding the devices it
     /// has not seen in the order they came.
-    func key(_ events: inout [KeyedEvent], with table: inout KeyTable) {
+    public func key(_ events: inout [KeyedEvent], with table: inout KeyTable) {
         var keys = [0]
         keys.reserveCapacity(ends.count + 1)
         bytes.withUnsafeBufferPointer { bytes in

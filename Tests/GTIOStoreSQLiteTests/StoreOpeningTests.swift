@@ -2,19 +2,20 @@ import Foundation
 import GRDB
 import GTIOTestSupport
 import Testing
-@testable import GTIOStore
+import GTIOStore
+@testable import GTIOStoreSQLite
 
 @Suite struct StoreOpeningTests {
     let folder = TemporaryDirectory()
 
     @Test func aMissingFolderIsNamed() {
         let path = folder.file("nope/log.gtio")
-        #expect(throws: StoreError.folderMissing(path: path, folder: folder.file("nope"))) { try EventStore(path: path) }
+        #expect(throws: StoreError.folderMissing(path: path, folder: folder.file("nope"))) { try SQLiteStore(path: path) }
     }
 
     @Test func aFileThatIsNotSQLiteIsRefusedUntouched() throws {
         let path = folder.write("notes.txt", "dear diary\n")
-        #expect(throws: StoreError.notADatabase(path: path)) { try EventStore(path: path) }
+        #expect(throws: StoreError.notADatabase(path: path)) { try SQLiteStore(path: path) }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "dear diary\n")
     }
 
@@ -23,7 +24,7 @@ import Testing
         let other = try DatabaseQueue(path: path)
         try other.write { try $0.execute(sql: "CREATE TABLE recipes (name TEXT)") }
         try other.close()
-        #expect(throws: StoreError.notAGTIOStore(path: path)) { try EventStore(path: path) }
+        #expect(throws: StoreError.notAGTIOStore(path: path)) { try SQLiteStore(path: path) }
         // Not switched to WAL, no tables added.
         let check = try DatabaseQueue(path: path)
         #expect(try check.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete")
@@ -32,16 +33,16 @@ import Testing
 
     @Test func anUnwritableFolderIsNamed() {
         // /proc exists but takes no new files, even for root.
-        #expect(throws: StoreError.readOnly(path: "/proc/log.gtio")) { try EventStore(path: "/proc/log.gtio") }
+        #expect(throws: StoreError.readOnly(path: "/proc/log.gtio")) { try SQLiteStore(path: "/proc/log.gtio") }
     }
 
     @Test func anEmptyFileBecomesAStore() throws {
         let path = folder.write("empty.gtio", "")
-        #expect(try EventStore(path: path).status().events == 0)
+        #expect(try SQLiteStore(path: path).status().events == 0)
     }
 
     @Test func usesWALAndItsApplicationID() throws {
-        let store = try EventStore(path: folder.file("log.gtio"))
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
         #expect(try store.pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         #expect(try store.pool.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") } == 0x4754_494F)
     }

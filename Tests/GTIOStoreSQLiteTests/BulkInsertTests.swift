@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import GTIOTestSupport
 import Testing
-@testable import GTIOStore
+import GTIOStore
+@testable import GTIOStoreSQLite
 
 @Suite struct BulkInsertTests {
     let folder = TemporaryDirectory()
@@ -39,12 +40,12 @@ import Testing
     @Test func packedRowsGiveBackTheValuesPackedIntoThem() {
         let packed = Self.packed
         #expect(packed.count == 7)
-        #expect(packed.rows == Self.rows.enumerated().map { [$0.offset.databaseValue] + $0.element })
+        #expect(packed.rows.map { $0.map(\.databaseValue) } == Self.rows.enumerated().map { [$0.offset.databaseValue] + $0.element })
     }
 
     @Test func everyRowArrivesExactlyWhateverItsValuesAndHowTheStatementsSplitThem() throws {
-        let store = try EventStore(path: folder.file("log.gtio"))
-        let (stored, textBytes) = try store.write { db -> ([[DatabaseValue]], [Int?]) in
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        let (stored, textBytes) = try store.writeDatabase { db -> ([[DatabaseValue]], [Int?]) in
             try db.execute(sql: "CREATE TABLE t (n INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL)")
             try BulkInsert(into: "t", columns: ["n", "a", "b", "c"], in: db, rowsPerStatement: 3).insert(Self.packed)
             return (try Row.fetchAll(db, sql: "SELECT a, b, c FROM t ORDER BY n").map { Array($0.databaseValues) },
@@ -60,12 +61,12 @@ import Testing
     }
 
     @Test func aRowThatBreaksAConstraintFailsWithSQLitesError() throws {
-        let store = try EventStore(path: folder.file("log.gtio"))
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
         var rows = PackedRows(width: 1)
         rows.append("same")
         rows.append("same")
         let error = #expect(throws: StoreError.self) {
-            try store.write { db in
+            try store.writeDatabase { db in
                 try db.execute(sql: "CREATE TABLE u (k TEXT PRIMARY KEY) WITHOUT ROWID")
                 try BulkInsert(into: "u", columns: ["k"], in: db, rowsPerStatement: 2).insert(rows)
             }

@@ -1,12 +1,10 @@
 import GRDB
+import GTIOStore
 import GTIOCatalog
 
-/// A database value that can cross threads; filter arguments are built before reading.
-public typealias DatabaseValueConvertibleSendable = DatabaseValueConvertible & Sendable
-
-extension EventStore {
+extension SQLiteStore {
     public func readEvents(in range: ClosedRange<Int64>, _ body: (StoredEvent) throws -> Void) throws {
-        try read { db in
+        try readDatabase { db in
             let cursor = try Row.fetchCursor(
                 db, sql: "SELECT * FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq",
                 arguments: [range.lowerBound, range.upperBound])
@@ -18,9 +16,9 @@ extension EventStore {
 
     /// The events that match `filter`, oldest first.
     public func events(matching filter: EventFilter) throws -> [StoredEvent] {
-        try read { db in
+        try readDatabase { db in
             let (sql, arguments) = filter.sql()
-            var events = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+            var events = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
                 .map { try Self.storedEvent($0, in: db) }
             if filter.newestFirst { events.reverse() }
             return events
@@ -29,7 +27,7 @@ extension EventStore {
 
     /// The event at `seq`, nil past the end of the log.
     public func event(at seq: Int64) throws -> StoredEvent? {
-        try read { db in
+        try readDatabase { db in
             try Row.fetchOne(db, sql: "SELECT * FROM events WHERE seq = ?", arguments: [seq])
                 .map { try Self.storedEvent($0, in: db) }
         }
@@ -53,5 +51,31 @@ extension EventStore {
             value: row["value"], flag: flag.map { $0 != 0 }, number: row["number"], text: row["text"],
             list: list, original: row["original"])
         return StoredEvent(seq: seq, recorded: Timestamp(milliseconds: row["recorded"]), batch: row["batch"], event: event)
+    }
+}
+
+extension EventFilter {
+    /// The statement selecting the filter's events, and its arguments.
+    func sql() -> (String, [StoreValue]) {
+        var clauses: [String] = []
+        var arguments: [StoreValue] = []
+        if !types.isEmpty {
+            clauses.append("type IN (\(types.map { _ in "?" }.joined(separator: ",")))")
+            arguments += types.map { .text($0.rawValue) }
+        }
+        if let user { clauses.append("user = ?"); arguments.append(.text(user)) }
+        if let post {
+            clauses.append("(subject = ? OR (type = 'review.added' AND object = ?))")
+            arguments += [.text(post), .text(post)]
+        }
+        if let since { clauses.append("at >= ?"); arguments.append(.integer(since.milliseconds)) }
+        if let until { clauses.append("at <= ?"); arguments.append(.integer(until.milliseconds)) }
+        if let afterSeq { clauses.append("seq > ?"); arguments.append(.integer(afterSeq)) }
+        if let throughSeq { clauses.append("seq <= ?"); arguments.append(.integer(throughSeq)) }
+        var sql = "SELECT * FROM events"
+        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+        sql += newestFirst ? " ORDER BY seq DESC" : " ORDER BY seq"
+        if let limit, limit > 0 { sql += " LIMIT \(limit)" }
+        return (sql, arguments)
     }
 }

@@ -1,20 +1,32 @@
 import Foundation
 import GRDB
+import GTIOStore
 import GRDBSQLite
 import GTIOCatalog
 
-extension EventStore {
+extension SQLiteStore {
     /// Reads the typed columns of the events in `scope`, in `seq` order, straight from the
     /// C API: a rebuild reads the whole log, and GRDB's `Row` costs ≈ 3× the C calls here.
     public func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
         var delivered = false
-        try read { db in
+        try readDatabase { db in
             // `read` runs its body again when SQLite answers busy; once records went to `body`,
             // starting over would deliver them twice (a catch-up would apply them twice).
             guard !delivered else { throw StoreError.busyMidScan }
             try Self.scan(scope, in: db) { record in
                 delivered = true
                 try body(record)
+            }
+        }
+    }
+
+    public func scanRows(_ scope: LogScope, _ body: (EventRow) throws -> Void) throws {
+        var delivered = false
+        try readDatabase { db in
+            guard !delivered else { throw StoreError.busyMidScan }
+            try Self.scanRows(scope, in: db) { row in
+                delivered = true
+                try body(row)
             }
         }
     }
@@ -41,7 +53,7 @@ extension EventStore {
 
     /// Steps through the events of `scope` in `seq` order, handing `body` each row as SQLite
     /// holds it: for readers that key ids from their bytes rather than making strings first.
-    public static func scanRows(_ scope: LogScope, in db: Database, _ body: (EventRow) throws -> Void) throws {
+    static func scanRows(_ scope: LogScope, in db: Database, _ body: (EventRow) throws -> Void) throws {
         var sql = "SELECT seq, type, at, user, device, subject, object, value, flag, text FROM events WHERE seq > ?"
         if scope.throughSeq != nil { sql += " AND seq <= ?" }
         if scope.atMost != nil { sql += " AND at <= ?" }
@@ -52,17 +64,17 @@ extension EventStore {
         sqlite3_bind_int64(handle, index, scope.afterSeq)
         if let through = scope.throughSeq { index += 1; sqlite3_bind_int64(handle, index, through) }
         if let atMost = scope.atMost { index += 1; sqlite3_bind_int64(handle, index, atMost) }
-        let lists = try ListCursor(afterSeq: scope.afterSeq, in: db)
+        let cursor = SQLiteRowCursor(handle: handle, lists: try ListCursor(afterSeq: scope.afterSeq, in: db))
         var scanned = 0
         defer { LogScanCounter.add(scanned) }
         while try nextRow(handle, in: db) {
             scanned += 1
             let seq = sqlite3_column_int64(handle, 0)
             if seq & 0xFFF == 0 && Interruption.isRequested { throw StoreError.interrupted }
-            guard let name = EventRow.bytes(handle, 1), let type = EventType.named(utf8: name) else {
+            guard let name = SQLiteRowCursor.bytes(handle, 1), let type = EventType.named(utf8: name) else {
                 throw StoreError.database("event \(seq) has a type unknown to this gtio")
             }
-            try body(EventRow(handle: handle, lists: lists, seq: seq, type: type))
+            try body(EventRow(seq: seq, type: type, at: sqlite3_column_int64(handle, 2), cursor: cursor))
         }
     }
 }

@@ -1,14 +1,9 @@
 import Foundation
 import GRDB
+import GTIOStore
 import GRDBSQLite
 
-/// What `verify` found: intact, or the first place where the log is not what was appended.
-public enum LogVerdict: Sendable, Equatable {
-    case intact(events: Int64, head: [UInt8])
-    case broken(seq: Int64, problem: String)
-}
-
-extension EventStore {
+extension SQLiteStore {
     /// Hashes every stored event after `seq` in seq order, straight from SQLite's column bytes
     /// (no Swift strings), calling `body` with each seq, the hash the chain gives it, and the
     /// hash stored with it (nil before the chain existed, or when it is missing).
@@ -58,12 +53,12 @@ extension EventStore {
 
     /// Walks the whole log: a gap in seq, a missing or wrong hash, or a log shorter than its
     /// batches say, reported at the first seq where it happens.
-    public func verify(progress: (Int64) -> Void = { _ in }) throws -> LogVerdict {
-        try read { db in
+    public func verify(progress: (Int64) -> Void ) throws -> LogVerdict {
+        try readDatabase { db in
             var expected: Int64 = 1
             var head = EventHashChain.genesis
             var verdict: LogVerdict?
-            try EventStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, stored in
+            try SQLiteStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, stored in
                 if seq != expected {
                     verdict = .broken(seq: expected, problem: "missing: the log jumps from seq \(expected - 1) to \(seq)")
                     return false

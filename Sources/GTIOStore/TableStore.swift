@@ -1,0 +1,63 @@
+/// Tables a store keeps beside its log (the read models), written in transactions that move
+/// their checkpoints with them, and read in consistent snapshots.
+public protocol TableStore: TableSource {
+    /// Runs `body` in one write transaction on the tables.
+    func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T
+    /// Empty tables of the same kind, kept in memory for as long as this process holds them:
+    /// what an as-of view folds into and answers from.
+    func scratchTables() throws -> any TableStore
+}
+
+/// Writing tables inside one transaction, the rows read back as the transaction sees them.
+public protocol TableWriting: TableReading {
+    /// Creates the table and its indexes.
+    func create(_ table: TableLayout) throws
+    /// Drops the table and its indexes.
+    func drop(table name: String) throws
+    /// Every row of the table removed.
+    func deleteAll(from table: String) throws
+    /// Removes the rows whose `column` equals `value`.
+    func delete(from table: String, where column: String, is value: StoreValue) throws
+    /// Removes the row with the key `key` (the table's leading key columns, in order).
+    func delete(from table: TableLayout, key: [StoreValue]) throws
+    /// Inserts one row, a value per column.
+    func insert(_ row: [StoreValue], into table: TableLayout) throws
+    /// Inserts many rows at once: what a full rewrite of a table goes through.
+    func insert(_ rows: PackedRows, into table: TableLayout) throws
+
+    /// Several consumers' checkpoints as this transaction sees them.
+    func checkpoints(named names: [String]) throws -> [String: Int64]
+    /// Records that consumer `name` has applied the log through `seq`, committed with the
+    /// transaction's other writes or not at all.
+    func setCheckpoint(_ name: String, seq: Int64) throws
+}
+
+/// A table as the read models declare it: columns, primary key and secondary indexes. Each
+/// backend turns it into its own DDL.
+public struct TableLayout: Sendable {
+    public enum ColumnType: Sendable {
+        case integer, real, text
+    }
+
+    public var name: String
+    /// The leading `keyCount` columns are the primary key.
+    public var columns: [(name: String, type: ColumnType)]
+    public var keyCount: Int
+    /// Secondary indexes, each a list of column terms (`"followers DESC"`).
+    public var indexes: [[String]]
+
+    public init(name: String, columns: [(name: String, type: ColumnType)], keyCount: Int, indexes: [[String]] = []) {
+        self.name = name
+        self.columns = columns
+        self.keyCount = keyCount
+        self.indexes = indexes
+    }
+
+    /// The key columns' names.
+    public var keyColumns: [String] { columns.prefix(keyCount).map(\.name) }
+
+    /// Every row, in key order.
+    public var orderedSelectSQL: String {
+        "SELECT * FROM \(name) ORDER BY \(keyColumns.joined(separator: ", "))"
+    }
+}

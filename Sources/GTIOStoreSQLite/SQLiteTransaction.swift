@@ -1,0 +1,91 @@
+import GRDB
+import GTIOStore
+
+/// One write transaction of an SQLite store or scratch database, as the store protocol sees it.
+struct SQLiteTransaction: LogWriting {
+    let db: Database
+
+    // MARK: Reading
+
+    func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [[StoreValue]] {
+        try SQLiteTableReader(db).rows(sql, arguments)
+    }
+
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws {
+        try SQLiteTableReader(db).forEachRow(sql, arguments, body)
+    }
+
+    func tableNames(prefix: String) throws -> [String] {
+        try SQLiteTableReader(db).tableNames(prefix: prefix)
+    }
+
+    // MARK: The log
+
+    func append(_ batch: EventBatch) throws -> AppendOutcome {
+        try SQLiteStore.append(batch, in: db)
+    }
+
+    func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
+        try SQLiteStore.scan(scope, in: db, body)
+    }
+
+    func checkpoints(named names: [String]) throws -> [String: Int64] {
+        try SQLiteStore.checkpoints(named: names, in: db)
+    }
+
+    func setCheckpoint(_ name: String, seq: Int64) throws {
+        try SQLiteStore.setCheckpoint(db, name: name, seq: seq)
+    }
+
+    // MARK: Tables
+
+    func create(_ table: TableLayout) throws {
+        let definitions = table.columns.map { "\($0.name) \(Self.sqlType($0.type))" }.joined(separator: ", ")
+        try db.execute(sql: """
+            CREATE TABLE \(table.name) (\(definitions), PRIMARY KEY (\(table.keyColumns.joined(separator: ", ")))) WITHOUT ROWID
+            """)
+        for terms in table.indexes {
+            let name = ([table.name] + terms.map { $0.split(separator: " ")[0].lowercased() }).joined(separator: "_")
+            try db.execute(sql: "CREATE INDEX \(name) ON \(table.name) (\(terms.joined(separator: ", ")))")
+        }
+    }
+
+    func drop(table name: String) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(name)")
+    }
+
+    func deleteAll(from table: String) throws {
+        try db.execute(sql: "DELETE FROM \(table)")
+    }
+
+    func delete(from table: String, where column: String, is value: StoreValue) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column) = ?").execute(arguments: [value.databaseValue])
+    }
+
+    func delete(from table: TableLayout, key: [StoreValue]) throws {
+        let condition = table.keyColumns.map { "\($0) = ?" }.joined(separator: " AND ")
+        try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE \(condition)")
+            .execute(arguments: StatementArguments(key.map(\.databaseValue)))
+    }
+
+    func insert(_ row: [StoreValue], into table: TableLayout) throws {
+        try db.cachedStatement(sql: Self.insertSQL(table)).execute(arguments: StatementArguments(row.map(\.databaseValue)))
+    }
+
+    func insert(_ rows: PackedRows, into table: TableLayout) throws {
+        try BulkInsert(into: table.name, columns: table.columns.map(\.name), in: db).insert(rows)
+    }
+
+    static func insertSQL(_ table: TableLayout) -> String {
+        let names = table.columns.map(\.name)
+        return "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
+    private static func sqlType(_ type: TableLayout.ColumnType) -> String {
+        switch type {
+        case .integer: "INTEGER"
+        case .real: "REAL"
+        case .text: "TEXT"
+        }
+    }
+}

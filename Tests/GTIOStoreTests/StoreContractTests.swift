@@ -1,0 +1,293 @@
+import GTIOCatalog
+import GTIOStore
+import GTIOTestSupport
+import Testing
+
+/// What every store backend must do, through the store protocols alone: each test runs once
+/// per backend of `StoreBackend.all`.
+@Suite struct StoreContractTests {
+    let folder = TemporaryDirectory()
+
+    // MARK: The log
+
+    @Test(arguments: StoreBackend.all)
+    func appendAssignsGaplessSeqAndSkipsIDsAlreadyInTheLog(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let first = try store.append(batch([heart("a"), heart("b"), heart("c")]))
+        #expect(first.appended == 3)
+        #expect(first.firstSeq == 1)
+        #expect(first.lastSeq == 3)
+        let second = try store.append(batch([heart("b"), heart("d"), heart("a"), heart("e")]))
+        #expect(second.appended == 2)
+        #expect(second.duplicates == 2)
+        #expect(second.firstSeq == 4)
+        #expect(second.lastSeq == 5)
+        var ids: [String] = []
+        try store.readEvents(in: 1...99) { ids.append($0.event.id) }
+        #expect(ids == ["a", "b", "c", "d", "e"])
+        #expect(try store.lastSeq() == 5)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aResentIDWithDifferentContentKeepsTheFirst(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let outcome = try store.append(batch([heart("x", user: "first"), heart("x", user: "second")]))
+        #expect(outcome.appended == 1)
+        #expect(outcome.duplicates == 1)
+        #expect(try store.event(at: 1)?.event.user == "first")
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func everyExampleComesBackAsItWentIn(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let lines = SharedFiles.exampleLines
+        let events = try lines.map { try EventValidator.validate($0).get() }
+        #expect(try store.append(batch(events)).appended == 37)
+        for (index, line) in lines.enumerated() {
+            let stored = try #require(try store.event(at: Int64(index + 1)))
+            #expect(stored.event == events[index])
+            #expect(stored.event.original == line)
+        }
+        var filter = EventFilter()
+        filter.types = [.quickaddShown]
+        let shown = try #require(try store.events(matching: filter).first)
+        #expect(shown.event.list == ["u797d76de", "ua4b66f8c"])
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func scansGiveTheTypedColumnsInSeqOrderWithinTheirScope(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let events = try SharedFiles.exampleLines.map { try EventValidator.validate($0).get() }
+        _ = try store.append(batch(events))
+        var records: [LogRecord] = []
+        try store.scan(LogScope(afterSeq: 0)) { records.append($0) }
+        #expect(records.map(\.seq) == Array(1...37))
+        let created = try #require(records.first { $0.type == .postCreated })
+        #expect(created.user == "ua4b66f8c")
+        #expect(created.subject == "p2545f4914f6d")
+        #expect(created.value == "outfit")
+        #expect(created.flag == true)
+        #expect(created.at == Timestamp(rfc3339: "2012-04-24T12:10:50.283Z")!.milliseconds)
+        #expect(records.first { $0.type == .quickaddShown }?.list == ["u797d76de", "ua4b66f8c"])
+
+        // The raw rows say the same, column for column.
+        var rows: [LogRecord] = []
+        try store.scanRows(LogScope(afterSeq: 0)) { row in
+            rows.append(LogRecord(
+                seq: row.seq, type: row.type, at: row.at, user: row.text(.user), device: row.text(.device),
+                subject: row.text(.subject), object: row.text(.object), value: row.text(.value), flag: row.flag,
+                text: row.text(.text), list: try row.listed()))
+        }
+        #expect(rows == records)
+
+        var middle: [Int64] = []
+        try store.scan(LogScope(afterSeq: 10, throughSeq: 12)) { middle.append($0.seq) }
+        #expect(middle == [11, 12])
+        let cutoff = records[19].at
+        var early: [Int64] = []
+        var scope = LogScope(afterSeq: 0)
+        scope.atMost = cutoff
+        try store.scan(scope) { early.append($0.seq) }
+        #expect(early == records.filter { $0.at <= cutoff }.map(\.seq))
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aFailedWriteLeavesNeitherEventsNorCheckpoints(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try store.write { tx in
+                _ = try tx.append(batch([heart("a"), heart("b")]))
+                try tx.setCheckpoint("looks", seq: 2)
+                throw Boom()
+            }
+        }
+        #expect(try store.lastSeq() == 0)
+        #expect(try store.checkpoint(named: "looks") == 0)
+        let seqs = try store.write { tx -> [Int64] in
+            _ = try tx.append(batch([heart("a"), heart("b")]))
+            try tx.setCheckpoint("looks", seq: 2)
+            var seen: [Int64] = []
+            try tx.scan(LogScope(afterSeq: 0)) { seen.append($0.seq) }
+            return seen
+        }
+        #expect(seqs == [1, 2], "a transaction sees its own appends")
+        #expect(try store.checkpoints(named: ["looks", "never"]) == ["looks": 2])
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func verifyFindsTheChainIntactAndReopeningKeepsTheLog(_ backend: StoreBackend) throws {
+        _ = try backend.open(in: folder).append(batch([heart("a"), heart("b")]))
+        let reopened = try backend.open(in: folder)
+        #expect(try reopened.status().events == 2)
+        #expect(try reopened.append(batch([heart("b"), heart("c")])).appended == 1)
+        guard case .intact(let events, let head) = try reopened.verify() else {
+            Issue.record("the chain of an untouched log is intact")
+            return
+        }
+        #expect(events == 3)
+        #expect(head.count == 32)
+    }
+
+    // MARK: Quarantine
+
+    @Test(arguments: StoreBackend.all)
+    func quarantinesRejectedLinesOnceWithSourceLineAndReason(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let broken: [UInt8] = Array("{\"id\":".utf8) + [0xFF, 0xFE]
+        let rejected = [
+            RejectedLine(line: 2, reason: "type: missing", original: Array(#"{"id":"e9"}"#.utf8)),
+            RejectedLine(line: 3, reason: "invalid JSON: unexpected non-ASCII byte at byte 7", original: broken),
+        ]
+        let outcome = try store.append(batch([heart("a")], rejected: rejected))
+        #expect(outcome.rejected == 2)
+        #expect(outcome.quarantined == 2)
+        // The same input again (an interrupted ingest re-run): nothing is kept twice.
+        let again = try store.append(batch([heart("a")], rejected: rejected))
+        #expect(again.quarantined == 0)
+        let entries = try store.quarantineEntries()
+        #expect(entries.count == 2)
+        #expect(entries[0].source == "test.jsonl")
+        #expect(entries[0].line == 2)
+        #expect(entries[0].reason == "type: missing")
+        #expect(entries[0].originalText == #"{"id":"e9"}"#)
+        #expect(entries[1].original == broken)
+        #expect(try store.quarantineEntry(entries[1].entry)?.original == broken)
+        #expect(try store.status().quarantined == 2)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aCorrectedLineAtTheSameSourceAndLineSettlesItsEntry(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        _ = try store.append(EventBatch(source: "f.jsonl", rejected: [RejectedLine(line: 1, reason: "bad", original: [1])]))
+        let outcome = try store.append(EventBatch(source: "f.jsonl", events: [(1, heart("fixed"))]))
+        #expect(outcome.settled == 1)
+        let entry = try #require(try store.quarantineEntries(includeSettled: true).first)
+        #expect(entry.status == "appended")
+        #expect(entry.seq == 1)
+        #expect(try store.quarantineEntries().isEmpty)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func retryAppendsWhatIsNowValidAndKeepsTheRest(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let good = #"{"id":"ok","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u","data":{"post":"p"}}"#
+        _ = try store.append(EventBatch(source: "f.jsonl", rejected: [
+            RejectedLine(line: 1, reason: "old reason", original: Array(good.utf8)),
+            RejectedLine(line: 2, reason: "old reason", original: Array("nope".utf8)),
+        ]))
+        let outcome = try store.retryQuarantine { bytes in bytes.withUnsafeBufferPointer { EventValidator.validate($0) } }
+        #expect(outcome == { var o = QuarantineRetryOutcome(); o.appended = 1; o.stillRejected = 1; return o }())
+        #expect(try store.event(at: 1)?.event.id == "ok")
+        let open = try store.quarantineEntries()
+        #expect(open.map(\.line) == [2])
+        #expect(open[0].reason == "invalid JSON: invalid literal (expected true, false or null) at byte 1")
+    }
+
+    // MARK: Tables
+
+    static let scores = TableLayout(
+        name: "rm_test_scores", columns: [("user", .text), ("day", .integer), ("score", .real), ("note", .text)],
+        keyCount: 2, indexes: [["score DESC"]])
+
+    @Test(arguments: StoreBackend.all)
+    func tablesTakeRowsOneByOneAndInBulkAndGiveThemBack(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        var packed = PackedRows(width: 4)
+        for (user, day, score, note) in [("b", 1, 0.5, "été ☀︎"), ("a", 2, -1.25, ""), ("a", 1, 3.0, nil as String?)] {
+            packed.append(user)
+            packed.append(Int64(day))
+            packed.append(score)
+            packed.append(note)
+        }
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            try tx.insert(packed, into: Self.scores)
+            try tx.insert(["c", .integer(9), .real(2), .null], into: Self.scores)
+            try tx.delete(from: Self.scores, key: ["b", .integer(1)])
+            try tx.setCheckpoint("scores", seq: 4)
+        }
+        let rows = try store.readTables { try $0.rows(Self.scores.orderedSelectSQL) }
+        #expect(rows == [
+            ["a", .integer(1), .real(3), .null],
+            ["a", .integer(2), .real(-1.25), ""],
+            ["c", .integer(9), .real(2), .null],
+        ])
+        // '' stays text: NULL and the empty string are different answers.
+        #expect(try store.readTables { try $0.row("SELECT COUNT(*) FROM rm_test_scores WHERE note = ''") }?[0] == .integer(1))
+        #expect(try store.checkpoint(named: "scores") == 4)
+
+        try store.writeTables { tx in try tx.delete(from: "rm_test_scores", where: "user", is: "a") }
+        #expect(try store.readTables { try $0.rows("SELECT user FROM rm_test_scores") } == [["c"]])
+        try store.writeTables { tx in try tx.deleteAll(from: "rm_test_scores") }
+        #expect(try store.readTables { try $0.rows("SELECT * FROM rm_test_scores") }.isEmpty)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func readingStopsWhereTheReaderSaysSo(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            for day in 1...50 { try tx.insert(["u", .integer(Int64(day)), .real(Double(day)), .null], into: Self.scores) }
+        }
+        var seen: [Int64] = []
+        try store.readTables { tables in
+            try tables.forEachRow("SELECT day FROM rm_test_scores WHERE score > ? ORDER BY score DESC", [.real(10)]) { row in
+                seen.append(row[0].int64 ?? 0)
+                return seen.count < 3
+            }
+        }
+        #expect(seen == [50, 49, 48])
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func tableNamesAreFoundByPrefixTakenLiterally(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            var other = Self.scores
+            other.name = "rmxtest"
+            other.indexes = []
+            try tx.create(other)
+        }
+        // `_` is a wildcard in SQL's LIKE: a prefix must not match "rmx…".
+        #expect(try store.readTables { try $0.tableNames(prefix: "rm_") } == ["rm_test_scores"])
+        try store.writeTables { tx in try tx.drop(table: "rm_test_scores") }
+        #expect(try store.readTables { try $0.tableNames(prefix: "rm_") }.isEmpty)
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func scratchTablesAreApartFromTheStore(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let scratch = try store.scratchTables()
+        try scratch.writeTables { tx in
+            try tx.create(Self.scores)
+            try tx.insert(["u", .integer(1), .real(1), .null], into: Self.scores)
+            try tx.setCheckpoint("scores", seq: 9)
+        }
+        #expect(try scratch.readTables { try $0.rows("SELECT user FROM rm_test_scores") } == [["u"]])
+        #expect(try store.readTables { try $0.tableNames(prefix: "rm_") }.isEmpty)
+        #expect(try store.checkpoint(named: "scores") == 0)
+    }
+
+    // MARK: Read-only SQL
+
+    @Test(arguments: StoreBackend.all)
+    func sqlAnswersReadsAndRefusesWrites(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        _ = try store.append(batch([heart("a", user: "ann"), heart("b", user: "bob")]))
+        let answer = try store.readOnlySQL("SELECT user, COUNT(*) AS n FROM events GROUP BY user ORDER BY user")
+        #expect(answer.columns == ["user", "n"])
+        #expect(answer.rows == [["ann", .integer(1)], ["bob", .integer(1)]])
+        for statement in ["DELETE FROM events", "UPDATE checkpoints SET seq = 0", "CREATE TABLE x (a)"] {
+            #expect(throws: StoreError.writeRefused(String(statement.prefix(40)))) { try store.readOnlySQL(statement) }
+        }
+        #expect {
+            try store.readOnlySQL("SELECT nope FROM events")
+        } throws: { error in
+            guard case StoreError.badSQL(let message) = error else { return false }
+            return message.contains("nope")
+        }
+        #expect(try store.lastSeq() == 2)
+    }
+}
