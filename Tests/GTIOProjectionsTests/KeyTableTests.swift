@@ -50,6 +50,41 @@ import Testing
         #expect(index.key("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") == nil)
     }
 
+    /// The unseeded mix the index once used: anyone could search offline for ids that it sends
+    /// to one slot.
+    static func fixedHash(_ packed: IDIndex.Packed) -> Int {
+        var h = packed.low &* 0x9E37_79B9_7F4A_7C15
+        h ^= (packed.high &+ UInt64(packed.length)) &* 0xC2B2_AE3D_27D4_EB4F
+        h ^= h >> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 32
+        return Int(truncatingIfNeeded: h)
+    }
+
+    @Test func idsCraftedToCollideUnderAFixedHashStillFindTheirSlotsAtOnce() {
+        // 500 ids that a fixed hash puts in one slot of the index's first 1,024 slots (it grows
+        // at 70 % full): each lookup would walk all those before it.
+        var crafted: [[UInt8]] = []
+        var candidate: UInt32 = 0
+        while crafted.count < 500 {
+            candidate &+= 1
+            var bytes = Array("id-".utf8)
+            for shift in stride(from: 28, through: 0, by: -4) {
+                bytes.append(Array("0123456789abcdef".utf8)[Int(candidate >> UInt32(shift) & 0xF)])
+            }
+            let packed = bytes.withUnsafeBufferPointer { IDIndex.pack($0)! }
+            if Self.fixedHash(packed) & 1023 == 0 { crafted.append(bytes) }
+        }
+        var index = IDIndex()
+        var next = 0
+        for id in crafted {
+            _ = id.withUnsafeBufferPointer { bytes in index.key(utf8: bytes) { _ in next += 1; return next } }
+        }
+        #expect(next == 500)
+        #expect(index.longestProbe < 40, "a lookup walks \(index.longestProbe) slots")
+        #expect(crafted.enumerated().allSatisfy { index.key(String(decoding: $0.element, as: UTF8.self)) == $0.offset + 1 })
+    }
+
     @Test func aRecordsUsersDevicesAndOtherIdsGetKeysInTablesOfTheirOwn() {
         var table = KeyTable(), users = KeyTable(), devices = KeyTable()
         func keyed(_ record: LogRecord) -> KeyedEvent { table.keyed(record, users: &users, devices: &devices) }

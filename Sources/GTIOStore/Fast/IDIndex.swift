@@ -5,7 +5,7 @@
 /// so a lookup reads one cache line; longer ids go to a dictionary.
 struct IDIndex: Sendable {
     /// An id's bytes as two words and a length.
-    private struct Packed: Sendable, Equatable {
+    struct Packed: Sendable, Equatable {
         var low: UInt64 = 0
         var high: UInt64 = 0
         var length: UInt64 = 0
@@ -92,7 +92,7 @@ struct IDIndex: Sendable {
     /// An id's bytes as two words and a length, or nil when longer than 16 bytes. Loaded as
     /// words where a `memcpy` of the length cost a call a lookup (~18 → ~11 ns a lookup in a
     /// table that fits the cache).
-    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> Packed? {
+    static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> Packed? {
         let count = bytes.count
         guard count <= 16 else { return nil }
         guard let base = bytes.baseAddress else { return Packed() }
@@ -110,14 +110,34 @@ struct IDIndex: Sendable {
         return Packed(low: low, high: high, length: UInt64(count))
     }
 
-    /// Multiply-xorshift mixing: the ids are the app's random-looking hex, and an unseeded hash
-    /// is enough for a table that only ever holds the log's own ids.
-    private static func hash(_ packed: Packed) -> Int {
-        var h = packed.low &* 0x9E37_79B9_7F4A_7C15
-        h ^= (packed.high &+ UInt64(packed.length)) &* 0xC2B2_AE3D_27D4_EB4F
-        h ^= h >> 29
-        h = h &* 0xBF58_476D_1CE4_E5B9
-        h ^= h >> 32
-        return Int(truncatingIfNeeded: h)
+    /// A keyed hash: producers choose ids, and with a fixed hash anyone could send ids that all
+    /// land in one run of slots and make each lookup walk them all (quadratic keying). The keys
+    /// are drawn at random once per process, so which ids collide cannot be worked out from
+    /// outside; the mixing is wyhash's folded 128-bit multiply. Keys are handed out in the order
+    /// ids are first seen, so no answer depends on the hash.
+    static func hash(_ packed: Packed) -> Int {
+        let seeds = Self.seeds
+        return Int(truncatingIfNeeded: mum(mum(packed.low ^ seeds.0, packed.high ^ seeds.1), packed.length ^ seeds.2))
+    }
+
+    private static func mum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (high, low) = a.multipliedFullWidth(by: b)
+        return high ^ low
+    }
+
+    /// Odd keys, so that no key is 0 (a product with 0 would lose the id).
+    private static let seeds: (UInt64, UInt64, UInt64) = (
+        UInt64.random(in: .min ... .max) | 1, UInt64.random(in: .min ... .max) | 1, UInt64.random(in: .min ... .max) | 1
+    )
+
+    /// The most slots a lookup of a stored id walks: what a flood of colliding ids would raise.
+    var longestProbe: Int {
+        let mask = slots.count - 1
+        var longest = 0
+        for (index, slot) in slots.enumerated() where slot.meta != 0 {
+            let home = Self.hash(Packed(low: slot.low, high: slot.high, length: slot.meta >> 32)) & mask
+            longest = max(longest, (index - home + slots.count) & mask + 1)
+        }
+        return longest
     }
 }
