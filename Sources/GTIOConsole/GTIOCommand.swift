@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import GTIOIngest
 import GTIOReports

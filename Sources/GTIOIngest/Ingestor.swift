@@ -5,6 +5,8 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Reads JSON Lines sources into an event log: one thread validates lines into batches while

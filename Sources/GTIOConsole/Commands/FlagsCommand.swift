@@ -34,7 +34,8 @@ struct FlagsCommand: ParsableCommand {
     func run() throws {
         let models = try query.storedModels()
         var queue = try models.moderationQueue().filter { entry in
-            (!posts || entry.item.hasPrefix("post:")) && (!reviews || entry.item.hasPrefix("review:"))
+            let kind = ItemRef(entry.item)?.kind
+            return (!posts || kind == .post) && (!reviews || kind == .review)
                 && (!hidden || entry.hidden)
                 && (olderThan.flatMap(Self.milliseconds).map { entry.firstFlagged <= models.now - $0 } ?? true)
         }

@@ -1,6 +1,8 @@
 import CReadline
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// How many terminal columns text takes: East Asian wide characters and most emoji two,
