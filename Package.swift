@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "GTIOTables", dependencies: ["GTIOCatalog"]),
         // Figures over the read models: the onboarding funnel, retention, quick-add acceptance,
         // the moderation desk, and the standard answers as tables.
-        .target(name: "GTIOAnalytics", dependencies: ["GTIOCatalog", "GTIOProjections", "GTIOTables"]),
+        .target(name: "GTIOAnalytics", dependencies: ["GTIOCatalog", "GTIOStore", "GTIOProjections", "GTIOTables"]),
         // The nightly report: HTML with inline SVG charts, Markdown and CSV, written atomically.
         .target(name: "GTIOReports", dependencies: ["GTIOCatalog", "GTIOStore", "GTIOProjections", "GTIOAnalytics", "GTIOTables"]),
         // A seeded, simulated GTIO community for demos and benchmarks.

@@ -1,5 +1,6 @@
 import GTIOCatalog
 import GTIOProjections
+import GTIOStore
 
 /// The onboarding funnel of a set of devices (EVENTS.md, Engagement): how many reached each
 /// step, in order, within 7 days of the device's first `app.opened`.
@@ -10,7 +11,7 @@ public struct OnboardingFunnel: Sendable, Equatable {
     public static let labels = ["opened the app", "signed up", "completed profile", "quick-add follow"]
     /// The column names the steps have in tables.
     public static let columns = ["opened", "signed_up", "profile_completed", "quickadd_followed"]
-    public static let window: Int64 = 7 * Timestamp.millisecondsPerDay
+    public static let window = ReadModels.onboardingWindow
 
     /// Devices that reached each step.
     public var reached: [Int]
@@ -28,49 +29,62 @@ public struct OnboardingFunnel: Sendable, Equatable {
         reached[0] > 0 ? Double(reached[step]) / Double(reached[0]) : nil
     }
 
-    mutating func add(reaching step: Int) {
-        for index in 0...step { reached[index] += 1 }
+    /// `devices` more devices whose last step was `step`.
+    mutating func add(reaching step: Int, devices: Int = 1) {
+        for index in 0...step { reached[index] += devices }
     }
 }
 
 extension ReadModels {
-    /// The funnel of the devices whose first `app.opened` falls on one of `days` (nil: every device).
+    /// The funnel of the devices whose first `app.opened` falls on one of `days` (nil: every
+    /// device), from a fold in memory (the nightly report's as-of view).
     public func onboardingFunnel(firstOpenedOn days: ClosedRange<Int64>? = nil) -> OnboardingFunnel {
         var funnel = OnboardingFunnel()
-        for (_, step) in deviceSteps(firstOpenedOn: days) { funnel.add(reaching: step) }
+        for (_, day, step) in deviceSteps(days) { _ = day; funnel.add(reaching: step) }
         return funnel
     }
 
     /// One funnel per day of `days`, for the devices first opened that day (days without any included).
     public func onboardingFunnelByDay(_ days: ClosedRange<Int64>) -> [(day: Int64, funnel: OnboardingFunnel)] {
         var byDay = [Int64: OnboardingFunnel]()
-        for (day, step) in deviceSteps(firstOpenedOn: days) { byDay[day, default: OnboardingFunnel()].add(reaching: step) }
+        for (_, day, step) in deviceSteps(days) { byDay[day, default: OnboardingFunnel()].add(reaching: step) }
         return days.map { ($0, byDay[$0] ?? OnboardingFunnel()) }
     }
 
-    /// Each device's first-open day and the last step (0–3) it reached in order within the window.
-    /// Users are joined to a device through the `device` of their first sign-up; when several
-    /// users signed up on one device, the device counts the furthest any of them got.
-    func deviceSteps(firstOpenedOn days: ClosedRange<Int64>?) -> [(day: Int64, step: Int)] {
-        var usersByDevice: [String: [(user: String, at: Int64)]] = [:]
-        for (user, signup) in state.signups {
-            if let device = signup.device { usersByDevice[device, default: []].append((user, signup.at)) }
+    private func deviceSteps(_ days: ClosedRange<Int64>?) -> [(device: String, day: Int64, step: Int)] {
+        deviceOnboarding.compactMap { device, progress in
+            let day = Timestamp(milliseconds: progress.opened).day
+            if let days, !days.contains(day) { return nil }
+            return (device, day, progress.step)
         }
-        var result: [(day: Int64, step: Int)] = []
-        for (device, opened) in state.firstOpened {
-            let day = Timestamp(milliseconds: opened).day
-            if let days, !days.contains(day) { continue }
-            let end = opened + OnboardingFunnel.window
-            var step = 0
-            for (user, signedUp) in usersByDevice[device] ?? [] where signedUp >= opened && signedUp <= end {
-                step = max(step, 1)
-                guard let completed = state.profileCompletions[user]?.first(atLeast: signedUp), completed <= end else { continue }
-                step = max(step, 2)
-                guard let followed = state.quickAddFollows[user]?.first(atLeast: completed), followed <= end else { continue }
-                step = 3
-            }
-            result.append((day, step))
+    }
+}
+
+extension StoredReadModels {
+    /// The funnel of the devices whose first `app.opened` falls on one of `days` (nil: every device).
+    public func onboardingFunnel(firstOpenedOn days: ClosedRange<Int64>? = nil) throws -> OnboardingFunnel {
+        var funnel = OnboardingFunnel()
+        for (_, step, devices) in try deviceSteps(days) { funnel.add(reaching: step, devices: devices) }
+        return funnel
+    }
+
+    /// One funnel per day of `days`, for the devices first opened that day (days without any included).
+    public func onboardingFunnelByDay(_ days: ClosedRange<Int64>) throws -> [(day: Int64, funnel: OnboardingFunnel)] {
+        var byDay = [Int64: OnboardingFunnel]()
+        for (day, step, devices) in try deviceSteps(days) { byDay[day, default: OnboardingFunnel()].add(reaching: step, devices: devices) }
+        return days.map { ($0, byDay[$0] ?? OnboardingFunnel()) }
+    }
+
+    /// The day of the earliest first `app.opened`, nil when no device opened the app.
+    public func firstOpenDay() throws -> Int64? {
+        try read { try $0.row("SELECT MIN(first_opened) FROM rm_devices") }?[0].int64.map { Timestamp(milliseconds: $0).day }
+    }
+
+    /// How many devices first opened on each day of `days` (nil: all) stopped at each step.
+    private func deviceSteps(_ days: ClosedRange<Int64>?) throws -> [(day: Int64, step: Int, devices: Int)] {
+        let (filter, arguments) = Self.dateFilter("date", days)
+        return try read { try $0.rows("SELECT date, step, COUNT(*) FROM rm_devices\(filter) GROUP BY date, step", arguments) }.map { row in
+            (Timestamp(date: row[0].string ?? "")?.day ?? 0, row[1].int, row[2].int)
         }
-        return result
     }
 }

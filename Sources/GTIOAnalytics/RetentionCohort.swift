@@ -1,10 +1,11 @@
 import GTIOCatalog
 import GTIOProjections
+import GTIOStore
 
 /// The users who signed up on one UTC day and how many were active again N days later.
 public struct RetentionCohort: Sendable, Equatable {
     /// The days after sign-up that retention looks at (EVENTS.md, Engagement).
-    public static let offsets: [Int64] = [1, 7, 30]
+    public static let offsets = ReadModels.retentionOffsets
 
     public var day: Int64
     public var users: Int
@@ -20,8 +21,25 @@ public struct RetentionCohort: Sendable, Equatable {
     }
 }
 
-extension ReadModels {
+extension StoredReadModels {
     /// Cohorts by sign-up day (a user's first `user.signed_up`), for the days in `days` that had
+    /// sign-ups (nil: all). A day is measured once it has begun by "now".
+    public func retention(cohorts days: ClosedRange<Int64>? = nil) throws -> [RetentionCohort] {
+        let (filter, arguments) = Self.dateFilter("date", days)
+        let sql = "SELECT date, COUNT(*), SUM(active_d1), SUM(active_d7), SUM(active_d30) FROM rm_cohorts\(filter)"
+        let today = self.today
+        return try read { try $0.rows(sql + " GROUP BY date ORDER BY date", arguments) }.map { row in
+            let day = Timestamp(date: row[0].string ?? "")?.day ?? 0
+            let retained = RetentionCohort.offsets.indices.map { index -> Int? in
+                day + RetentionCohort.offsets[index] <= today ? row[2 + index].int : nil
+            }
+            return RetentionCohort(day: day, users: row[1].int, retained: retained)
+        }
+    }
+}
+
+extension ReadModels {
+    /// Cohorts by sign-up day, from a fold in memory (the nightly report's as-of view) (a user's first `user.signed_up`), for the days in `days` that had
     /// sign-ups (nil: all). A day is measured once it has begun by "now".
     public func retention(cohorts days: ClosedRange<Int64>? = nil) -> [RetentionCohort] {
         var members: [Int64: [String]] = [:]

@@ -9,6 +9,8 @@ public struct ChangeSet: Sendable {
     public var hearts: Set<CommunityState.BlockPair> = []
     public var reviews: Set<String> = []
     public var items: Set<String> = []
+    /// Devices whose onboarding (first open, or a step of a user who signed up on it) moved.
+    public var devices: Set<String> = []
     /// Decisions from this index on are new.
     public var firstNewDecision: Int
     /// The earliest UTC day whose figures changed (activity moves WAU and MAU of later days too).

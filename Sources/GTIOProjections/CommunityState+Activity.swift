@@ -24,6 +24,12 @@ extension CommunityState {
         return userActivity.contains(key, on: day)
     }
 
+    /// The earliest `app.opened` (by `at`) of `device`, nil when it never opened the app.
+    public func firstOpened(_ device: String) -> Int64? {
+        guard let key = deviceKeys.key(device), key < firstOpen.count, firstOpen[key] != .max else { return nil }
+        return firstOpen[key]
+    }
+
     /// Each device's earliest `app.opened` (by `at`).
     public var firstOpened: [String: Int64] {
         var result: [String: Int64] = [:]

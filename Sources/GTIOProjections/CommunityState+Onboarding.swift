@@ -10,12 +10,16 @@ extension CommunityState {
         if event.device >= firstOpen.count {
             firstOpen.append(contentsOf: repeatElement(.max, count: max(event.device + 1, firstOpen.count * 2) - firstOpen.count))
         }
-        if event.at < firstOpen[event.device] { firstOpen[event.device] = event.at }
+        if event.at < firstOpen[event.device] {
+            firstOpen[event.device] = event.at
+            changes?.devices.insert(deviceKeys[event.device])
+        }
     }
 
     mutating func noteProfileCompleted(_ event: KeyedEvent) {
         guard let user = userKeys.id(event.user) else { return }
         profileCompletions[user, default: []].insertSorted(event.at)
+        if let device = signups[user]?.device { changes?.devices.insert(device) }
     }
 
     mutating func noteQuickAddShown(_ event: KeyedEvent, day: Int64) {
@@ -33,6 +37,7 @@ extension CommunityState {
     mutating func noteQuickAddFollow(_ event: KeyedEvent) {
         guard let viewer = userKeys.id(event.user), event.subject != 0 else { return }
         quickAddFollows[viewer, default: []].insertSorted(event.at)
+        if let device = signups[viewer]?.device { changes?.devices.insert(device) }
         let pair = KeyPair(event.user, event.subject)
         guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),
               follows.edge(event.user, event.subject) != nil else { return }

@@ -104,6 +104,8 @@ public struct CommunityState: Sendable {
     var known: [Bool] = []
     public internal(set) var names: [String: String] = [:]
     public internal(set) var signups: [String: Signup] = [:]
+    /// The users whose first sign-up came from each device, in sign-up order.
+    public internal(set) var signupsByDevice: [String: [String]] = [:]
 
     // MARK: Follow graph
 
@@ -253,6 +255,8 @@ public struct CommunityState: Sendable {
         if event.user != 0, userActivity.mark(event.user, on: day) {
             tally.users += 1
             noteKnown(event.user)
+            // A new active day may be one that retention counts for the user's cohort.
+            if changes != nil, let user = userKeys.id(event.user), signups[user] != nil { changes?.users.insert(user) }
         }
         if event.device != 0, deviceActivity.mark(event.device, on: day) { tally.devices += 1 }
 
@@ -337,7 +341,12 @@ public struct CommunityState: Sendable {
         if let name = event.text { names[user] = name }
         // A second sign-up updates the name but is not a second sign-up.
         guard signups[user] == nil, let provider = event.value else { return }
-        signups[user] = Signup(at: event.at, provider: provider, device: deviceKeys.id(event.device))
+        let device = deviceKeys.id(event.device)
+        signups[user] = Signup(at: event.at, provider: provider, device: device)
+        if let device {
+            signupsByDevice[device, default: []].append(user)
+            changes?.devices.insert(device)
+        }
         signupsByDay[day, default: [:]][provider, default: 0] += 1
     }
 

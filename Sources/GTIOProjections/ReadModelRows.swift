@@ -138,6 +138,25 @@ extension ReadModels {
         return true
     }
 
+    /// The sign-up cohort of `user` and whether they were active 1, 7 and 30 days after it
+    /// (EVENTS.md, Engagement); no row for a user who never signed up.
+    func cohortRow(_ user: String, into row: inout some RowSink) -> Bool {
+        guard let signup = state.signups[user] else { return false }
+        let day = Timestamp(milliseconds: signup.at).day
+        row.append(user)
+        row.append(Timestamp.dateString(ofDay: day))
+        for offset in Self.retentionOffsets { row.append(state.wasActive(user, on: day + offset)) }
+        return true
+    }
+
+    /// A device's first open and the furthest onboarding step it reached (see `deviceSteps`).
+    func deviceRow(_ device: String, _ step: (opened: Int64, step: Int), into row: inout some RowSink) {
+        row.append(device)
+        row.append(step.opened)
+        row.append(Timestamp.dateString(ofDay: Timestamp(milliseconds: step.opened).day))
+        row.append(step.step)
+    }
+
     /// A day's sign-ups by provider, one row each.
     func signupRows(_ day: Int64, into rows: inout some RowSink) {
         for (provider, count) in (state.signupsByDay[day] ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -201,6 +220,12 @@ extension ReadModels {
     }
 
     func flagRow(_ item: String) -> [StoreValue]? { valueRow { flagRow(item, into: &$0) } }
+    func cohortRow(_ user: String) -> [StoreValue]? { valueRow { cohortRow(user, into: &$0) } }
+
+    func deviceRow(_ device: String) -> [StoreValue]? {
+        guard let step = deviceStep(device) else { return nil }
+        return valueRow { deviceRow(device, step, into: &$0); return true }
+    }
     func decisionRow(_ index: Int) -> [StoreValue]? { valueRow { decisionRow(index, into: &$0) } }
     func dayRow(_ day: Int64, single: Bool = false) -> [StoreValue]? { valueRow { dayRow(day, single: single, into: &$0) } }
 

@@ -110,7 +110,14 @@ extension ReadModelTables {
                 _ = models.dayRow(day, into: &days)
                 models.signupRows(day, into: &signups)
             }
-            return ["rm_days": days, "rm_signups": signups]
+            let users = Array(state.signups.keys)
+            var cohorts = packed("rm_cohorts", capacity: users.count)
+            for index in IDOrder.indices(users) { _ = models.cohortRow(users[index], into: &cohorts) }
+            let steps = models.deviceOnboarding
+            let devices = Array(steps.keys)
+            var deviceRows = packed("rm_devices", capacity: devices.count)
+            for index in IDOrder.indices(devices) { models.deviceRow(devices[index], steps[devices[index]]!, into: &deviceRows) }
+            return ["rm_days": days, "rm_signups": signups, "rm_cohorts": cohorts, "rm_devices": deviceRows]
         case .anomalies:
             var anomalies = packed("rm_anomalies")
             models.anomalyRows(into: &anomalies)

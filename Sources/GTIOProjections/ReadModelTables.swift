@@ -58,6 +58,11 @@ public enum ReadModelTables {
                 ("suggestions", .integer), ("events", .integer),
             ], keyCount: 1),
             TableLayout(name: "rm_signups", columns: [("date", .text), ("provider", .text), ("count", .integer)], keyCount: 2),
+            TableLayout(name: "rm_cohorts", columns: [
+                ("user", .text), ("date", .text), ("active_d1", .integer), ("active_d7", .integer), ("active_d30", .integer),
+            ], keyCount: 1, indexes: [["date"]]),
+            TableLayout(name: "rm_devices", columns: [("device", .text), ("first_opened", .integer), ("date", .text), ("step", .integer)],
+                        keyCount: 1, indexes: [["date"]]),
         ],
         .anomalies: [
             TableLayout(name: "rm_anomalies", columns: [("type", .text), ("reason", .text), ("count", .integer)], keyCount: 2),
@@ -100,7 +105,7 @@ public enum ReadModelTables {
         }
         let users = Array(changes.users), follows = Array(changes.follows), blocks = Array(changes.blocks)
         let posts = Array(changes.posts), hearts = Array(changes.hearts), reviews = Array(changes.reviews)
-        let items = Array(changes.items)
+        let items = Array(changes.items), devices = Array(changes.devices)
         try rewrite("rm_users", keys: users.map { [$0.storeValue] }, rows: users.map(models.userRow))
         try rewrite("rm_follows", keys: follows.map { [$0.first.storeValue, $0.second.storeValue] }, rows: follows.map(models.followRow))
         try rewrite("rm_blocks", keys: blocks.map { [$0.first.storeValue, $0.second.storeValue] }, rows: blocks.map(models.blockRow))
@@ -108,6 +113,8 @@ public enum ReadModelTables {
         try rewrite("rm_hearts", keys: hearts.map { [$0.first.storeValue, $0.second.storeValue] }, rows: hearts.map(models.heartRow))
         try rewrite("rm_reviews", keys: reviews.map { [$0.storeValue] }, rows: reviews.map(models.reviewRow))
         try rewrite("rm_verdicts", keys: posts.map { [$0.storeValue] }, rows: posts.map(models.verdictRow))
+        try rewrite("rm_cohorts", keys: users.map { [$0.storeValue] }, rows: users.map(models.cohortRow))
+        try rewrite("rm_devices", keys: devices.map { [$0.storeValue] }, rows: devices.map(models.deviceRow))
         try rewrite("rm_flags", keys: items.map { [$0.storeValue] }, rows: items.map(models.flagRow))
         for item in items { try replace("rm_flag_marks", where: "item", is: .text(item), with: models.flagMarkRows(item)) }
         let decisions = Array(changes.firstNewDecision..<models.state.decisions.count)

@@ -45,7 +45,25 @@ public struct StoredReadModels: Sendable {
         return inStep ? try StoredReadModels(source: store) : nil
     }
 
-    func read<T>(_ body: (any TableReading) throws -> T) throws -> T { try source.readTables(body) }
+    /// A `WHERE` clause (or nothing) keeping the rows whose `column`, a `YYYY-MM-DD` date, lies
+    /// in `days`; a bound beyond the calendar (an open end of a range) is left out.
+    public static func dateFilter(_ column: String, _ days: ClosedRange<Int64>?) -> (sql: String, arguments: [StoreValue]) {
+        guard let days else { return ("", []) }
+        let calendar: ClosedRange<Int64> = -719_162...2_932_896  // 0001-01-01 ... 9999-12-31
+        var clauses: [String] = [], arguments: [StoreValue] = []
+        if calendar.contains(days.lowerBound) {
+            clauses.append("\(column) >= ?")
+            arguments.append(.text(Timestamp.dateString(ofDay: days.lowerBound)))
+        }
+        if calendar.contains(days.upperBound) {
+            clauses.append("\(column) <= ?")
+            arguments.append(.text(Timestamp.dateString(ofDay: days.upperBound)))
+        }
+        return (clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND "), arguments)
+    }
+
+    /// Runs `body` on one snapshot of the tables: for answers built on them elsewhere.
+    public func read<T>(_ body: (any TableReading) throws -> T) throws -> T { try source.readTables(body) }
 
     // MARK: Popular looks (9.1)
 

@@ -34,6 +34,10 @@ import Testing
         for day in models.today - 3...models.today {
             text += "\(day): \(try models.engagement(on: day).map(describe) ?? "-")\n"
         }
+        let days = models.today - 40...models.today
+        text += "funnel \(try models.onboardingFunnel().reached) \(try models.onboardingFunnel(firstOpenedOn: days).reached)\n"
+        text += "funnel by day \(try models.onboardingFunnelByDay(models.today - 3...models.today).map { "\($0.day) \($0.funnel.reached)" })\n"
+        text += "retention \(try models.retention().map(describe)) \(try models.retention(cohorts: days).map(describe))\n"
         return text
     }
 
@@ -60,6 +64,10 @@ import Testing
         for day in models.today - 3...models.today {
             text += "\(day): \(models.state.eventsByDay[day] == nil ? "-" : describe(models.engagement(on: day)))\n"
         }
+        let days = models.today - 40...models.today
+        text += "funnel \(models.onboardingFunnel().reached) \(models.onboardingFunnel(firstOpenedOn: days).reached)\n"
+        text += "funnel by day \(models.onboardingFunnelByDay(models.today - 3...models.today).map { "\($0.day) \($0.funnel.reached)" })\n"
+        text += "retention \(models.retention().map(describe)) \(models.retention(cohorts: days).map(describe))\n"
         return text
     }
 
@@ -71,6 +79,7 @@ import Testing
     func describe(_ verdict: VoteVerdict) -> String { "\(verdict.post) \(verdict.wearIt)/\(verdict.changeIt)" }
     func describe(_ suggestion: FriendSuggestion) -> String { "\(suggestion.rank) \(suggestion.user) \(suggestion.mutual) \(suggestion.followers)" }
     func describe(_ item: FlaggedItem) -> String { "\(item.item) \(item.flaggers) \(item.firstFlagged) \(item.lastFlagged) \(item.hidden) \(item.version)" }
+    func describe(_ cohort: RetentionCohort) -> String { "\(cohort.date) \(cohort.users) \(cohort.retained)" }
     func describe(_ day: EngagementDay) -> String {
         "\(day.dau) \(day.wau) \(day.mau) \(day.devices) \(day.events) \(day.signups.sorted { $0.key < $1.key }) "
             + "\(CommunityState.Action.allCases.map { day.actions[$0] ?? 0 })"

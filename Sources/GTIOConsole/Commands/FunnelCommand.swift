@@ -17,10 +17,9 @@ struct FunnelCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.readModels()
+        let models = try query.storedModels()
         if byDay {
-            let earliest = models.state.firstOpened.values.min().map { Timestamp(milliseconds: $0).day }
-            guard let first = range.firstDay ?? earliest, case let last = range.lastDay ?? models.today, first <= last else {
+            guard let first = try range.firstDay ?? models.firstOpenDay(), case let last = range.lastDay ?? models.today, first <= last else {
                 return try query.emit(AnswerTable.funnelByDay([]))
             }
             try query.emit(AnswerTable.funnelByDay(models.onboardingFunnelByDay(first...last)))

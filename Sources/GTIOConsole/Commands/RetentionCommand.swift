@@ -12,6 +12,6 @@ struct RetentionCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        try query.emit(AnswerTable.retention(try query.readModels().retention(cohorts: range.days)))
+        try query.emit(AnswerTable.retention(try query.storedModels().retention(cohorts: range.days)))
     }
 }

@@ -1,0 +1,40 @@
+import GTIOCatalog
+
+/// How far each device got through onboarding (EVENTS.md, Engagement): app opened → signed up
+/// → profile completed → quick-add follow, in that order, within 7 days of its first open.
+extension ReadModels {
+    /// The days after sign-up that retention looks at.
+    public static let retentionOffsets: [Int64] = [1, 7, 30]
+
+    /// The funnel's window after a device's first `app.opened`.
+    public static let onboardingWindow: Int64 = 7 * Timestamp.millisecondsPerDay
+
+    /// Every device that opened the app: its first open and the last step (0–3) it reached.
+    public var deviceOnboarding: [String: (opened: Int64, step: Int)] {
+        var result: [String: (opened: Int64, step: Int)] = [:]
+        for (device, opened) in state.firstOpened { result[device] = (opened, step(of: device, openedAt: opened)) }
+        return result
+    }
+
+    /// One device's first open and step; nil when it never opened the app.
+    func deviceStep(_ device: String) -> (opened: Int64, step: Int)? {
+        guard let opened = state.firstOpened(device) else { return nil }
+        return (opened, step(of: device, openedAt: opened))
+    }
+
+    /// Users join a device through the `device` of their first sign-up; when several signed up
+    /// on one device, the device counts the furthest any of them got.
+    private func step(of device: String, openedAt opened: Int64) -> Int {
+        let end = opened + Self.onboardingWindow
+        var step = 0
+        for user in state.signupsByDevice[device] ?? [] {
+            guard let signedUp = state.signups[user]?.at, signedUp >= opened, signedUp <= end else { continue }
+            step = max(step, 1)
+            guard let completed = state.profileCompletions[user]?.first(atLeast: signedUp), completed <= end else { continue }
+            step = max(step, 2)
+            guard let followed = state.quickAddFollows[user]?.first(atLeast: completed), followed <= end else { continue }
+            step = 3
+        }
+        return step
+    }
+}
