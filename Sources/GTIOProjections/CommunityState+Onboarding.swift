@@ -43,6 +43,7 @@ extension CommunityState {
               follows.edge(event.user, event.subject) != nil else { return }
         quickAddAccepted.insert(pair)
         quickAddAcceptedByDay[shownDay, default: 0] += 1
+        changes?.touch(day: shownDay)
     }
 }
 

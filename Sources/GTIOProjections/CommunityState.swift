@@ -244,9 +244,13 @@ public struct CommunityState: Sendable {
         makeRoom(for: event)
         lastSeq = event.seq
         eventCount += 1
-        if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
         let day = Timestamp(milliseconds: event.at).day
-        changes?.touch(day: day)
+        if changes != nil {
+            changes?.touch(day: day)
+            // Days between the newest day so far and this one get rows of their own (no events).
+            if let newest = newestAt.map({ Timestamp(milliseconds: $0).day }), day > newest + 1 { changes?.touch(day: newest + 1) }
+        }
+        if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
         if day != tally.day {
             settleTally()
             tally.day = day

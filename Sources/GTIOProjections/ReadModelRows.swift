@@ -124,8 +124,10 @@ extension ReadModels {
     }
 
     /// `single`: compute this day's windows on their own (a catch-up touching a few days).
+    /// Every day from the log's first to its last, days without events included: their WAU and
+    /// MAU still count the days before them.
     func dayRow(_ day: Int64, single: Bool = false, into row: inout some RowSink) -> Bool {
-        guard state.eventsByDay[day] != nil else { return false }
+        guard let days = dayRange, days.contains(day) else { return false }
         let figures = engagement(on: day, single: single)
         row.append(figures.date)
         row.append(figures.dau)
@@ -135,6 +137,8 @@ extension ReadModels {
         row.append(figures.signups.values.reduce(0, +))
         for action in CommunityState.Action.allCases { row.append(figures.actions[action] ?? 0) }
         row.append(figures.events)
+        row.append(state.quickAddShownByDay[day] ?? 0)
+        row.append(state.quickAddAcceptedByDay[day] ?? 0)
         return true
     }
 
@@ -166,6 +170,16 @@ extension ReadModels {
         }
     }
 
+    /// The events the rules ignored on `day`, by type and reason.
+    func anomalyRows(on day: Int64, into rows: inout some RowSink) {
+        for anomaly in anomalies(on: day) {
+            rows.append(Timestamp.dateString(ofDay: day))
+            rows.append(anomaly.type.rawValue)
+            rows.append(anomaly.anomaly.rawValue)
+            rows.append(anomaly.count)
+        }
+    }
+
     func anomalyRows(into rows: inout some RowSink) {
         for anomaly in anomalies() {
             rows.append(anomaly.type.rawValue)
@@ -182,7 +196,13 @@ extension ReadModels {
         }
         return users
     }
-    var allDays: [Int64] { state.eventsByDay.keys.sorted() }
+    /// The log's first to last UTC day with events, nil for an empty log.
+    var dayRange: ClosedRange<Int64>? {
+        guard let first = state.eventsByDay.keys.min(), let last = state.eventsByDay.keys.max() else { return nil }
+        return first...last
+    }
+
+    var allDays: [Int64] { dayRange.map(Array.init) ?? [] }
 
     // MARK: Rows by key, as values
 
@@ -238,6 +258,12 @@ extension ReadModels {
     func flagMarkRows(_ item: String) -> [[StoreValue]] {
         var rows = PackedRows(width: 7)
         flagMarkRows(item, into: &rows)
+        return rows.rows
+    }
+
+    func anomalyRows(on day: Int64) -> [[StoreValue]] {
+        var rows = PackedRows(width: 4)
+        anomalyRows(on: day, into: &rows)
         return rows.rows
     }
 

@@ -105,10 +105,11 @@ extension ReadModelTables {
             return ["rm_flags": flags, "rm_decisions": decisions, "rm_flag_marks": marks]
         case .engagement:
             var days = packed("rm_days", capacity: state.eventsByDay.count)
-            var signups = packed("rm_signups")
+            var signups = packed("rm_signups"), anomalies = packed("rm_anomaly_days")
             for day in models.allDays {
                 _ = models.dayRow(day, into: &days)
                 models.signupRows(day, into: &signups)
+                models.anomalyRows(on: day, into: &anomalies)
             }
             let users = Array(state.signups.keys)
             var cohorts = packed("rm_cohorts", capacity: users.count)
@@ -117,7 +118,7 @@ extension ReadModelTables {
             let devices = Array(steps.keys)
             var deviceRows = packed("rm_devices", capacity: devices.count)
             for index in IDOrder.indices(devices) { models.deviceRow(devices[index], steps[devices[index]]!, into: &deviceRows) }
-            return ["rm_days": days, "rm_signups": signups, "rm_cohorts": cohorts, "rm_devices": deviceRows]
+            return ["rm_days": days, "rm_signups": signups, "rm_anomaly_days": anomalies, "rm_cohorts": cohorts, "rm_devices": deviceRows]
         case .anomalies:
             var anomalies = packed("rm_anomalies")
             models.anomalyRows(into: &anomalies)

@@ -55,9 +55,11 @@ public enum ReadModelTables {
                 ("date", .text), ("dau", .integer), ("wau", .integer), ("mau", .integer), ("devices", .integer),
                 ("signups", .integer), ("posts", .integer), ("hearts", .integer), ("votes", .integer),
                 ("reviews", .integer), ("flags", .integer), ("shares", .integer), ("invites", .integer),
-                ("suggestions", .integer), ("events", .integer),
+                ("suggestions", .integer), ("events", .integer), ("quickadd_shown", .integer), ("quickadd_accepted", .integer),
             ], keyCount: 1),
             TableLayout(name: "rm_signups", columns: [("date", .text), ("provider", .text), ("count", .integer)], keyCount: 2),
+            TableLayout(name: "rm_anomaly_days", columns: [("date", .text), ("type", .text), ("reason", .text), ("count", .integer)],
+                        keyCount: 3),
             TableLayout(name: "rm_cohorts", columns: [
                 ("user", .text), ("date", .text), ("active_d1", .integer), ("active_d7", .integer), ("active_d30", .integer),
             ], keyCount: 1, indexes: [["date"]]),
@@ -127,6 +129,7 @@ public enum ReadModelTables {
                         rows: days.map { models.dayRow($0, single: single) })
             for day in days {
                 try replace("rm_signups", where: "date", is: .text(Timestamp.dateString(ofDay: day)), with: models.signupRows(day))
+                try replace("rm_anomaly_days", where: "date", is: .text(Timestamp.dateString(ofDay: day)), with: models.anomalyRows(on: day))
             }
         }
         if changes.anomalies {

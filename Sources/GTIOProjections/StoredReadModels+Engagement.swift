@@ -5,8 +5,8 @@ extension StoredReadModels {
     /// The UTC day of "now".
     public var today: Int64 { Timestamp(milliseconds: now).day }
 
-    /// Engagement of one UTC day, nil when the log has no event on it (the tables keep a row
-    /// only for days with events).
+    /// Engagement of one UTC day, nil outside the log's first to last day (the tables keep a
+    /// row for each day in between, with events or not).
     public func engagement(on day: Int64) throws -> EngagementDay? {
         let actions = CommunityState.Action.allCases
         let date = StoreValue.text(Timestamp.dateString(ofDay: day))
@@ -26,10 +26,15 @@ extension StoredReadModels {
         }
     }
 
-    /// Ignored events by type and reason, most first.
-    public func anomalies() throws -> [AnomalyCount] {
+    /// Ignored events by type and reason, most first: all of them, or those of one UTC day.
+    public func anomalies(on day: Int64? = nil) throws -> [AnomalyCount] {
         try read { tables in
-            try tables.rows("SELECT type, reason, count FROM rm_anomalies").compactMap { row in
+            let rows = if let day {
+                try tables.rows("SELECT type, reason, count FROM rm_anomaly_days WHERE date = ?", [.text(Timestamp.dateString(ofDay: day))])
+            } else {
+                try tables.rows("SELECT type, reason, count FROM rm_anomalies")
+            }
+            return rows.compactMap { row -> AnomalyCount? in
                 guard let type = row[0].string.flatMap(EventType.init(rawValue:)),
                       let anomaly = row[1].string.flatMap(Anomaly.init(rawValue:))
                 else { return nil }
@@ -37,5 +42,13 @@ extension StoredReadModels {
             }
         }
         .sorted(by: AnomalyCount.mostFirst)
+    }
+
+    /// Quick-add pairs first shown on one of `days` (nil: all) and how many of them were then
+    /// followed with `via: quickadd`, accepted at any time up to now.
+    public func quickAddShownAndAccepted(shownOn days: ClosedRange<Int64>? = nil) throws -> (shown: Int, accepted: Int) {
+        let (filter, arguments) = Self.dateFilter("date", days)
+        let row = try read { try $0.row("SELECT SUM(quickadd_shown), SUM(quickadd_accepted) FROM rm_days\(filter)", arguments) }
+        return (row?[0].int ?? 0, row?[1].int ?? 0)
     }
 }

@@ -31,10 +31,12 @@ import Testing
         for item in try models.moderationQueue().map(\.item) { text += "  \(item): \(try models.preview(of: item))\n" }
         text += "decisions \(try models.decisions().map(\.seq))\n"
         text += "anomalies \(try models.anomalies().map { "\($0.type) \($0.anomaly) \($0.count)" })\n"
-        for day in models.today - 3...models.today {
-            text += "\(day): \(try models.engagement(on: day).map(describe) ?? "-")\n"
-        }
         let days = models.today - 40...models.today
+        for day in days {
+            text += "\(day): \(try models.engagement(on: day).map(describe) ?? "-") \(try models.anomalies(on: day).map(describe))\n"
+        }
+        let quickAdd = try models.quickAddShownAndAccepted(), quickAddDays = try models.quickAddShownAndAccepted(shownOn: days.upperBound - 5...days.upperBound)
+        text += "quick-add \(quickAdd.shown) \(quickAdd.accepted) \(quickAddDays.shown) \(quickAddDays.accepted)\n"
         text += "funnel \(try models.onboardingFunnel().reached) \(try models.onboardingFunnel(firstOpenedOn: days).reached)\n"
         text += "funnel by day \(try models.onboardingFunnelByDay(models.today - 3...models.today).map { "\($0.day) \($0.funnel.reached)" })\n"
         text += "retention \(try models.retention().map(describe)) \(try models.retention(cohorts: days).map(describe))\n"
@@ -61,10 +63,13 @@ import Testing
         for item in models.moderationQueue().map(\.item) { text += "  \(item): \(models.state.preview(of: item))\n" }
         text += "decisions \(models.state.decisions.map(\.seq))\n"
         text += "anomalies \(models.anomalies().map { "\($0.type) \($0.anomaly) \($0.count)" })\n"
-        for day in models.today - 3...models.today {
-            text += "\(day): \(models.state.eventsByDay[day] == nil ? "-" : describe(models.engagement(on: day)))\n"
-        }
         let days = models.today - 40...models.today
+        for day in days {
+            let inLog = models.dayRange?.contains(day) ?? false
+            text += "\(day): \(inLog ? describe(models.engagement(on: day)) : "-") \(models.anomalies(on: day).map(describe))\n"
+        }
+        let quickAdd = models.quickAddAcceptance(), quickAddDays = models.quickAddAcceptance(shownOn: days.upperBound - 5...days.upperBound)
+        text += "quick-add \(quickAdd.shown) \(quickAdd.accepted) \(quickAddDays.shown) \(quickAddDays.accepted)\n"
         text += "funnel \(models.onboardingFunnel().reached) \(models.onboardingFunnel(firstOpenedOn: days).reached)\n"
         text += "funnel by day \(models.onboardingFunnelByDay(models.today - 3...models.today).map { "\($0.day) \($0.funnel.reached)" })\n"
         text += "retention \(models.retention().map(describe)) \(models.retention(cohorts: days).map(describe))\n"
@@ -79,6 +84,7 @@ import Testing
     func describe(_ verdict: VoteVerdict) -> String { "\(verdict.post) \(verdict.wearIt)/\(verdict.changeIt)" }
     func describe(_ suggestion: FriendSuggestion) -> String { "\(suggestion.rank) \(suggestion.user) \(suggestion.mutual) \(suggestion.followers)" }
     func describe(_ item: FlaggedItem) -> String { "\(item.item) \(item.flaggers) \(item.firstFlagged) \(item.lastFlagged) \(item.hidden) \(item.version)" }
+    func describe(_ anomaly: AnomalyCount) -> String { "\(anomaly.type) \(anomaly.anomaly) \(anomaly.count)" }
     func describe(_ cohort: RetentionCohort) -> String { "\(cohort.date) \(cohort.users) \(cohort.retained)" }
     func describe(_ day: EngagementDay) -> String {
         "\(day.dau) \(day.wau) \(day.mau) \(day.devices) \(day.events) \(day.signups.sorted { $0.key < $1.key }) "
@@ -104,6 +110,28 @@ import Testing
             let expected = LogView.latest.readModels(from: RandomLog.records(seed: seed, count: 300))
             #expect(try! stored(models!) == folded(expected), "seed \(seed)")
         }
+    }
+
+    /// Days without any event between two that have some still get rows (their WAU and MAU
+    /// count the days before), also when a catch-up jumps over them.
+    @Test func quietDaysInTheMiddleOfTheLogAnswerFromTheTables() throws {
+        let folder = TemporaryDirectory()
+        var events = RandomLog.events(seed: 11, count: 300)
+        for index in 150..<300 { events[index].at = Timestamp(milliseconds: events[index].at.milliseconds + 4 * Timestamp.millisecondsPerDay) }
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        let live = try LiveReadModels(store: store)
+        for range in [0..<150, 150..<300] {
+            _ = try store.append(EventBatch(source: "gen", events: events[range].enumerated().map { ($0.offset, $0.element) }))
+            _ = try live.catchUp()
+        }
+        let models = try #require(try StoredReadModels.current(store))
+        let records = events.enumerated().map { LogRecord(seq: Int64($0.offset + 1), $0.element) }
+        let expected = LogView.latest.readModels(from: records)
+        let quiet = Timestamp(milliseconds: events[149].at.milliseconds).day + 1
+        #expect(expected.state.eventsByDay[quiet] == nil, "a day without events")
+        #expect(try models.engagement(on: quiet)?.mau == expected.engagement(on: quiet).mau)
+        #expect(try models.engagement(on: quiet)?.mau ?? 0 > 0)
+        #expect(try stored(models) == folded(expected))
     }
 
     @Test func anAsOfViewInScratchTablesAnswersLikeItsFold() async throws {
