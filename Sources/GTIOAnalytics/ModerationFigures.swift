@@ -54,3 +54,14 @@ extension ReadModels {
         ModerationFigures(queue: queue ?? moderationQueue(), decisions: state.decisions, decidedOn: days)
     }
 }
+
+extension StoredReadModels {
+    /// The desk of `queue` (the queue at "now") and the decisions taken on `days` (nil: all).
+    public func moderationFigures(decidedOn days: ClosedRange<Int64>? = nil, queue: [FlaggedItem]) throws -> ModerationFigures {
+        let decided = try decisionFigures(decidedOn: days)
+        return ModerationFigures(
+            queue: queue.count, hidden: queue.count(where: \.hidden), decisions: decided.count, removed: decided.removed,
+            dismissed: decided.dismissed, medianWait: decided.medianWait, p90Wait: decided.p90Wait,
+            byModerator: decided.byModerator.map { (moderator: $0.0, decisions: $0.1) })
+    }
+}

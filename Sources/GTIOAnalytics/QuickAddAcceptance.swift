@@ -29,3 +29,11 @@ extension ReadModels {
         return result
     }
 }
+
+extension StoredReadModels {
+    /// Acceptance of the pairs first shown on one of `days` (nil: all), accepted at any time up to now.
+    public func quickAddAcceptance(shownOn days: ClosedRange<Int64>? = nil) throws -> QuickAddAcceptance {
+        let counts = try quickAddShownAndAccepted(shownOn: days)
+        return QuickAddAcceptance(shown: counts.shown, accepted: counts.accepted)
+    }
+}

@@ -12,6 +12,11 @@ public struct EngagementDay: Sendable, Equatable {
     public var events: Int
 
     public var date: String { Timestamp.dateString(ofDay: day) }
+
+    /// A day on which nobody did anything, and nobody in the month before either.
+    public static func quiet(_ day: Int64) -> EngagementDay {
+        EngagementDay(day: day, dau: 0, wau: 0, mau: 0, devices: 0, signups: [:], actions: [:], events: 0)
+    }
 }
 
 extension ReadModels {

@@ -46,8 +46,8 @@ public struct ReadModelEngine: Sendable {
 
     /// The read models of `view` as tables in memory, answered by the same queries as a store's:
     /// an as-of view folds the log into them.
-    public func scratch(_ view: LogView, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
-        let models = try fold(view, progress: progress)
+    public func scratch(_ view: LogView, throughSeq: Int64? = nil, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
+        let models = try fold(view, throughSeq: throughSeq, progress: progress)
         let scratch = try store.scratchTables()
         try scratch.writeTables { tx in
             try ReadModelSchema.create(tx)

@@ -1,3 +1,4 @@
+import GTIOCatalog
 import GTIOStore
 
 extension StoredReadModels {
@@ -23,20 +24,27 @@ extension StoredReadModels {
     /// The decisions in numbers: how many (removed, dismissed), how long their items had waited
     /// (ms, at the rounded positions p × (n − 1) of the sorted waits for p = 0.5 and 0.9), and
     /// how many each moderator took, by moderator id.
-    public func decisionFigures() throws
+    public func decisionFigures(decidedOn days: ClosedRange<Int64>? = nil) throws
         -> (count: Int, removed: Int, dismissed: Int, medianWait: Int64?, p90Wait: Int64?, byModerator: [(String, Int)])
     {
-        try read { tables in
+        var filter = "", arguments: [StoreValue] = []
+        if let days {
+            filter = " WHERE at >= ? AND at < ?"
+            let clamp = { (day: Int64) in max(-1 << 40, min(1 << 40, day)) * Timestamp.millisecondsPerDay }
+            arguments = [.integer(clamp(days.lowerBound)), .integer(clamp(days.upperBound) + Timestamp.millisecondsPerDay)]
+        }
+        return try read { tables in
             let counts = try tables.row("""
-                SELECT COUNT(*), IFNULL(SUM(action = 'remove'), 0), IFNULL(SUM(action = 'dismiss'), 0) FROM rm_decisions
-                """)
+                SELECT COUNT(*), IFNULL(SUM(action = 'remove'), 0), IFNULL(SUM(action = 'dismiss'), 0) FROM rm_decisions\(filter)
+                """, arguments)
             let count = counts?[0].int ?? 0
             func wait(_ p: Double) throws -> Int64? {
                 guard count > 0 else { return nil }
                 let position = min(count - 1, Int((Double(count - 1) * p).rounded()))
-                return try tables.row("SELECT waited FROM rm_decisions ORDER BY waited LIMIT 1 OFFSET ?", [.integer(Int64(position))])?[0].int64
+                return try tables.row(
+                    "SELECT waited FROM rm_decisions\(filter) ORDER BY waited LIMIT 1 OFFSET ?", arguments + [.integer(Int64(position))])?[0].int64
             }
-            let byModerator = try tables.rows("SELECT moderator, COUNT(*) FROM rm_decisions GROUP BY moderator")
+            let byModerator = try tables.rows("SELECT moderator, COUNT(*) FROM rm_decisions\(filter) GROUP BY moderator", arguments)
                 .map { ($0[0].string ?? "", $0[1].int) }.sorted { $0.0 < $1.0 }
             return (count, counts?[1].int ?? 0, counts?[2].int ?? 0, try wait(0.5), try wait(0.9), byModerator)
         }

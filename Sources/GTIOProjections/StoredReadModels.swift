@@ -12,23 +12,30 @@ public struct StoredReadModels: Sendable {
     public let now: Int64
     /// The last seq the tables applied.
     public let lastSeq: Int64
+    /// The events the tables applied.
+    public let eventCount: Int
 
     /// The tables of `source` as they stand, with their own "now" unless `now` is given.
     public init(source: any TableSource, now: Int64? = nil) throws {
         let position = try source.readTables { try Self.position(in: $0) }
         self.source = source
         self.lastSeq = position?.seq ?? 0
+        self.eventCount = position?.events ?? 0
         self.now = now ?? position?.newestAt ?? 0
     }
 
     /// Where a store's tables stand: nil when they were never written or hold another definition.
-    static func position(in tables: any TableReading) throws -> (seq: Int64, newestAt: Int64?)? {
+    static func position(in tables: any TableReading) throws -> (seq: Int64, newestAt: Int64?, events: Int)? {
         guard ReadModelSchema.storedVersion(tables) == ReadModelSchema.version else { return nil }
-        var seq: Int64 = 0, newestAt: Int64?
-        for row in try tables.rows("SELECT key, value FROM rm_meta WHERE key IN ('seq', 'newest_at')") {
-            if row[0].string == "seq" { seq = row[1].int64 ?? 0 } else { newestAt = row[1].int64 }
+        var seq: Int64 = 0, newestAt: Int64?, events = 0
+        for row in try tables.rows("SELECT key, value FROM rm_meta WHERE key IN ('seq', 'newest_at', 'events')") {
+            switch row[0].string {
+            case "seq": seq = row[1].int64 ?? 0
+            case "newest_at": newestAt = row[1].int64
+            default: events = row[1].int
+            }
         }
-        return (seq, newestAt)
+        return (seq, newestAt, events)
     }
 
     /// The tables of `store` when every read model stands at the end of its log; nil when they

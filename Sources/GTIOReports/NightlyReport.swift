@@ -65,20 +65,22 @@ public struct NightlyReport: Sendable {
         guard (firstAt.day...lastAt.day).contains(day) else {
             throw ReportError.dateOutsideLog(Timestamp.dateString(ofDay: day), first: firstAt.dateString, last: lastAt.dateString)
         }
-        let models = try ReadModelEngine(store: store).fold(.asOf(Timestamp.endOfDay(day)), throughSeq: status.lastSeq)
-        return make(models, day: day, logSeq: status.lastSeq, firstDay: firstAt.day, lastDay: lastAt.day,
-                    quarantine: try store.quarantineEntries(), quarantined: Int(status.quarantined))
+        // The day's view, folded into tables of its own and answered by the console's queries.
+        let models = try ReadModelEngine(store: store).scratch(.asOf(Timestamp.endOfDay(day)), throughSeq: status.lastSeq)
+        return try make(models, day: day, logSeq: status.lastSeq, firstDay: firstAt.day, lastDay: lastAt.day,
+                        quarantine: try store.quarantineEntries(), quarantined: Int(status.quarantined))
     }
 
-    /// The report from read models already folded as of the end of `day`.
-    static func make(_ models: ReadModels, day: Int64, logSeq: Int64, firstDay: Int64, lastDay: Int64,
-                     quarantine: [QuarantineEntry], quarantined: Int) -> NightlyReport {
+    /// The report from read models as of the end of `day`.
+    static func make(_ models: StoredReadModels, day: Int64, logSeq: Int64, firstDay: Int64, lastDay: Int64,
+                     quarantine: [QuarantineEntry], quarantined: Int) throws -> NightlyReport {
         let trendRange = max(firstDay, day - trendDays + 1)...day
-        let trend = trendRange.map { models.engagement(on: $0) }
-        func figures(_ day: Int64) -> EngagementDay {
-            trendRange.contains(day) ? trend[Int(day - trendRange.lowerBound)] : models.engagement(on: day)
+        /// A day before the log has no row: nothing happened on it.
+        func figures(_ day: Int64) throws -> EngagementDay {
+            try models.engagement(on: day) ?? .quiet(day)
         }
-        let (now, before, weekBefore) = (figures(day), figures(day - 1), figures(day - 7))
+        let trend = try trendRange.map(figures)
+        let (now, before, weekBefore) = (try figures(day), try figures(day - 1), try figures(day - 7))
         let metrics: [(String, (EngagementDay) -> Int)] = [
             ("DAU", \.dau), ("WAU", \.wau), ("MAU", \.mau), ("Sign-ups", { $0.signups.values.reduce(0, +) }),
             ("Posts", { $0.actions[.posts] ?? 0 }), ("Hearts", { $0.actions[.hearts] ?? 0 }),
@@ -89,20 +91,22 @@ public struct NightlyReport: Sendable {
             HeadlineFigure(name: name, value: value(now), dayBefore: day - 1 >= firstDay ? value(before) : nil,
                            weekBefore: day - 7 >= firstDay ? value(weekBefore) : nil)
         }
-        let looks = models.looks(.popular, limit: topLooks)
-        let queue = models.moderationQueue()
+        let looks = try models.looks(.popular, limit: topLooks)
+        let queue = try models.moderationQueue()
+        let previews = try models.previews(of: queue.map(\.item))
+        var lookVerdicts: [String: VoteVerdict] = [:]
+        for look in looks { lookVerdicts[look.post] = try models.verdict(post: look.post) }
         return NightlyReport(
-            day: day, logSeq: logSeq, eventsInView: models.state.eventCount, firstDay: firstDay, lastDay: lastDay,
-            headline: headline, trend: trend,
-            looks: looks, lookVerdicts: Dictionary(uniqueKeysWithValues: looks.compactMap { look in models.verdict(post: look.post).map { (look.post, $0) } }),
-            verdicts: models.verdicts(),
-            funnel: models.onboardingFunnel(firstOpenedOn: trendRange), funnelByDay: models.onboardingFunnelByDay(trendRange),
-            retention: models.retention(cohorts: (day - trendDays)...(day - 1)),
-            quickAddToday: models.quickAddAcceptance(shownOn: day...day), quickAddTrend: models.quickAddAcceptance(shownOn: trendRange),
-            moderationToday: models.moderationFigures(decidedOn: day...day, queue: queue),
-            moderationTrend: models.moderationFigures(decidedOn: trendRange, queue: queue),
-            queue: AnswerTable.flags(queue, in: models.state),
-            anomalies: models.anomalies(on: day), quarantine: quarantine, quarantined: quarantined)
+            day: day, logSeq: logSeq, eventsInView: models.eventCount, firstDay: firstDay, lastDay: lastDay,
+            headline: headline, trend: trend, looks: looks, lookVerdicts: lookVerdicts, verdicts: try models.verdicts(),
+            funnel: try models.onboardingFunnel(firstOpenedOn: trendRange), funnelByDay: try models.onboardingFunnelByDay(trendRange),
+            retention: try models.retention(cohorts: (day - trendDays)...(day - 1)),
+            quickAddToday: try models.quickAddAcceptance(shownOn: day...day),
+            quickAddTrend: try models.quickAddAcceptance(shownOn: trendRange),
+            moderationToday: try models.moderationFigures(decidedOn: day...day, queue: queue),
+            moderationTrend: try models.moderationFigures(decidedOn: trendRange, queue: queue),
+            queue: AnswerTable.flags(queue) { previews[$0] ?? (nil, "") },
+            anomalies: try models.anomalies(on: day), quarantine: quarantine, quarantined: quarantined)
     }
 
     /// The vote verdict of one of the looks, when it has votes.
