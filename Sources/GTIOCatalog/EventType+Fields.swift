@@ -6,8 +6,8 @@ extension EventType {
     /// in which they are checked (§4: a line has one reason, the first check that fails).
     public var fields: [FieldSpec] { Self.fieldTable[self]! }
 
-    /// The columns this type keeps its fields in: a scan reads only those (each read of a
-    /// column costs ~130 instructions in SQLite's API, per event).
+    /// The columns this type keeps its fields in: a scan reads only those, as every column
+    /// read costs a call into the database per event.
     public var columns: EventColumns { Self.columnsByCase[caseIndex] }
 
     /// Whether this type's `subject` is another user (a follow, a block and their answers),

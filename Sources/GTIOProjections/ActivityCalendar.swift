@@ -1,9 +1,8 @@
 /// Which keys (users, or devices) were active on which UTC days: one bit per key and day, the
 /// days in spans of 64 (a span starts on a day number that is a multiple of 64). The newest span
-/// is one contiguous array of words by key, so that marking a day touches one word: a sorted
-/// array of days per key, as before, cost a cache miss and often a reallocation per (key, day),
-/// ~14 % of the folding thread of a rebuild (perf, 1 M-event demo log: ~460 k pairs). Older
-/// spans keep only the keys active in them, so that memory follows activity, not the log's age.
+/// is one contiguous array of words by key, so that marking a day touches one word rather than
+/// growing a list per key. Older spans keep only the keys active in them, so that memory
+/// follows activity, not the log's age.
 struct ActivityCalendar: Sendable {
     /// The newest span seen (day >> 6) and its words by key; keys up to `newest.count` - 1.
     private var newestSpan = Int64.min
@@ -39,8 +38,8 @@ struct ActivityCalendar: Sendable {
     }
 
     /// How many keys were active on any day of `days`: by the bits of each span, the older
-    /// spans' few keys checked against the newest's (a catch-up asks for the WAU and MAU of a
-    /// day or two, and listing every key's days for that took ~10 ms a day).
+    /// spans' few keys checked against the newest's, without listing every key's days (a
+    /// catch-up asks for the WAU and MAU of a day or two).
     func countKeys(activeOn days: ClosedRange<Int64>) -> Int {
         func mask(_ span: Int64) -> UInt64 {
             let first = max(days.lowerBound, span << 6) - span << 6, last = min(days.upperBound, span << 6 + 63) - span << 6

@@ -17,8 +17,8 @@ public struct CommunityState: Sendable {
         public var life = Life.live
         public var description: String?
         /// Who hearts it by user key, with the seq of the heart that counts (for "newest
-        /// first"); by id through `CommunityState.hearts(of:)`. Keyed, as hearts are the most
-        /// common action: a string-keyed table cost ~400 instructions a lookup.
+        /// first"); by id through `CommunityState.hearts(of:)`. Keyed by integer, as hearts are
+        /// the most common action and a string-keyed table hashes the id each time.
         var hearters: [Int: Int64] = [:]
         public var wearIt = 0
         public var changeIt = 0
@@ -217,8 +217,8 @@ public struct CommunityState: Sendable {
 
     /// Applies events in order, as `apply(_:)` one by one would.
     public mutating func apply(_ events: [KeyedEvent]) {
-        // Through the buffer: a for-in, or the array's subscript, copied each event out (a
-        // retain and a release per string, ~4 % of the folding thread).
+        // Through the buffer: a for-in, or the array's subscript, copies each event out (a
+        // retain and a release per string).
         events.withUnsafeBufferPointer { events in
             for index in events.indices { applyOne(events[index]) }
         }

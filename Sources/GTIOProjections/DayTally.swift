@@ -1,7 +1,8 @@
 /// The events, actions and newly active users and devices counted for the day being applied,
-/// before they go into the per-day tables: a fold counts per event, and hashing the day (for an
-/// action, the day and the action) each time cost ~4 % of its instructions. Events come nearly
-/// in day order, so one addition per run of events on a day does it.
+/// before they go into the per-day tables.
+///
+/// A fold counts per event, and hashing the day (and the action) each time is dear; events come
+/// nearly in day order, so one addition per run of events on a day does it.
 struct DayTally: Sendable {
     var day = Int64.min
     var events = 0

@@ -4,10 +4,10 @@ import GTIOStore
 extension EventType {
     /// The columns of this type that the fold reads: the catalog's (`columns`) less the value,
     /// text and flag of the types whose rules never look at them (a track's name, an app open's
-    /// first-launch flag, a sign-in's provider...). Reading a column costs ~130 instructions in
-    /// SQLite's API, a text one a `String` too, and those types are ~40 % of a demo log. A rule
-    /// that starts reading one of these must be added here; the property tests would catch the
-    /// omission, as catching up reads every column and must give what a rebuild gives.
+    /// first-launch flag, a sign-in's provider...), which a scan then need not read.
+    ///
+    /// A rule that starts reading one of these must be added here; the property tests would
+    /// catch the omission, as catching up reads every column and must give what a rebuild gives.
     var foldColumns: EventColumns { Self.foldColumnsByCase[caseIndex] }
 
     private static let valueReaders: Set<EventType> = [.userSignedUp, .userFollowed, .postCreated, .postVoted, .moderationResolved]

@@ -36,9 +36,8 @@ extension ReadModels {
 
     /// The first `count` candidates for `user` (all when nil), ranked by mutual follows, then
     /// followers, then id. Candidates with mutual follows are few and sorted here; the rest
-    /// follow in the view's popularity order, sorted once per view and read only as far as
-    /// `count` needs (`suggest U` on the 1 M-event demo log, in process: p50 3.6–6 ms when every
-    /// author was sorted per query, 0.01 ms so; the view's first query pays the one sort).
+    /// follow in the view's popularity order, sorted once per view (its first query pays the
+    /// sort) and read only as far as `count` needs.
     func ranked(for user: String, count: Int?) -> [FriendSuggestion] {
         // Taken before `authors`: the indexes' lock is not reentrant.
         let eligible = eligiblePosts

@@ -4,10 +4,10 @@ import GTIOStore
 /// Full rewrites of read-model tables, as a rebuild does them.
 extension ReadModelTables {
     /// Replaces the tables of the models `names` with these read models' rows and sets their
-    /// checkpoints, in the caller's transaction. Both threads build rows, the biggest models
-    /// first, and this one inserts whatever is built: a second thread building while this one
-    /// inserted left this one waiting for the posts' rows, a third of the tables' time (perf).
-    /// Returns the rows written per model.
+    /// checkpoints, in the caller's transaction; returns the rows written per model.
+    ///
+    /// Both threads build rows, the biggest models first, and this one inserts whatever is
+    /// built, so that it never waits idle for the other's rows.
     public static func write(_ names: [ReadModelName], _ models: ReadModels, in tx: any TableWriting) throws -> [ReadModelName: Int] {
         // All go in one transaction, so the order is not seen.
         let biggest: [ReadModelName] = [.posts, .followGraph]

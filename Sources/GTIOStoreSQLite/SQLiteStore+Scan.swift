@@ -6,7 +6,7 @@ import GTIOCatalog
 
 extension SQLiteStore {
     /// Reads the typed columns of the events in `scope`, in `seq` order, straight from the
-    /// C API: a rebuild reads the whole log, and GRDB's `Row` costs ≈ 3× the C calls here.
+    /// C API: a rebuild reads the whole log, and GRDB's `Row` costs several times the C calls.
     public func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
         var delivered = false
         try readDatabase { db in

@@ -33,13 +33,10 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         configuration.prepareDatabase { db in
             // FULL makes each committed batch durable against power loss, at one fsync per batch.
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // The id B-tree of a million events is ~30 MB; SQLite's default 2 MB page cache made
-            // dedup lookups read(2) pages over and over (re-ingest of 1 M events: 413 → 534 k/s).
-            // Memory-mapped I/O was tried too and dropped: each read after a large append paid
-            // ~20 ms remapping, and ingest was no faster without it. Readers keep the default:
-            // their big reads are scans of the log, which gain nothing from a cache they fill
-            // once, and filling 32 MB of fresh memory cost a rebuild's reading thread ~8 k page
-            // faults (1 M-event demo log: 41.7 k → 33.4 k minor faults, peak RSS 157 → 122 MB).
+            // Writers keep a 32 MB page cache: the id B-tree of a large log outgrows SQLite's
+            // default 2 MB, and dedup lookups would read its pages from the file over and over.
+            // Readers keep the default: their big reads are scans of the log, which gain nothing
+            // from a cache they fill once (docs/PERFORMANCE.md).
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -32768") }
         }
         do {
@@ -155,8 +152,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
 
     /// Copies the write-ahead log back into the file and empties it, if no reader is in the way.
     /// Writers call it after large writes: processes end without closing their connections, and
-    /// the next one to open the store would otherwise rebuild its index of a large WAL file
-    /// (~0.5 s for the 800 MB left by building the read models of 20 M events).
+    /// the next one to open the store would otherwise rebuild its index of a large WAL file.
     public func settle() {
         guard !isReadOnly else { return }
         _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }

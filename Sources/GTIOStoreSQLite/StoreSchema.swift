@@ -128,9 +128,8 @@ enum StoreSchema {
         }
         migrator.registerMigration("v3 gapless check on explicit seq only") { db in
             // The log appends with seq NULL, so SQLite itself assigns max + 1 (gapless, as no
-            // delete is allowed). Checking every append with a MAX(seq) subquery cost ~20 % of
-            // ingest (1 M events: 153 k → 178 k events/s without it); now only an explicitly given
-            // seq is checked. An auto-assigned rowid reads as -1 in a BEFORE trigger: were that to
+            // delete is allowed). A MAX(seq) subquery on every append slowed ingest noticeably
+            // (docs/PERFORMANCE.md); now only an explicitly given seq is checked. An auto-assigned rowid reads as -1 in a BEFORE trigger: were that to
             // change, every append would be refused, loudly, rather than gaps allowed.
             try db.execute(sql: """
                 DROP TRIGGER events_gapless;

@@ -148,7 +148,7 @@ func rebuilds(_ path: String, runs: Int) throws {
 
 /// One fold of the whole log and nothing else: a run short and deterministic enough for a
 /// profiler (`valgrind --tool=cachegrind` counts the same instructions run after run, where
-/// this VM's timings swing by a third).
+/// timings on a shared machine swing).
 func foldOnce(_ path: String) throws {
     let engine = ReadModelEngine(store: try SQLiteStore(path: path))
     var models: ReadModels!

@@ -1,8 +1,7 @@
-/// Ids to their keys, for `KeyTable`. Hand-written because `Dictionary<String, Int>` was the
-/// bottleneck of a rebuild: keying the ids of 1 M demo events took ~0.5 s of the scanning
-/// thread (gtio-bench rebuild), mostly cache misses on its metadata, key, value and string
-/// storage. Ids of up to 16 UTF-8 bytes (every id the app mints) are kept inline in one slot,
-/// so a lookup reads one cache line; longer ids go to a dictionary.
+/// Ids to their keys, for `KeyTable`: an open-addressing table whose slots hold ids of up to 16
+/// UTF-8 bytes (every id the app mints) inline, so that a lookup reads one cache line; longer
+/// ids go to a dictionary. Hand-written because `Dictionary<String, Int>` was the bottleneck of
+/// a rebuild (docs/PERFORMANCE.md).
 struct IDIndex: Sendable {
     /// An id's bytes as two words and a length.
     struct Packed: Sendable, Equatable {
@@ -11,8 +10,7 @@ struct IDIndex: Sendable {
         var length: UInt64 = 0
     }
 
-    /// 24 bytes, so that the table of the 1 M-event demo log's ~150 k ids is ~6 MB: its lookups
-    /// are cache misses, a fifth of the reading thread (perf), fewer the smaller it is.
+    /// 24 bytes: lookups are mostly cache misses, fewer the smaller the table.
     private struct Slot: Sendable {
         var low: UInt64 = 0
         var high: UInt64 = 0
@@ -80,7 +78,7 @@ struct IDIndex: Sendable {
         return index
     }
 
-    /// Linear probing stays short at most 70 % full (~1.7 probes a hit).
+    /// Doubles at 70 % full, where linear probing stays short.
     private mutating func grow() {
         let old = slots
         slots = [Slot](repeating: Slot(), count: old.count * 2)
@@ -89,9 +87,8 @@ struct IDIndex: Sendable {
         }
     }
 
-    /// An id's bytes as two words and a length, or nil when longer than 16 bytes. Loaded as
-    /// words where a `memcpy` of the length cost a call a lookup (~18 → ~11 ns a lookup in a
-    /// table that fits the cache).
+    /// An id's bytes as two words and a length, or nil when longer than 16 bytes; loaded as
+    /// words, since a `memcpy` of the length costs a call per lookup.
     static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> Packed? {
         let count = bytes.count
         guard count <= 16 else { return nil }

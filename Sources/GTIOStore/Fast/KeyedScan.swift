@@ -2,10 +2,11 @@ import Foundation
 import GTIOCatalog
 
 
-/// Reads the log on a second thread, keying each event's ids straight from the backend's bytes, and
-/// hands the fold chunks of keyed events on the calling thread, so that reading and folding
-/// overlap. The chunks' buffers go back to the reader to be filled again: a million events'
-/// chunks are ~100 MB, and a first touch of fresh memory costs 1.5–10 µs a page on this VM.
+/// Reads the log on a second thread and hands the fold chunks of keyed events on the calling one.
+///
+/// Reading and folding overlap; ids are keyed straight from the backend's bytes. The chunks'
+/// buffers go back to the reader to be filled again, since a first touch of fresh memory is
+/// dear and a whole log's chunks would be a lot of it.
 public final class KeyedScan: @unchecked Sendable {
     // @unchecked: only the reading thread touches `table` and `userTable` until `run` has
     // returned (it waits for that thread to end), and only the caller's thread after.
@@ -97,8 +98,7 @@ public final class KeyedScan: @unchecked Sendable {
     }
 
     /// The loop itself, on parameters and locals only: variables that a nested function or an
-    /// outer closure captured were checked for exclusive access on every event (~5 % of the
-    /// reading thread's instructions).
+    /// outer closure captures are checked for exclusive access on every event.
     private static func fill(
         _ store: any EventLog, _ scope: LogScope, columns: [EventColumns], keys: inout KeyTable, users: inout KeyTable,
         full: BatchChannel<Result<Chunk, any Error>>, free: BatchChannel<([KeyedEvent], ChunkDevices)>

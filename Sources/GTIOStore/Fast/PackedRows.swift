@@ -1,7 +1,6 @@
-/// Rows of one table packed for `BulkInsert`: their values in row order and all their text in
-/// one buffer, so that a row costs no allocation of its own. Rewriting the read-model tables of
-/// the 1 M-event demo log from rows of separate values spent longer building, ordering and
-/// freeing the rows (~0.3 s, perf) than SQLite spent inserting them (~0.13 s).
+/// Rows of one table packed for a bulk insert: their values in row order and all their text in
+/// one buffer, so that a row costs no allocation of its own (a full rewrite of the read-model
+/// tables otherwise spends longer making and freeing rows than the database inserting them).
 public struct PackedRows: RowSink, Sendable {
     public enum Value: Sendable {
         case null

@@ -1,10 +1,9 @@
 import GRDB
 import GTIOStore
 
-/// Inserts packed rows into one table many per statement, binding their text in place:
-/// rewriting the read-model tables one row per statement cost ~10 k instructions a row
-/// (cachegrind, 200 k demo events), a fifth of it opening and halting the statement and
-/// another copying each bound string.
+/// Inserts packed rows into one table many per statement, binding their text in place: a
+/// statement per row spends much of each row opening and halting the statement and copying
+/// each bound string.
 public struct BulkInsert {
     private let db: Database
     private let batch: SQLiteStatementBinding

@@ -3,7 +3,7 @@ import GRDBSQLite
 import GTIOStore
 
 /// The columns of the row an SQLite statement over `events` is on, read through the C API:
-/// a rebuild reads the whole log, and GRDB's `Row` costs ≈ 3× these calls.
+/// a rebuild reads the whole log, and GRDB's `Row` costs several times these calls.
 final class SQLiteRowCursor: EventRowCursor {
     private let handle: OpaquePointer
     private let lists: ListCursor

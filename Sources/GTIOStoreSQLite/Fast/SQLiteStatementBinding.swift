@@ -4,8 +4,8 @@ import GRDBSQLite
 
 /// Binds and steps a prepared statement through the SQLite C API.
 ///
-/// Used only for bulk inserts (ingest's appends, rebuilt read-model tables): measured here,
-/// GRDB's `StatementArguments` path inserts ≈ 470 k rows/s and the C API ≈ 740 k rows/s.
+/// Used only for bulk inserts (ingest's appends, rebuilt read-model tables), where GRDB's
+/// `StatementArguments` path is markedly slower (docs/PERFORMANCE.md).
 public struct SQLiteStatementBinding {
     public let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
