@@ -35,31 +35,6 @@ public struct OnboardingFunnel: Sendable, Equatable {
     }
 }
 
-extension ReadModels {
-    /// The funnel of the devices whose first `app.opened` falls on one of `days` (nil: every
-    /// device), from a fold in memory (the nightly report's as-of view).
-    public func onboardingFunnel(firstOpenedOn days: ClosedRange<Int64>? = nil) -> OnboardingFunnel {
-        var funnel = OnboardingFunnel()
-        for (_, day, step) in deviceSteps(days) { _ = day; funnel.add(reaching: step) }
-        return funnel
-    }
-
-    /// One funnel per day of `days`, for the devices first opened that day (days without any included).
-    public func onboardingFunnelByDay(_ days: ClosedRange<Int64>) -> [(day: Int64, funnel: OnboardingFunnel)] {
-        var byDay = [Int64: OnboardingFunnel]()
-        for (_, day, step) in deviceSteps(days) { byDay[day, default: OnboardingFunnel()].add(reaching: step) }
-        return days.map { ($0, byDay[$0] ?? OnboardingFunnel()) }
-    }
-
-    private func deviceSteps(_ days: ClosedRange<Int64>?) -> [(device: String, day: Int64, step: Int)] {
-        deviceOnboarding.compactMap { device, progress in
-            let day = Timestamp(milliseconds: progress.opened).day
-            if let days, !days.contains(day) { return nil }
-            return (device, day, progress.step)
-        }
-    }
-}
-
 extension StoredReadModels {
     /// The funnel of the devices whose first `app.opened` falls on one of `days` (nil: every device).
     public func onboardingFunnel(firstOpenedOn days: ClosedRange<Int64>? = nil) throws -> OnboardingFunnel {

@@ -15,21 +15,6 @@ public struct QuickAddAcceptance: Sendable, Equatable {
     public var rate: Double? { shown > 0 ? Double(accepted) / Double(shown) : nil }
 }
 
-extension ReadModels {
-    /// Acceptance of the pairs first shown on one of `days` (nil: all), accepted at any time up to now.
-    public func quickAddAcceptance(shownOn days: ClosedRange<Int64>? = nil) -> QuickAddAcceptance {
-        guard let days else {
-            return QuickAddAcceptance(shown: state.quickAddShown.count, accepted: state.quickAddAccepted.count)
-        }
-        var result = QuickAddAcceptance(shown: 0, accepted: 0)
-        for day in days {
-            result.shown += state.quickAddShownByDay[day] ?? 0
-            result.accepted += state.quickAddAcceptedByDay[day] ?? 0
-        }
-        return result
-    }
-}
-
 extension StoredReadModels {
     /// Acceptance of the pairs first shown on one of `days` (nil: all), accepted at any time up to now.
     public func quickAddAcceptance(shownOn days: ClosedRange<Int64>? = nil) throws -> QuickAddAcceptance {

@@ -37,25 +37,3 @@ extension StoredReadModels {
         }
     }
 }
-
-extension ReadModels {
-    /// Cohorts by sign-up day, from a fold in memory (the nightly report's as-of view) (a user's first `user.signed_up`), for the days in `days` that had
-    /// sign-ups (nil: all). A day is measured once it has begun by "now".
-    public func retention(cohorts days: ClosedRange<Int64>? = nil) -> [RetentionCohort] {
-        var members: [Int64: [String]] = [:]
-        for (user, signup) in state.signups {
-            let day = Timestamp(milliseconds: signup.at).day
-            if let days, !days.contains(day) { continue }
-            members[day, default: []].append(user)
-        }
-        let today = self.today
-        return members.keys.sorted().map { day in
-            let users = members[day]!
-            let retained = RetentionCohort.offsets.map { offset -> Int? in
-                guard day + offset <= today else { return nil }
-                return users.count { state.wasActive($0, on: day + offset) }
-            }
-            return RetentionCohort(day: day, users: users.count, retained: retained)
-        }
-    }
-}

@@ -47,13 +47,16 @@ public struct ReadModelEngine: Sendable {
     /// The read models of `view` as tables in memory, answered by the same queries as a store's:
     /// an as-of view folds the log into them.
     public func scratch(_ view: LogView, throughSeq: Int64? = nil, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
-        let models = try fold(view, throughSeq: throughSeq, progress: progress)
-        let scratch = try store.scratchTables()
-        try scratch.writeTables { tx in
+        try Self.scratch(fold(view, throughSeq: throughSeq, progress: progress), in: store.scratchTables())
+    }
+
+    /// `models` written into `tables` (empty scratch tables), answered by the store's queries.
+    public static func scratch(_ models: ReadModels, in tables: any TableStore) throws -> StoredReadModels {
+        try tables.writeTables { tx in
             try ReadModelSchema.create(tx)
             _ = try ReadModelTables.write(ReadModelName.allCases, models, in: tx)
         }
-        return try StoredReadModels(source: scratch, now: models.now)
+        return try StoredReadModels(source: tables, now: models.now)
     }
 
     /// The read models of the whole log, with the tables brought up to date first.

@@ -23,8 +23,6 @@ import Testing
             text += "\(user): \(models.followers(of: user)) \(models.following(of: user)) "
             text += "\(models.allSuggestions(for: user).map { "\($0.user) \($0.mutual)" })\n"
         }
-        text += "funnel \(models.onboardingFunnel().reached), quick-add \(models.quickAddAcceptance())\n"
-        text += "retention \(models.retention().map { "\($0.day) \($0.users) \($0.retained)" })\n"
         let days = models.today - 3...models.today
         for day in days {
             let figures = models.engagement(on: day)

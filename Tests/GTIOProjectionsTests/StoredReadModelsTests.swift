@@ -68,11 +68,14 @@ import Testing
             let inLog = models.dayRange?.contains(day) ?? false
             text += "\(day): \(inLog ? describe(models.engagement(on: day)) : "-") \(models.anomalies(on: day).map(describe))\n"
         }
-        let quickAdd = models.quickAddAcceptance(), quickAddDays = models.quickAddAcceptance(shownOn: days.upperBound - 5...days.upperBound)
+        // Figures only the tables answer: from tables written whole from this fold (a rebuild).
+        let rebuilt = try! models.stored()
+        let quickAdd = try! rebuilt.quickAddAcceptance()
+        let quickAddDays = try! rebuilt.quickAddAcceptance(shownOn: days.upperBound - 5...days.upperBound)
         text += "quick-add \(quickAdd.shown) \(quickAdd.accepted) \(quickAddDays.shown) \(quickAddDays.accepted)\n"
-        text += "funnel \(models.onboardingFunnel().reached) \(models.onboardingFunnel(firstOpenedOn: days).reached)\n"
-        text += "funnel by day \(models.onboardingFunnelByDay(models.today - 3...models.today).map { "\($0.day) \($0.funnel.reached)" })\n"
-        text += "retention \(models.retention().map(describe)) \(models.retention(cohorts: days).map(describe))\n"
+        text += "funnel \(try! rebuilt.onboardingFunnel().reached) \(try! rebuilt.onboardingFunnel(firstOpenedOn: days).reached)\n"
+        text += "funnel by day \(try! rebuilt.onboardingFunnelByDay(models.today - 3...models.today).map { "\($0.day) \($0.funnel.reached)" })\n"
+        text += "retention \(try! rebuilt.retention().map(describe)) \(try! rebuilt.retention(cohorts: days).map(describe))\n"
         return text
     }
 
