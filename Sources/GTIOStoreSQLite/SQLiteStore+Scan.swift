@@ -8,27 +8,28 @@ extension SQLiteStore {
     /// Reads the typed columns of the events in `scope`, in `seq` order, straight from the
     /// C API: a rebuild reads the whole log, and GRDB's `Row` costs several times the C calls.
     public func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
-        var delivered = false
-        try readDatabase { db in
-            // `read` runs its body again when SQLite answers busy; once records went to `body`,
-            // starting over would deliver them twice (a catch-up would apply them twice).
-            guard !delivered else { throw StoreError.busyMidScan }
-            try Self.scan(scope, in: db) { record in
-                delivered = true
-                try body(record)
-            }
-        }
+        try scanRows(scope) { row in try body(Self.record(row)) }
     }
 
     public func scanRows(_ scope: LogScope, _ body: (EventRow) throws -> Void) throws {
         var delivered = false
         try readDatabase { db in
+            // `readDatabase` runs its body again when SQLite answers busy; once rows went to
+            // `body`, starting over would deliver them twice (a catch-up would apply them twice).
             guard !delivered else { throw StoreError.busyMidScan }
             try Self.scanRows(scope, in: db) { row in
                 delivered = true
                 try body(row)
             }
         }
+    }
+
+    /// The row's typed columns as a record of values.
+    static func record(_ row: EventRow) throws -> LogRecord {
+        LogRecord(
+            seq: row.seq, type: row.type, at: row.at, user: row.text(.user), device: row.text(.device),
+            subject: row.text(.subject), object: row.text(.object), value: row.text(.value), flag: row.flag,
+            text: row.text(.text), list: try row.listed())
     }
 
     /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.
@@ -43,12 +44,7 @@ extension SQLiteStore {
 
     /// The same scan on a connection the caller holds, e.g. inside a write transaction.
     public static func scan(_ scope: LogScope, in db: Database, _ body: (LogRecord) throws -> Void) throws {
-        try scanRows(scope, in: db) { row in
-            try body(LogRecord(
-                seq: row.seq, type: row.type, at: row.at, user: row.text(.user), device: row.text(.device),
-                subject: row.text(.subject), object: row.text(.object), value: row.text(.value), flag: row.flag,
-                text: row.text(.text), list: row.listed()))
-        }
+        try scanRows(scope, in: db) { row in try body(record(row)) }
     }
 
     /// Steps through the events of `scope` in `seq` order, handing `body` each row as SQLite
