@@ -32,7 +32,7 @@ public enum EventValidator {
             throw Rejection(field: nil, "expected a JSON object, got \(root.typeName)")
         }
         let id = try requiredString(envelope, "id", field: "id")
-        try checkLength(id, field: "id", maximum: maximumEventIDLength)
+        try checkID(id, field: "id", maximum: maximumEventIDLength)
 
         let typeName = try requiredString(envelope, "type", field: "type")
         guard let type = EventType.named(typeName) else {
@@ -45,6 +45,9 @@ public enum EventValidator {
                 field: "at",
                 "\(quoted(atText)) is not an RFC 3339 time (expected YYYY-MM-DDTHH:MM:SS[.fff] with Z or ±HH:MM)")
         }
+        guard Timestamp.representable.contains(at.milliseconds) else {
+            throw Rejection(field: "at", "\(quoted(atText)) falls outside the years 0001–9999 once converted to UTC")
+        }
 
         let user: String?
         if type.requiresUser {
@@ -52,10 +55,10 @@ public enum EventValidator {
         } else {
             user = try optionalString(envelope, "user", field: "user")
         }
-        if let user { try checkLength(user, field: "user", maximum: FieldKind.maximumIDLength) }
+        if let user { try checkID(user, field: "user", maximum: FieldKind.maximumIDLength) }
 
         let device = try optionalString(envelope, "device", field: "device")
-        if let device { try checkLength(device, field: "device", maximum: FieldKind.maximumIDLength) }
+        if let device { try checkID(device, field: "device", maximum: FieldKind.maximumIDLength) }
 
         var version: Int64 = 1
         if let v = envelope["v"] {
@@ -90,7 +93,7 @@ public enum EventValidator {
         switch spec.kind {
         case .id:
             let text = try string(value, field: field)
-            try checkLength(text, field: field, maximum: FieldKind.maximumIDLength)
+            try checkID(text, field: field, maximum: FieldKind.maximumIDLength)
             store(text, in: spec.column, of: &event)
         case .string:
             store(try string(value, field: field), in: spec.column, of: &event)
@@ -109,6 +112,9 @@ public enum EventValidator {
         case .number(let minimum):
             guard case .number(let number) = value else {
                 throw Rejection(field: field, "expected a number, got \(describe(value))")
+            }
+            guard number.value.isFinite else {
+                throw Rejection(field: field, "must be a finite number (this one is too large for a double)")
             }
             if let minimum, number.value < minimum {
                 throw Rejection(field: field, "must be \(formatted(minimum)) or more, got \(formatted(number.value))")
@@ -129,7 +135,7 @@ public enum EventValidator {
             for (index, element) in elements.enumerated() {
                 let elementField = "\(field)[\(index)]"
                 let text = try string(element, field: elementField)
-                try checkLength(text, field: elementField, maximum: FieldKind.maximumIDLength)
+                try checkID(text, field: elementField, maximum: FieldKind.maximumIDLength)
                 ids.append(text)
             }
             if spec.column == .list { event.list = ids }
@@ -152,8 +158,11 @@ public enum EventValidator {
             _ = try string(name, field: "\(field).name")
             for coordinate in ["lat", "lon"] {
                 guard let number = location[coordinate] else { continue }
-                guard case .number = number else {
+                guard case .number(let value) = number else {
                     throw Rejection(field: "\(field).\(coordinate)", "expected a number, got \(describe(number))")
+                }
+                guard value.value.isFinite else {
+                    throw Rejection(field: "\(field).\(coordinate)", "must be a finite number (too large for a double)")
                 }
             }
         case .item:
@@ -165,6 +174,7 @@ public enum EventValidator {
             else {
                 throw Rejection(field: field, "\(quoted(text)) is not an item (expected post:<id> or review:<id>, id of 1–64 characters)")
             }
+            try checkID(String(text), field: field, maximum: FieldKind.maximumIDLength + 7)
             store(text, in: spec.column, of: &event)
         }
     }
@@ -209,6 +219,25 @@ public enum EventValidator {
         let count = bytes == 0 ? 0 : text.unicodeScalars.count
         if count < 1 { throw Rejection(field: field, "must not be empty (1–\(maximum) characters)") }
         if count > maximum { throw Rejection(field: field, "is \(count) characters long (at most \(maximum))") }
+    }
+
+    /// An id's length, and no control character in it: ids are shown on terminals and in
+    /// files, where a NUL cuts the text and other controls move the cursor or change colours.
+    private static func checkID(_ text: String, field: String, maximum: Int) throws(Rejection) {
+        try checkLength(text, field: field, maximum: maximum)
+        var previous: UInt8 = 0
+        for (offset, byte) in text.utf8.enumerated() {
+            // C0 controls and DEL; C1 controls are U+0080–U+009F, encoded 0xC2 0x80–0x9F.
+            let control: UInt32? = byte < 0x20 || byte == 0x7F ? UInt32(byte)
+                : previous == 0xC2 && byte >= 0x80 && byte <= 0x9F ? UInt32(byte) : nil
+            if let control {
+                let position = text.utf8.prefix(offset).count { $0 & 0xC0 != 0x80 } + (control >= 0x80 ? 0 : 1)
+                let hex = String(control, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+                throw Rejection(field: field, "holds the control character \(code) at character \(position) (ids must be printable)")
+            }
+            previous = byte
+        }
     }
 
     private static func describe(_ value: JSONValue) -> String {

@@ -13,6 +13,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
     public static let millisecondsPerDay: Int64 = 86_400_000
+    /// 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z: the times shown as four-digit years.
+    public static let representable: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 
     /// The UTC day number (days since 1970-01-01) of this moment.
     public var day: Int64 {

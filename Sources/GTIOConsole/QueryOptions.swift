@@ -10,6 +10,8 @@ struct QueryOptions: ParsableArguments {
     @OptionGroup var storeOptions: StoreOptions
 
     @Option(help: "table, csv, json or markdown.") var format: OutputFormat = .table
+    @Flag(help: "With --format csv, write text as it is: no ' before text starting with = + - @ (for programs, not spreadsheets).")
+    var rawCsv = false
     @Option(help: ArgumentHelp("Write the answer to this file instead of standard output.", valueName: "file"))
     var out: String?
     @Option(help: ArgumentHelp(
@@ -67,13 +69,13 @@ struct QueryOptions: ParsableArguments {
     /// Prints or writes `table` in the requested format.
     func emit(_ table: ResultTable) throws {
         if let out {
-            let text = table.rendered(as: format)
+            let text = table.rendered(as: format, rawCSV: rawCsv)
             guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
                 throw ConsoleError.badArgument("--out \(out): cannot be written (does its folder exist?)")
             }
             Terminal.writeError("wrote \(table.rows.count) row\(table.rows.count == 1 ? "" : "s") to \(out)\n")
         } else {
-            Terminal.write(table.rendered(as: format, width: Terminal.width))
+            Terminal.write(table.rendered(as: format, width: Terminal.width, rawCSV: rawCsv))
         }
     }
 }

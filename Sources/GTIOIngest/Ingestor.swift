@@ -111,17 +111,6 @@ public struct Ingestor: Sendable {
     ) {
         defer { channel.close() }
         let name = source.name
-        if size != nil, let offset = binaryOffset(LineReader.peek(descriptor: descriptor, count: 8192)) {
-            let head = LineReader.peek(descriptor: descriptor, count: 4096)
-            let rejected = RejectedLine(
-                line: 0,
-                reason: "binary file (a NUL byte at offset \(offset)), not JSON Lines: nothing read from it; first \(head.count) bytes kept",
-                original: head)
-            _ = channel.send(.success(Pending(
-                batch: EventBatch(source: name, rejected: [rejected]), bytesRead: size ?? 0,
-                note: "binary file: refused whole (NUL byte at offset \(offset))")))
-            return
-        }
         var reader = LineReader(descriptor: descriptor)
         defer { reader.deallocate() }
         var lines = RawLines()
@@ -153,11 +142,6 @@ public struct Ingestor: Sendable {
         } catch {
             // Cancelled by the writer, which already has its own error to report.
         }
-    }
-
-    /// The offset of the first NUL byte: JSON text never holds one raw, binary files nearly always do.
-    static func binaryOffset(_ head: [UInt8]) -> Int? {
-        head.firstIndex(of: 0)
     }
 }
 

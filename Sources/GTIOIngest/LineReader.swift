@@ -30,14 +30,6 @@ struct LineReader {
 
     func deallocate() { buffer.deallocate() }
 
-    /// The first bytes of the input, to tell a binary file before reading it as lines;
-    /// they are read again by `forEachLine`, so call this on a seekable file only.
-    static func peek(descriptor: Int32, count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
-        return got > 0 ? Array(bytes[0..<got]) : []
-    }
-
     /// Calls `body` with each non-blank line in order. The bytes are valid only during the call.
     mutating func forEachLine(_ body: (Item, _ bytesRead: Int64) throws -> Void) throws {
         var start = 0, end = 0, scan = 0

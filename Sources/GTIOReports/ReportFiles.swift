@@ -2,8 +2,10 @@ import GTIOAnalytics
 import GTIOTables
 
 extension NightlyReport {
-    /// The report's files by name: the page, the summary and the CSV files for machines.
-    public func files() -> [(name: String, contents: String)] {
+    /// The report's files by name: the page, the summary and the CSV files; `rawCSV` leaves
+    /// their text cells as they are, formulas and all (see `CSVRenderer`).
+    public func files(rawCSV: Bool = false) -> [(name: String, contents: String)] {
+        func csv(_ table: ResultTable) -> String { CSVRenderer.render(table, raw: rawCSV) }
         var looks = AnswerTable.looks(self.looks)
         looks.columns += ["wear_it", "change_it", "verdict"]
         for (index, look) in self.looks.enumerated() {
@@ -13,12 +15,12 @@ extension NightlyReport {
         return [
             ("index.html", HTMLReport(report: self).render()),
             ("summary.md", MarkdownReport(report: self).render()),
-            ("engagement.csv", CSVRenderer.render(AnswerTable.engagement(trend))),
-            ("looks.csv", CSVRenderer.render(looks)),
-            ("verdicts.csv", CSVRenderer.render(AnswerTable.verdicts(verdicts))),
-            ("funnel.csv", CSVRenderer.render(AnswerTable.funnelByDay(funnelByDay))),
-            ("retention.csv", CSVRenderer.render(AnswerTable.retention(retention))),
-            ("flags.csv", CSVRenderer.render(queue)),
+            ("engagement.csv", csv(AnswerTable.engagement(trend))),
+            ("looks.csv", csv(looks)),
+            ("verdicts.csv", csv(AnswerTable.verdicts(verdicts))),
+            ("funnel.csv", csv(AnswerTable.funnelByDay(funnelByDay))),
+            ("retention.csv", csv(AnswerTable.retention(retention))),
+            ("flags.csv", csv(queue)),
         ]
     }
 }

@@ -1,12 +1,24 @@
 /// RFC 4180 CSV: a header row, CRLF line ends, fields quoted when they hold a comma,
 /// a quote or a line break, quotes doubled.
+///
+/// Text that a spreadsheet would run as a formula (a leading `=`, `+`, `-`, `@`, tab or carriage
+/// return: OWASP's rule for CSV injection) gets a leading `'` unless `raw`; numbers stay numbers.
+/// Event data is the app's users' text, and these files are opened in spreadsheets.
 public enum CSVRenderer {
-    public static func render(_ table: ResultTable) -> String {
+    public static func render(_ table: ResultTable, raw: Bool = false) -> String {
         var out = table.columns.map(field).joined(separator: ",") + "\r\n"
         for row in table.rows {
-            out += row.map { field($0.plainText) }.joined(separator: ",") + "\r\n"
+            out += row.map { field(raw ? $0.plainText : neutralised($0)) }.joined(separator: ",") + "\r\n"
         }
         return out
+    }
+
+    /// The cell's text, with a `'` before text a spreadsheet would take for a formula.
+    static func neutralised(_ cell: Cell) -> String {
+        guard case .text(let text) = cell, let first = text.unicodeScalars.first,
+              ["=", "+", "-", "@", "\t", "\r"].contains(first)
+        else { return cell.plainText }
+        return "'" + text
     }
 
     public static func field(_ text: String) -> String {

@@ -121,6 +121,43 @@ private func reason(_ text: String) -> String? {
         #expect(reason(line(type: type, data: data)) == expected)
     }
 
+    /// Control characters cut ids short when shown (a NUL ends a C string) or drive the
+    /// terminal (ESC): no id may hold one, wherever it sits in the event.
+    @Test(arguments: [
+        (line(user: #""alice\u0000evil""#), "user: holds the control character U+0000 at character 6 (ids must be printable)"),
+        (#"{"id":"e\u001b[31m","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u","data":{"post":"p"}}"#,
+         "id: holds the control character U+001B at character 2 (ids must be printable)"),
+        (line(type: "app.opened", user: nil, data: #"{"first_launch":true}"#, extra: #","device":"d\u007f""#),
+         "device: holds the control character U+007F at character 2 (ids must be printable)"),
+        (line(data: #"{"post":"été\u0085"}"#), "data.post: holds the control character U+0085 at character 4 (ids must be printable)"),
+        (line(type: "quickadd.shown", data: #"{"suggested":["a","b\nc"]}"#),
+         "data.suggested[1]: holds the control character U+000A at character 2 (ids must be printable)"),
+        (line(type: "moderation.resolved", data: #"{"item":"post:p\t1","action":"remove"}"#),
+         "data.item: holds the control character U+0009 at character 7 (ids must be printable)"),
+    ])
+    func rejectsControlCharactersInIDs(text: String, expected: String) {
+        #expect(reason(text) == expected)
+    }
+
+    @Test func acceptsControlCharactersInFreeText() {
+        #expect(reason(line(type: "review.added", data: #"{"review":"r1","post":"p1","text":"line one\nline two"}"#)) == nil)
+    }
+
+    /// A time that converts to a year outside 0001–9999 would be shown as another year and
+    /// could become "now"; a number past a double's range would be stored as infinity.
+    @Test func rejectsTimesOutsideFourDigitYearsAndInfiniteNumbers() {
+        let late = #"{"id":"e1","type":"post.hearted","at":"9999-12-31T23:59:59.999-23:59","user":"u","data":{"post":"p"}}"#
+        #expect(reason(late) == #"at: "9999-12-31T23:59:59.999-23:59" falls outside the years 0001–9999 once converted to UTC"#)
+        let early = #"{"id":"e1","type":"post.hearted","at":"0001-01-01T00:30:00+01:00","user":"u","data":{"post":"p"}}"#
+        #expect(reason(early) == #"at: "0001-01-01T00:30:00+01:00" falls outside the years 0001–9999 once converted to UTC"#)
+        let last = #"{"id":"e1","type":"post.hearted","at":"9999-12-31T23:59:59.999Z","user":"u","data":{"post":"p"}}"#
+        #expect(reason(last) == nil)
+        #expect(reason(line(type: "post.created", data: #"{"post":"p","kind":"product","voting":false,"price":1e400}"#))
+            == "data.price: must be a finite number (this one is too large for a double)")
+        #expect(reason(line(type: "post.created", data: #"{"post":"p","kind":"outfit","voting":true,"location":{"name":"x","lat":-1e999}}"#))
+            == "data.location.lat: must be a finite number (too large for a double)")
+    }
+
     @Test func acceptsOptionalNullsAndEmptyNonIDStrings() {
         #expect(reason(line(type: "post.flagged", data: #"{"post":"p1","reason":null}"#)) == nil)
         #expect(reason(line(type: "user.profile_updated", data: #"{"name":"","bio":null}"#)) == nil)

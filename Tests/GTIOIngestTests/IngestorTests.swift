@@ -65,15 +65,17 @@ private func heartLine(_ id: String) -> String {
         #expect(try store.status().batches == Int64((25_000 + 6) / 7))
     }
 
-    @Test func aBinaryFileIsRefusedWholeAndQuarantinedOnce() throws {
-        var bytes: [UInt8] = Array("\u{89}PNG".utf8)
-        bytes += [0, 0, 0, 13] + Array(repeating: 0xAB, count: 10_000)
-        let path = folder.write("photo.jsonl", bytes: bytes)
+    /// A NUL byte spoils its own line, not the file: every other line is judged on its own.
+    @Test func aNulByteNearTheStartRejectsOnlyItsLine() throws {
+        var lines = (0..<10_000).map { #"{"id":"e\#($0)","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u","data":{"post":"p"}}"# }
+        lines[3] = #"{"id":"e3","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u\#u{0}","data":{"post":"p"}}"#
+        lines[5] = "\u{0}\u{0}"
+        let path = folder.write("feed.jsonl", lines.joined(separator: "\n") + "\n")
         let (report, store) = try ingest([path])
-        #expect(report.total.rejected == 1)
-        #expect(report.total.appended == 0)
-        #expect(report.sources[0].note == "binary file: refused whole (NUL byte at offset 5)")
-        #expect(try store.quarantineEntries().first?.original.count == 4096)
+        #expect(report.total.appended == 9_998)
+        #expect(report.total.rejected == 2)
+        #expect(report.sources[0].note == nil)
+        #expect(try store.quarantineEntries().map(\.line) == [4, 6])
     }
 
     @Test func anEmptyFileIsNotedNotAnError() throws {

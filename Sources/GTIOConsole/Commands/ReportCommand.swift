@@ -23,6 +23,8 @@ struct NightlyReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The UTC day, YYYY-MM-DD (default: the last full day of the log).", valueName: "date"))
     var date: String?
     @Option(help: ArgumentHelp("The folder that gets the DATE/ folder.", valueName: "dir")) var out = "Reports"
+    @Flag(help: "Write the CSV files' text as it is: no ' before text starting with = + - @ (for programs, not spreadsheets).")
+    var rawCsv = false
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
@@ -35,7 +37,7 @@ struct NightlyReportCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let started = Date()
         let report = try NightlyReport.compute(store: store, day: date.flatMap(Timestamp.init(date:))?.day)
-        let files = report.files()
+        let files = report.files(rawCSV: rawCsv)
         let folder = try ReportWriter.write(files, to: out, as: report.date)
         Terminal.line(String(format: "wrote %@/ in %.2f s: %@", folder, Date().timeIntervalSince(started),
                              files.map(\.name).joined(separator: ", ")))
