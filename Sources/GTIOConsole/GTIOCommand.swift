@@ -11,6 +11,9 @@ import GTIOStore
 
 /// `gtio`: the GTIO console's one executable.
 public struct GTIOCommand: ParsableCommand {
+    /// This build's version, printed by `gtio --version`.
+    public static let version = "0.2.0"
+
     public static let configuration = CommandConfiguration(
         commandName: "gtio",
         abstract: "GTIO Console: the event log, read models and reports of GTIO.",
@@ -19,13 +22,14 @@ public struct GTIOCommand: ParsableCommand {
             rejected (quarantined). The store is $GTIO_STORE, or \(StoreOptions.defaultPath) here, \
             unless --store names one.
             """,
+        version: version,
         subcommands: [
             IngestCommand.self, StatusCommand.self, EventsCommand.self, EventCommand.self,
             QuarantineCommand.self, DemoCommand.self, CatalogCommand.self,
             LooksCommand.self, VerdictCommand.self, VerdictsCommand.self, FollowersCommand.self, FollowingCommand.self,
             SuggestCommand.self, FlagsCommand.self, StatsCommand.self, FunnelCommand.self, RetentionCommand.self, ReportCommand.self, AnomaliesCommand.self, RebuildCommand.self,
             PostCommand.self, UserCommand.self, RunCommand.self, ResolveCommand.self,
-            ItemCommand.self, DecisionsCommand.self, VerifyCommand.self,
+            ItemCommand.self, DecisionsCommand.self, VerifyCommand.self, SQLCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

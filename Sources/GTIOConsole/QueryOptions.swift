@@ -53,7 +53,11 @@ struct QueryOptions: ParsableArguments {
     func storedModels() throws -> StoredReadModels {
         let view = try self.view
         let reader = try storeOptions.openForReading()
-        guard view == .latest else { return try ReadModelEngine(store: reader).scratch(view) }
+        guard view == .latest else {
+            let scratch = try ReadModelEngine(store: reader).scratch(view)
+            try noteViewOutsideLog(view, scratch, in: reader)
+            return scratch
+        }
         if let current = try StoredReadModels.current(reader) { return current }
         do {
             let store = try storeOptions.open()
@@ -63,6 +67,21 @@ struct QueryOptions: ParsableArguments {
         } catch let error as StoreError where error == .readOnly(path: reader.location) {
             // Tables behind the log in a store this process may not write: answer from a fold.
             return try ReadModelEngine(store: reader).scratch(.latest)
+        }
+    }
+
+    /// Says on standard error when an as-of view ends before the log begins, or an at-seq view
+    /// past its end: the answer is then empty, or the whole log's, which the person may not expect.
+    private func noteViewOutsideLog(_ view: LogView, _ models: StoredReadModels, in store: any EventStore) throws {
+        let last = try store.lastSeq()
+        switch view {
+        case .atSeq(let seq) where seq > last:
+            Terminal.writeError("note: --at-seq \(seq) is past the end of the log (its last seq is \(last)): this is the whole log's answer\n")
+        case .asOf(let moment) where models.eventCount == 0 && last > 0:
+            let first = try store.event(at: 1).map { " (its first event, seq 1, is at \($0.event.at))" } ?? ""
+            Terminal.writeError("note: --as-of \(moment) is before the log begins\(first): no event is in view\n")
+        default:
+            break
         }
     }
 

@@ -10,10 +10,11 @@ public enum IngestSource: Sendable, Equatable {
         self = argument == "-" ? .standardInput : .file(path: argument)
     }
 
-    /// The name recorded in the log's batches and the quarantine: an absolute path or `<stdin>`.
+    /// The name recorded in the log's batches and the quarantine: the file's absolute path with
+    /// symbolic links resolved (one file reached two ways is one source), or `<stdin>`.
     public var name: String {
         switch self {
-        case .file(let path): URL(fileURLWithPath: path).standardizedFileURL.path
+        case .file(let path): URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         case .standardInput: "<stdin>"
         }
     }

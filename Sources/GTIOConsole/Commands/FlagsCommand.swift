@@ -10,7 +10,7 @@ struct FlagsCommand: ParsableCommand {
         commandName: "flags",
         abstract: "The moderation queue: open items, most distinct flaggers first (3.1, 3.4).",
         discussion: "version is the seq of the item's latest open flag: what a decision must expect.")
-    @Option(help: "How many (0: all).") var limit = 0
+    @Option(parsing: .unconditional, help: "How many (0: all).", transform: Limit.parse) var limit = 0
     @Flag(help: "Only posts.") var posts = false
     @Flag(help: "Only reviews.") var reviews = false
     @Flag(help: "Only hidden items (3 or more flaggers).") var hidden = false

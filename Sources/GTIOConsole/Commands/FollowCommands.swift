@@ -21,7 +21,7 @@ struct FollowersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "followers", abstract: "List a user's followers by display name (6.5).")
     @Argument(help: "The user id.") var user: String
-    @Option(help: "How many (0: all).") var limit = 0
+    @Option(parsing: .unconditional, help: "How many (0: all).", transform: Limit.parse) var limit = 0
     @OptionGroup var query: QueryOptions
 
     func run() throws { try emitFollowList(user, limit: limit, query: query, list: StoredReadModels.followers) }
@@ -32,7 +32,7 @@ struct FollowingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "following", abstract: "List whom a user follows, by display name (6.6).")
     @Argument(help: "The user id.") var user: String
-    @Option(help: "How many (0: all).") var limit = 0
+    @Option(parsing: .unconditional, help: "How many (0: all).", transform: Limit.parse) var limit = 0
     @OptionGroup var query: QueryOptions
 
     func run() throws { try emitFollowList(user, limit: limit, query: query, list: StoredReadModels.following) }

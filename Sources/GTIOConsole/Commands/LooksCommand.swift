@@ -11,7 +11,7 @@ struct LooksCommand: ParsableCommand {
         discussion: "Example: gtio -c 'looks popular --limit 20 --as-of 2012-05-01'")
 
     @Argument(help: ArgumentHelp("popular, new, top or wear-it.", valueName: "tab")) var tab: String = "popular"
-    @Option(help: "How many (0: all).") var limit = 20
+    @Option(parsing: .unconditional, help: "How many (0: all).", transform: Limit.parse) var limit = 20
     @OptionGroup var query: QueryOptions
 
     func validate() throws {

@@ -58,14 +58,17 @@ struct DecisionsCommand: ParsableCommand {
         commandName: "decisions", abstract: "List moderators' decisions, oldest first, with the time each item waited.")
     @Option(help: "Only this moderator's.") var moderator: String?
     @Option(help: ArgumentHelp("Only decisions at or after this time.", valueName: "time")) var since: String?
+    @Option(parsing: .unconditional, help: "The newest this many, still oldest first (0: all).", transform: Limit.parse)
+    var limit = 0
     @OptionGroup var query: QueryOptions
 
     func run() throws {
         let models = try query.storedModels()
         let from = try since.map { try TimeArgument.parse($0, option: "--since", endOfDay: false).milliseconds }
-        let rows = try models.decisions().filter { decision in
+        var rows = try models.decisions().filter { decision in
             (moderator.map { decision.moderator == $0 } ?? true) && (from.map { decision.at >= $0 } ?? true)
         }
+        if limit > 0 { rows = Array(rows.suffix(limit)) }
         try query.emit(ResultTable(
             columns: ["seq", "at", "item", "action", "moderator", "flaggers", "first_flagged", "waited_h", "note"],
             rows: rows.map {

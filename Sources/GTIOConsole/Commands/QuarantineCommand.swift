@@ -17,7 +17,7 @@ struct QuarantineCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List quarantined lines (open ones unless --all).")
         @OptionGroup var storeOptions: StoreOptions
         @Flag(help: "Include entries already settled by a retry or a corrected re-ingest.") var all = false
-        @Option(help: "At most this many (0: all).") var limit = 100
+        @Option(parsing: .unconditional, help: "At most this many (0: all).", transform: Limit.parse) var limit = 100
         @Option(help: "table, csv or json.") var format: OutputFormat = .table
 
         func run() throws {
@@ -59,7 +59,8 @@ struct QuarantineCommand: ParsableCommand {
             discussion: """
                 Without --from, each entry's stored line is validated again. With --from FILE, each \
                 open entry from that file (or from --source) takes the line at the same number in \
-                FILE instead: the producer's corrected copy. What is still invalid stays open.
+                FILE instead: the producer's corrected copy. What is still invalid stays open, and \
+                the exit status is then 3, as for an ingest that rejected lines.
                 """)
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Entry numbers; all open entries when none are given.") var entries: [Int64] = []
@@ -90,6 +91,7 @@ struct QuarantineCommand: ParsableCommand {
                 replacement: { entry in entry.source == sourceName ? replacements[entry.line] : nil },
                 validate: { bytes in bytes.withUnsafeBufferPointer { EventValidator.validate($0) } })
             Terminal.line("appended \(outcome.appended), duplicates \(outcome.duplicates), still rejected \(outcome.stillRejected)")
+            if outcome.stillRejected > 0 { throw ExitCode(3) }
         }
     }
 }

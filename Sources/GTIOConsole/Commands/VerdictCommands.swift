@@ -32,7 +32,7 @@ struct VerdictsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verdicts", abstract: "List vote verdicts of every live post with votes, best Wilson bound first.")
 
-    @Option(help: "How many (0: all).") var limit = 0
+    @Option(parsing: .unconditional, help: "How many (0: all).", transform: Limit.parse) var limit = 0
     @OptionGroup var query: QueryOptions
 
     func run() throws {

@@ -34,7 +34,7 @@ struct TableRenderer {
         case .null: ""
         case .number(let value):
             value == value.rounded() && abs(value) < 1e12 ? String(Int64(value)) : String(format6(value))
-        case .text(let text): text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: "⏎") : text
+        case .text(let text): text.escapingControls
         default: cell.plainText
         }
     }
@@ -42,7 +42,7 @@ struct TableRenderer {
     /// Six significant digits: enough to compare scores, short enough to read.
     private func format6(_ value: Double) -> String {
         let magnitude = abs(value)
-        guard magnitude >= 1e-4 && magnitude < 1e9 else { return String(value) }
+        guard magnitude >= 1e-4 && magnitude < 1e9 else { return String(format: "%.6g", value) }
         var decimals = 5
         var bound = 1.0
         while magnitude >= bound * 10 && decimals > 0 { bound *= 10; decimals -= 1 }

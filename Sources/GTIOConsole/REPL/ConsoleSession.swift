@@ -134,18 +134,7 @@ final class ConsoleSession {
     private func sql(_ statementText: String) -> Outcome {
         guard !statementText.isEmpty else { return fail("sql: expected a statement (usage: sql SELECT …)", code: 2) }
         do {
-            let answer = try storeOptions.openForReading().readOnlySQL(statementText)
-            let table = ResultTable(columns: answer.columns, rows: answer.rows.map { row in
-                row.map { value -> Cell in
-                    switch value {
-                    case .null: .null
-                    case .integer(let integer): .integer(integer)
-                    case .real(let number): .number(number)
-                    case .text(let text): .text(text)
-                    case .blob(let bytes): .text("<\(bytes.count) bytes>")
-                    }
-                }
-            })
+            let table = SQLCommand.table(try storeOptions.openForReading().readOnlySQL(statementText))
             Terminal.write(table.rendered(as: format ?? .table, width: Terminal.width))
             return .success
         } catch let error as StoreError {

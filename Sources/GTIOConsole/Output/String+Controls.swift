@@ -1,0 +1,23 @@
+extension String {
+    /// The text with its control characters written out (`\u{1B}`), for a terminal: an escape
+    /// sequence in someone's review would otherwise drive the terminal, and a NUL cut the line.
+    /// Line breaks become `⏎`, so that one value stays on one line.
+    var escapingControls: String {
+        guard unicodeScalars.contains(where: Self.isControl) else { return self }
+        var result = ""
+        for scalar in unicodeScalars {
+            if scalar == "\n" {
+                result += "⏎"
+            } else if Self.isControl(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}

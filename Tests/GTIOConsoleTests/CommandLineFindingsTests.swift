@@ -1,0 +1,100 @@
+import Foundation
+import GTIOTestSupport
+import Testing
+
+/// What a new user ran into on the command line, each pinned: the real binary on a real store.
+@Suite struct CommandLineFindingsTests {
+    let folder = TemporaryDirectory()
+    var store: String { folder.file("log.gtio") }
+
+    /// A store of a few hearts, a review whose text drives terminals, and two decisions.
+    func makeStore() throws {
+        let lines = [
+            #"{"id":"h1","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u1","data":{"post":"p1"}}"#,
+            #"{"id":"p1","type":"post.created","at":"2012-04-22T00:00:00Z","user":"u2","data":{"post":"p1","kind":"outfit","voting":true,"description":"red\u001b[31m dress"}}"#,
+            #"{"id":"f1","type":"post.flagged","at":"2012-04-23T01:00:00Z","user":"u3","data":{"post":"p1"}}"#,
+            #"{"id":"m1","type":"moderation.resolved","at":"2012-04-23T02:00:00Z","user":"mod","data":{"item":"post:p1","action":"dismiss"}}"#,
+            #"{"id":"f2","type":"post.flagged","at":"2012-04-23T03:00:00Z","user":"u4","data":{"post":"p1"}}"#,
+            #"{"id":"m2","type":"moderation.resolved","at":"2012-04-23T04:00:00Z","user":"mod","data":{"item":"post:p1","action":"dismiss"}}"#,
+        ]
+        let result = try GTIOBinary.run(["ingest", folder.write("feed.jsonl", lines.joined(separator: "\n") + "\n"), "--store", store])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func versionIsPrinted() throws {
+        let result = try GTIOBinary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "0.2.0\n")
+    }
+
+    @Test func aNegativeLimitIsNamedNotMissing() throws {
+        try makeStore()
+        let result = try GTIOBinary.run(["looks", "--limit", "-1", "--store", store])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--limit takes a whole number of 0 or more (0: all), got -1"))
+    }
+
+    @Test func decisionsTakeALimitOfTheNewest() throws {
+        try makeStore()
+        let result = try GTIOBinary.run(["decisions", "--limit", "1", "--format", "csv", "--store", store])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\r\n").map { $0.prefix(2) } == ["se", "6,"])
+    }
+
+    @Test func sqlRunsFromTheCommandLineAndStaysReadOnly() throws {
+        try makeStore()
+        let count = try GTIOBinary.run(["sql", "SELECT COUNT(*) AS n FROM events", "--format", "csv", "--store", store])
+        #expect(count.status == 0)
+        #expect(count.stdout == "n\r\n6\r\n")
+        let delete = try GTIOBinary.run(["sql", "DELETE FROM events", "--store", store])
+        #expect(delete.status == 2)
+        #expect(delete.stderr.contains("read-only"))
+    }
+
+    @Test func controlCharactersInTextAreShownWrittenOut() throws {
+        try makeStore()
+        let card = try GTIOBinary.run(["post", "p1", "--store", store])
+        #expect(card.status == 0)
+        #expect(card.stdout.contains(#"red\u{1B}[31m dress"#))
+        #expect(!card.stdout.contains("\u{1B}"))
+        let table = try GTIOBinary.run(["sql", "SELECT description FROM rm_posts", "--store", store])
+        #expect(table.stdout.contains(#"red\u{1B}[31m dress"#))
+    }
+
+    @Test func smallScoresKeepSixSignificantDigitsInTables() throws {
+        try makeStore()
+        let table = try GTIOBinary.run(["sql", "SELECT 9.967299925835465e-05 AS score", "--store", store])
+        #expect(table.stdout.contains("9.9673e-05\n"))
+        let csv = try GTIOBinary.run(["sql", "SELECT 9.967299925835465e-05 AS score", "--format", "csv", "--store", store])
+        #expect(csv.stdout == "score\r\n9.967299925835465e-05\r\n", "CSV keeps every digit")
+    }
+
+    @Test func viewsOutsideTheLogSaySo() throws {
+        try makeStore()
+        let early = try GTIOBinary.run(["looks", "--as-of", "2011-01-01", "--store", store])
+        #expect(early.status == 0)
+        #expect(early.stderr.contains("note: --as-of 2011-01-01T23:59:59.999Z is before the log begins"))
+        let late = try GTIOBinary.run(["looks", "--at-seq", "99", "--store", store])
+        #expect(late.stderr.contains("note: --at-seq 99 is past the end of the log (its last seq is 6)"))
+        let inside = try GTIOBinary.run(["looks", "--at-seq", "3", "--store", store])
+        #expect(!inside.stderr.contains("note:"))
+    }
+
+    @Test func aRetryThatLeavesLinesRejectedExitsThree() throws {
+        let bad = folder.write("bad.jsonl", "not json\n")
+        #expect(try GTIOBinary.run(["ingest", bad, "--store", store]).status == 3)
+        let retry = try GTIOBinary.run(["quarantine", "retry", "--store", store])
+        #expect(retry.stdout == "appended 0, duplicates 0, still rejected 1\n")
+        #expect(retry.status == 3)
+    }
+
+    @Test func oneFileReachedThroughASymlinkIsOneSource() throws {
+        let bad = folder.write("bad.jsonl", "not json\n")
+        let link = folder.file("link.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: bad)
+        #expect(try GTIOBinary.run(["ingest", bad, "--store", store]).status == 3)
+        #expect(try GTIOBinary.run(["ingest", link, "--store", store]).status == 3)
+        let list = try GTIOBinary.run(["quarantine", "--format", "csv", "--store", store])
+        #expect(list.stdout.split(separator: "\r\n").count == 2, "one entry: \(list.stdout)")
+    }
+}
