@@ -216,11 +216,13 @@ struct HTMLReport {
         guard report.quarantined > 0 else { return section("Quarantined input", "<p>Nothing is waiting in quarantine.</p>\n") }
         var reasons: [String: Int] = [:]
         for entry in report.quarantine { reasons[Self.reasonKind(entry.reason), default: 0] += 1 }
-        var out = "<p>\(ReportText.grouped(report.quarantined)) rejected input lines are waiting to be fixed and retried "
-        out += "(<code>gtio quarantine list</code>, <code>gtio quarantine retry FILE</code>).</p>\n"
+        let lines = report.quarantined == 1 ? "rejected input line is" : "rejected input lines are"
+        var out = "<p>\(ReportText.grouped(report.quarantined)) \(lines) waiting to be fixed and retried "
+        out += "(<code>gtio quarantine</code> lists them, <code>gtio quarantine retry --from FIXED --source FILE</code> "
+        out += "takes the corrected lines).</p>\n"
         out += HTML.table(["reason", "lines"], reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { [$0.key, ReportText.grouped($0.value)] },
                           numeric: [1], caption: "By reason")
-        out += HTML.table(["entry", "source", "line", "recorded", "reason"], report.quarantine.prefix(10).map {
+        out += HTML.table(["entry", "source", "line", "ingested (wall clock, UTC)", "reason"], report.quarantine.prefix(10).map {
             [String($0.entry), $0.source, String($0.line), $0.recorded.description, $0.reason]
         }, numeric: [0, 2], caption: "Oldest \(min(10, report.quarantine.count))")
         return section("Quarantined input", out)

@@ -60,7 +60,7 @@ struct MarkdownReport {
         })
 
         out += "## Quarantined input\n\n"
-        out += report.quarantined == 0 ? "Nothing is waiting in quarantine.\n" : "\(report.quarantined) rejected lines are waiting to be fixed and retried.\n"
+        out += report.quarantined == 0 ? "Nothing is waiting in quarantine.\n" : "\(report.quarantined) rejected \(report.quarantined == 1 ? "line is" : "lines are") waiting to be fixed and retried.\n"
         return out
     }
 
