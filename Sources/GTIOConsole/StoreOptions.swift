@@ -18,9 +18,10 @@ struct StoreOptions: ParsableArguments {
         store ?? ProcessInfo.processInfo.environment["GTIO_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath
     }
 
-    /// Opens the store to write it, creating it when missing.
+    /// Opens the store to write it, creating it when missing; batches are signed when a
+    /// signing key is configured (see `SigningKeyLocation`).
     func open() throws -> any EventStore {
-        try SQLiteStore(path: path)
+        try SQLiteStore(path: path, signer: SigningKeyLocation.signer())
     }
 
     /// Opens the store to read it, never writing to it; an older store is opened writable
@@ -29,7 +30,7 @@ struct StoreOptions: ParsableArguments {
         do {
             return try SQLiteStore(path: path, readOnly: true)
         } catch .needsUpgrade {
-            return try SQLiteStore(path: path)
+            return try open()
         }
     }
 }

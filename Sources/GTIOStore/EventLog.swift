@@ -28,8 +28,11 @@ public protocol EventLog: AnyObject, Sendable {
 
     /// Counts, extent and files of the store.
     func status() throws -> StoreStatus
-    /// Recomputes the hash chain over the whole log; `progress` hears the seq reached.
-    func verify(progress: (Int64) -> Void) throws -> LogVerdict
+    /// Recomputes the hash chain over the whole log and holds it to `audit`'s key and anchors;
+    /// `progress` hears the seq reached.
+    func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict
+    /// The newest batch signature, nil when no batch was appended with a signing key.
+    func lastSignature() throws -> BatchSignature?
 
     /// Quarantine entries, oldest first; only open ones unless `includeSettled`.
     func quarantineEntries(includeSettled: Bool, limit: Int?) throws -> [QuarantineEntry]
@@ -55,7 +58,7 @@ public protocol EventLog: AnyObject, Sendable {
 }
 
 extension EventLog {
-    public func verify() throws -> LogVerdict { try verify(progress: { _ in }) }
+    public func verify(_ audit: LogAudit = LogAudit()) throws -> LogVerdict { try verify(audit, progress: { _ in }) }
 
     public func quarantineEntries(includeSettled: Bool = false, limit: Int? = nil) throws -> [QuarantineEntry] {
         try quarantineEntries(includeSettled: includeSettled, limit: limit)

@@ -6,6 +6,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A read-only open found a store from an older gtio, which a writing command upgrades.
     case needsUpgrade(path: String)
     case notADatabase(path: String)
+    /// The path names a folder, not a store file.
+    case isAFolder(path: String)
     case notAGTIOStore(path: String)
     case newerStore(path: String)
     case cannotOpen(path: String, reason: String)
@@ -29,6 +31,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the store \(path) was written by an older gtio and must be upgraded by a command that writes (gtio rebuild, or any ingest)"
         case .notADatabase(let path):
             "\(path) is not a GTIO store: it is not an SQLite database (pass --store with a .gtio file, or a new path to create one)"
+        case .isAFolder(let path):
+            "\(path) is a folder; a store is a file (pass --store with a file path, such as \(path)/events.gtio)"
         case .notAGTIOStore(let path):
             "\(path) is an SQLite database but not a GTIO store (pass --store with a .gtio file, or a new path to create one)"
         case .newerStore(let path):
@@ -53,7 +57,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
     public var isUsageError: Bool {
         switch self {
-        case .folderMissing, .missing, .notADatabase, .notAGTIOStore, .writeRefused, .badSQL: true
+        case .folderMissing, .missing, .notADatabase, .isAFolder, .notAGTIOStore, .writeRefused, .badSQL: true
         default: false
         }
     }

@@ -5,12 +5,13 @@ import GTIOCatalog
 
 extension SQLiteStore {
     public func append(_ batch: EventBatch) throws -> AppendOutcome {
-        try writeDatabase { db in try Self.append(batch, in: db) }
+        try writeDatabase { db in try Self.append(batch, in: db, signer: signer) }
     }
 
     /// Appends inside an open write transaction; `SQLiteStore.append` wraps it in one. Callers
     /// that check something before appending (a moderator's decision) do both in one transaction.
-    public static func append(_ batch: EventBatch, in db: Database) throws -> AppendOutcome {
+    /// With a `signer`, the batch's head and record are signed in the same transaction.
+    public static func append(_ batch: EventBatch, in db: Database, signer: BatchSigner?) throws -> AppendOutcome {
         var outcome = AppendOutcome()
         outcome.read = batch.read
         outcome.rejected = batch.rejected.count
@@ -93,13 +94,20 @@ extension SQLiteStore {
         outcome.settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: db)
 
         let lines = batch.events.map(\.line) + batch.rejected.map(\.line)
+        let record = BatchRecord(
+            batch: batchNumber, source: batch.source, firstLine: lines.min().map(Int64.init), lastLine: lines.max().map(Int64.init),
+            firstSeq: outcome.firstSeq, lastSeq: outcome.lastSeq, read: Int64(outcome.read), appended: Int64(outcome.appended),
+            duplicates: Int64(outcome.duplicates), rejected: Int64(outcome.rejected), recorded: recorded)
         try db.execute(
             sql: """
                 INSERT INTO batches (batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [batchNumber, batch.source, lines.min(), lines.max(), outcome.firstSeq, outcome.lastSeq,
-                        outcome.read, outcome.appended, outcome.duplicates, outcome.rejected, recorded])
+            arguments: [record.batch, record.source, record.firstLine, record.lastLine, record.firstSeq, record.lastSeq,
+                        record.read, record.appended, record.duplicates, record.rejected, record.recorded])
+        if let signer {
+            try insert(signer.sign(record: record, lastSeq: seq, head: previousHash), in: db)
+        }
         return outcome
     }
 

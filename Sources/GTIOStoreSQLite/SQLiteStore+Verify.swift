@@ -51,12 +51,33 @@ extension SQLiteStore {
         }
     }
 
-    /// Walks the whole log: a gap in seq, a missing or wrong hash, or a log shorter than its
-    /// batches say, reported at the first seq where it happens.
-    public func verify(progress: (Int64) -> Void ) throws -> LogVerdict {
+    /// Walks the whole log: a gap in seq, a missing or wrong hash, a log shorter than its
+    /// batches say, ids that disagree with the dedup index, or (with `audit`) a head that its
+    /// signature or an anchor contradicts, reported at the first seq where it happens.
+    public func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict {
         try readDatabase { db in
+            if let problem = try Self.quickCheck(db) { return .broken(seq: 0, problem: problem) }
+            let stored = try Self.signatures(in: db)
+            let records = try Self.batchRecords(in: db)
+            // The signed heads to meet on the walk, by seq: those by the audit's key (all of
+            // them when it gave none, to check that each matches its own batch), and the anchors.
+            let signatures = audit.key.map { key in stored.filter { $0.publicKey == key.bytes } } ?? stored
+            for signature in signatures + audit.anchors {
+                if let key = audit.key ?? (try? SigningPublicKey(bytes: signature.publicKey)), !signature.isValid(by: key) {
+                    let what = audit.anchors.contains(signature) ? "the anchor of batch \(signature.batch)" : "batch \(signature.batch)'s signature"
+                    return .broken(seq: signature.lastSeq, problem: "forged: \(what) does not verify with key \(key.shortName)")
+                }
+                // A signature whose batch row is gone is judged after the walk: a cut tail, or a deleted row.
+                guard audit.anchors.contains(signature) || records[signature.batch].map({ $0.digest == signature.record }) != false else {
+                    return .broken(seq: signature.lastSeq, problem: "changed: batch \(signature.batch)'s record (source, lines, counts) is not the one signed")
+                }
+            }
+            var heads = (signatures + audit.anchors).map { ($0.lastSeq, $0) }.sorted { $0.0 < $1.0 }[...]
+            while let first = heads.first, first.0 == 0 { heads = heads.dropFirst() }
+
             var expected: Int64 = 1
             var head = EventHashChain.genesis
+            var lastMet: Int64 = 0
             var verdict: LogVerdict?
             try SQLiteStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, stored in
                 if seq != expected {
@@ -71,21 +92,74 @@ extension SQLiteStore {
                     verdict = .broken(seq: seq, problem: "changed: its content does not match the hash chain")
                     return false
                 }
+                while let (at, signature) = heads.first, at == seq {
+                    guard signature.head == hash else {
+                        verdict = .broken(seq: lastMet + 1, problem: """
+                            changed: the events from seq \(lastMet + 1) to \(seq) no longer give the head signed for batch \(signature.batch) \
+                            (rewritten with a recomputed chain)
+                            """)
+                        return false
+                    }
+                    lastMet = seq
+                    heads = heads.dropFirst()
+                }
                 if seq & 0xFFFF == 0 { progress(seq) }
                 head = hash
                 expected += 1
                 return true
             }
             if let verdict { return verdict }
+            let last = expected - 1
+            if let (at, signature) = heads.first {
+                return .broken(seq: last + 1, problem: """
+                    cut: batch \(signature.batch) was signed with the log reaching seq \(at), but it ends at seq \(last)
+                    """)
+            }
+            if let signature = signatures.first(where: { records[$0.batch] == nil }) {
+                return .broken(seq: signature.lastSeq, problem: "missing: the record of batch \(signature.batch), which was signed, is gone from batches")
+            }
             if let odd = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events WHERE seq <= 0") {
                 return .broken(seq: odd, problem: "inserted: no event is ever appended at a seq below 1")
             }
-            let last = expected - 1
             let batchesEnd = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(last_seq), 0) FROM batches") ?? 0
             if batchesEnd > last {
                 return .broken(seq: last + 1, problem: "missing: batches appended up to seq \(batchesEnd) but the log ends at \(last)")
             }
-            return .intact(events: last, head: head)
+            if let problem = try Self.idsDisagree(in: db) { return problem }
+            let lastSigned = signatures.map(\.lastSeq).max() ?? 0
+            if let key = audit.key, lastSigned < last {
+                let tail = lastSigned + 1 == last ? "seq \(last) carries" : "seqs \(lastSigned + 1)–\(last) carry"
+                return .broken(seq: lastSigned + 1, problem: """
+                    unsigned: \(tail) no head signed by key \(key.shortName) \
+                    (appended without the signing key, or forged); the log is proven up to seq \(lastSigned)
+                    """)
+            }
+            return .intact(events: last, head: head, signatures: SignatureFindings(
+                signedBatches: stored.count, lastSignedSeq: lastSigned, checked: audit.key != nil, anchors: audit.anchors.count))
         }
+    }
+
+    /// SQLite's own check of the file's structure; nil when it finds nothing.
+    private static func quickCheck(_ db: Database) throws -> String? {
+        let answers = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        return answers == ["ok"] ? nil : "the file is damaged: " + answers.prefix(3).joined(separator: "; ")
+    }
+
+    /// The dedup index must hold exactly the log's ids: one missing lets a re-ingest append that
+    /// id again, an extra one makes an event look like a duplicate that never was appended.
+    private static func idsDisagree(in db: Database) throws -> LogVerdict? {
+        let events = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM events") ?? 0
+        let ids = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM event_ids") ?? 0
+        guard events != ids else { return nil }
+        if let row = try Row.fetchOne(db, sql: """
+            SELECT id, MIN(seq), MAX(seq) FROM events GROUP BY id HAVING COUNT(*) > 1 ORDER BY MAX(seq) LIMIT 1
+            """) {
+            let id: String = row[0], first: Int64 = row[1], again: Int64 = row[2]
+            return .broken(seq: again, problem: "duplicated: id \(id) was appended at seq \(first) and again here (its dedup row was deleted)")
+        }
+        if let seq = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events WHERE id NOT IN (SELECT id FROM event_ids)") {
+            return .broken(seq: seq, problem: "dedup index: this event's id is missing from event_ids (a re-ingest would append it twice)")
+        }
+        return .broken(seq: 0, problem: "dedup index: event_ids holds \(ids) ids for \(events) events (ids without an event)")
     }
 }

@@ -14,15 +14,24 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// Whether this process opened the store only to read it.
     public let isReadOnly: Bool
 
+    /// Signs the head of every batch this process appends, when given.
+    public let signer: BatchSigner?
+
     /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
     /// `readOnly` opens an existing store without ever writing to it, not even to migrate it:
     /// a missing file is `.missing`, and a store whose schema is older than this build's
     /// is `.needsUpgrade` (a writable open upgrades it).
-    public init(path: String, readOnly: Bool = false) throws(StoreError) {
+    /// `signer` signs each batch this process appends (see `BatchSigner`).
+    public init(path: String, readOnly: Bool = false, signer: BatchSigner? = nil) throws(StoreError) {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         self.path = absolute
         self.isReadOnly = readOnly
+        self.signer = signer
         if readOnly, !FileManager.default.fileExists(atPath: absolute) { throw .missing(path: absolute) }
+        // Checking, creating and migrating happen under a lock on the file, so that processes
+        // opening a new store at once see it either absent or complete.
+        let lock = try OpeningLock(path: absolute, exclusive: !readOnly)
+        defer { lock.release() }
         try Self.checkBeforeOpening(absolute)
 
         var configuration = Configuration()
@@ -65,10 +74,12 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         guard manager.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw .folderMissing(path: path, folder: folder)
         }
-        guard manager.fileExists(atPath: path) else {
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
             guard manager.isWritableFile(atPath: folder) else { throw .readOnly(path: path) }
             return
         }
+        if isDirectory.boolValue { throw .isAFolder(path: path) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpen(path: path, reason: "the file cannot be read (check its permissions)")
         }

@@ -64,7 +64,7 @@ extension SQLiteStore {
     }
 
     public func write<T>(_ body: (any LogWriting) throws -> T) throws -> T {
-        try writeDatabase { db in try body(SQLiteTransaction(db: db)) }
+        try writeDatabase { db in try body(SQLiteTransaction(db: db, signer: signer)) }
     }
 
     public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {

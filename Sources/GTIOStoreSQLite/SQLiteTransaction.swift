@@ -4,6 +4,8 @@ import GTIOStore
 /// One write transaction of an SQLite store or scratch database, as the store protocol sees it.
 struct SQLiteTransaction: LogWriting {
     let db: Database
+    /// Signs each appended batch's head, when the store was opened with a key.
+    var signer: BatchSigner? = nil
 
     // MARK: Reading
 
@@ -22,7 +24,7 @@ struct SQLiteTransaction: LogWriting {
     // MARK: The log
 
     func append(_ batch: EventBatch) throws -> AppendOutcome {
-        try SQLiteStore.append(batch, in: db)
+        try SQLiteStore.append(batch, in: db, signer: signer)
     }
 
     func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {

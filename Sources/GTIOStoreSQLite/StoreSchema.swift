@@ -138,6 +138,47 @@ enum StoreSchema {
                 BEGIN SELECT RAISE(ABORT, 'the event log is gapless: seq must be the last seq + 1'); END;
                 """)
         }
+        migrator.registerMigration("v4 signed heads and stricter triggers") { db in
+            // Signed heads: one row per batch appended with a signing key (see BatchSigner).
+            // The triggers below keep plain SQL from adding to the log except the way the
+            // append path does: events of the next batch with a hash, then that batch's row,
+            // then its signature; REPLACE, which deletes without firing delete triggers, is
+            // refused by the same checks, since it can only name a row that exists.
+            try db.execute(sql: """
+                CREATE TABLE batch_signatures (
+                    batch      INTEGER PRIMARY KEY,
+                    last_seq   INTEGER NOT NULL,
+                    head       BLOB    NOT NULL,
+                    record     BLOB    NOT NULL,
+                    public_key BLOB    NOT NULL,
+                    signature  BLOB    NOT NULL
+                );
+                CREATE TRIGGER batch_signatures_no_update BEFORE UPDATE ON batch_signatures
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: batch_signatures cannot be updated'); END;
+                CREATE TRIGGER batch_signatures_no_delete BEFORE DELETE ON batch_signatures
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: batch_signatures cannot be deleted'); END;
+                CREATE TRIGGER batch_signatures_append BEFORE INSERT ON batch_signatures
+                WHEN NEW.batch IS NOT (SELECT MAX(batch) FROM batches)
+                  OR EXISTS (SELECT 1 FROM batch_signatures WHERE batch = NEW.batch)
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: a signature is added only for the batch just appended'); END;
+
+                CREATE TRIGGER events_append BEFORE INSERT ON events
+                WHEN NEW.hash IS NULL OR length(NEW.hash) != 32
+                  OR NEW.batch IS NOT (SELECT IFNULL(MAX(batch), 0) + 1 FROM batches)
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events are added with their hash, in the batch being appended'); END;
+
+                CREATE TRIGGER batches_append BEFORE INSERT ON batches
+                WHEN NEW.batch IS NOT (SELECT IFNULL(MAX(batch), 0) + 1 FROM batches)
+                  OR NEW.appended != IFNULL(NEW.last_seq - NEW.first_seq + 1, 0)
+                  OR (NEW.appended > 0 AND NEW.last_seq IS NOT (SELECT MAX(seq) FROM events))
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: batches are added once, numbered in order, after their events'); END;
+
+                CREATE TRIGGER event_lists_append BEFORE INSERT ON event_lists
+                WHEN NEW.seq IS NOT (SELECT MAX(seq) FROM events)
+                  OR EXISTS (SELECT 1 FROM event_lists WHERE seq = NEW.seq AND position = NEW.position)
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: list items are added with their event'); END;
+                """)
+        }
         return migrator
     }
 }

@@ -47,7 +47,7 @@ import Testing
          "the log is not intact at seq 500: missing: the log jumps from seq 499 to 501"),
         ("DROP TRIGGER events_no_delete; DELETE FROM events WHERE seq > 2900",
          "the log is not intact at seq 2901: missing: batches appended up to seq"),
-        ("INSERT INTO events (seq, id, type, at, recorded, v, original, batch) VALUES (-1, 'x', 'track', 0, 0, 1, '{}', 1)",
+        ("DROP TRIGGER events_append; INSERT INTO events (seq, id, type, at, recorded, v, original, batch) VALUES (-1, 'x', 'track', 0, 0, 1, '{}', 1)",
          "the log is not intact at seq -1: inserted: no event is ever appended at a seq below 1"),
         ("DROP TRIGGER events_no_update; UPDATE events SET at = at + 1 WHERE seq = 2000",
          "the log is not intact at seq 2000: changed: its content does not match the hash chain"),

@@ -116,12 +116,36 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.all)
+    func signedHeadsProveTheLogAndAnUnsignedAppendIsNamed(_ backend: StoreBackend) throws {
+        let signer = BatchSigner()
+        let store = try backend.open(in: folder, signer: signer)
+        _ = try store.append(batch([heart("a"), heart("b")]))
+        _ = try store.write { try $0.append(batch([heart("c")])) }
+        let last = try #require(try store.lastSignature())
+        #expect(last.batch == 2)
+        #expect(last.lastSeq == 3)
+        #expect(last.isValid(by: signer.publicKey))
+        guard case .intact(_, let head, let signatures) = try store.verify(LogAudit(key: signer.publicKey)) else {
+            Issue.record("a log appended with the key is proven by it")
+            return
+        }
+        #expect(head == last.head)
+        #expect(signatures == SignatureFindings(signedBatches: 2, lastSignedSeq: 3, checked: true))
+
+        _ = try backend.open(in: folder).append(batch([heart("d")]))
+        #expect(try store.verify(LogAudit(key: signer.publicKey)) == .broken(seq: 4, problem: """
+            unsigned: seq 4 carries no head signed by key \(signer.publicKey.shortName) \
+            (appended without the signing key, or forged); the log is proven up to seq 3
+            """))
+    }
+
+    @Test(arguments: StoreBackend.all)
     func verifyFindsTheChainIntactAndReopeningKeepsTheLog(_ backend: StoreBackend) throws {
         _ = try backend.open(in: folder).append(batch([heart("a"), heart("b")]))
         let reopened = try backend.open(in: folder)
         #expect(try reopened.status().events == 2)
         #expect(try reopened.append(batch([heart("b"), heart("c")])).appended == 1)
-        guard case .intact(let events, let head) = try reopened.verify() else {
+        guard case .intact(let events, let head, _) = try reopened.verify() else {
             Issue.record("the chain of an untouched log is intact")
             return
         }

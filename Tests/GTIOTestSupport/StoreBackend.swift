@@ -5,17 +5,18 @@ import GTIOStoreSQLite
 /// temporary folder. Opening twice in one folder opens the same store.
 public struct StoreBackend: Sendable, CustomStringConvertible {
     public let name: String
-    private let opener: @Sendable (TemporaryDirectory) throws -> any EventStore
+    private let opener: @Sendable (TemporaryDirectory, BatchSigner?) throws -> any EventStore
 
-    public func open(in folder: TemporaryDirectory) throws -> any EventStore {
-        try opener(folder)
+    /// The store in `folder`, signing what it appends with `signer` when given.
+    public func open(in folder: TemporaryDirectory, signer: BatchSigner? = nil) throws -> any EventStore {
+        try opener(folder, signer)
     }
 
     public var description: String { name }
 
     /// The embedded SQLite file.
-    public static let sqlite = StoreBackend(name: "SQLite") { folder in
-        try SQLiteStore(path: folder.file("log.gtio"))
+    public static let sqlite = StoreBackend(name: "SQLite") { folder, signer in
+        try SQLiteStore(path: folder.file("log.gtio"), signer: signer)
     }
 
     /// Every backend this build has.
