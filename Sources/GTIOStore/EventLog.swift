@@ -89,7 +89,12 @@ public protocol LogWriting: TableWriting {
 public protocol SQLReading: Sendable {
     /// Runs one statement that only reads; one that would change anything is refused before it
     /// runs (`.writeRefused`), and the backend's complaint about a statement is `.badSQL`.
-    func readOnlySQL(_ text: String) throws -> SQLAnswer
+    /// Past `limits.seconds` it stops with `.sqlTimedOut`, on Ctrl-C with `.interrupted`.
+    func readOnlySQL(_ text: String, limits: SQLLimits) throws -> SQLAnswer
+}
+
+extension SQLReading {
+    public func readOnlySQL(_ text: String) throws -> SQLAnswer { try readOnlySQL(text, limits: .standard) }
 }
 
 /// A whole store: its log, its tables (the read models) and read-only SQL over both.

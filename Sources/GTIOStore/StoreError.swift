@@ -18,6 +18,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite refused a statement given to `sql`: its message.
     case badSQL(String)
     case interrupted
+    /// A `sql` statement ran past its time limit.
+    case sqlTimedOut(seconds: Double)
     /// SQLite answered busy after a scan had handed events over: starting over would hand them twice.
     case busyMidScan
 
@@ -49,6 +51,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "sql: \(message)"
         case .interrupted:
             "interrupted"
+        case .sqlTimedOut(let seconds):
+            "sql: stopped after \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s (narrow the statement with WHERE or LIMIT, or give it longer with --timeout)"
         case .busyMidScan:
             "another process kept the store busy in the middle of reading the log; run the command again"
         }

@@ -1,22 +1,61 @@
+import Foundation
 import GRDB
+import GRDBSQLite
 import GTIOStore
 
 extension SQLiteStore {
     /// Runs one statement that only reads, in a read-only transaction; a statement that would
     /// change anything is refused before it runs (`.writeRefused`), and SQLite's own complaint
-    /// about a statement comes back as `.badSQL`.
-    public func readOnlySQL(_ text: String) throws -> SQLAnswer {
+    /// about a statement comes back as `.badSQL`. Rows are read one at a time up to the row
+    /// limit, and SQLite's progress handler stops the statement on Ctrl-C or past its time.
+    public func readOnlySQL(_ text: String, limits: SQLLimits) throws -> SQLAnswer {
+        let watch = SQLWatch(deadline: limits.seconds.map { Date().addingTimeInterval($0) })
         do {
             return try Self.retryingWhenBusy {
                 try pool.read { db in
                     let statement = try db.makeStatement(sql: text)
                     guard statement.isReadonly else { throw StoreError.writeRefused(String(text.prefix(40))) }
-                    let rows = try Row.fetchAll(statement).map { Array($0.databaseValues.map(StoreValue.init)) }
-                    return SQLAnswer(columns: statement.columnNames, rows: rows)
+                    let context = Unmanaged.passUnretained(watch).toOpaque()
+                    // Called every 10,000 virtual machine steps: cheap, and a few ms apart.
+                    sqlite3_progress_handler(db.sqliteConnection, 10_000, { context in
+                        Unmanaged<SQLWatch>.fromOpaque(context!).takeUnretainedValue().shouldStop() ? 1 : 0
+                    }, context)
+                    defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
+                    var rows: [[StoreValue]] = []
+                    var isTruncated = false
+                    let cursor = try Row.fetchCursor(statement)
+                    while let row = try cursor.next() {
+                        if let limit = limits.rows, rows.count == limit {
+                            isTruncated = true
+                            break
+                        }
+                        rows.append(row.databaseValues.map(StoreValue.init))
+                    }
+                    return SQLAnswer(columns: statement.columnNames, rows: rows, isTruncated: isTruncated)
                 }
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            if watch.timedOut, let seconds = limits.seconds { throw StoreError.sqlTimedOut(seconds: seconds) }
+            throw StoreError.interrupted
         } catch let error as DatabaseError {
             throw StoreError.badSQL(error.message ?? "\(error)")
         }
+    }
+}
+
+/// What the progress handler of one statement checks: Ctrl-C, and its deadline.
+private final class SQLWatch {
+    let deadline: Date?
+    private(set) var timedOut = false
+
+    init(deadline: Date?) { self.deadline = deadline }
+
+    func shouldStop() -> Bool {
+        if Interruption.isRequested { return true }
+        if let deadline, Date() > deadline {
+            timedOut = true
+            return true
+        }
+        return false
     }
 }

@@ -49,6 +49,18 @@ private let community = [
         #expect(terminal.waitForExit() == 0)
     }
 
+    @Test func tabCompletesIDsWhenTheStoreIsARelativePath() throws {
+        // The README's own form: GTIO_STORE=demo.gtio gtio, run in the store's folder.
+        let terminal = try PseudoTerminal(
+            ["/bin/sh", "-c", "cd '\(folder.path)' && exec '\(GTIOBinary.path)'"],
+            environment: ["GTIO_STORE": "log.gtio", "GTIO_HISTORY": history])
+        #expect(terminal.waitFor("gtio> "), "no prompt: \(terminal.screen)")
+        terminal.type("followers an\t")
+        #expect(terminal.waitFor("followers ann "), "\(terminal.screen)")
+        terminal.type("\u{15}\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test func historyIsKeptAcrossSessions() throws {
         let first = try repl()
         first.type("stats --date 2012-04-23 --format csv\r")
@@ -76,6 +88,20 @@ private let community = [
         terminal.type("following bob --format csv\r")
         #expect(terminal.waitFor("ann,Ann", after: mark), "\(terminal.screen)")
         #expect(!terminal.screen.contains("unknown command \"nonsense\""))
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func ctrlCStopsARunningSQLStatementAndTheSessionGoesOn() throws {
+        let terminal = try repl()
+        // Never ends on its own: SQLite counts for ever, in constant memory.
+        terminal.type("sql WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c\r")
+        Thread.sleep(forTimeInterval: 0.5)
+        terminal.type("\u{03}")
+        #expect(terminal.waitFor("gtio: interrupted", timeout: 10), "\(terminal.screen)")
+        let mark = terminal.screen.count
+        terminal.type("sql SELECT 40 + 2 AS answer\r")
+        #expect(terminal.waitFor("42", after: mark), "\(terminal.screen)")
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }

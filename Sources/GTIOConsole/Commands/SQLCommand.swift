@@ -14,14 +14,31 @@ struct SQLCommand: ParsableCommand {
     @Argument(help: "The statement.") var statement: String
     @OptionGroup var query: QueryOptions
 
+    @Option(parsing: .unconditional, help: "Keep at most this many rows (0: all).", transform: Limit.parse)
+    var limit = SQLCommand.rowLimit
+    @Option(help: ArgumentHelp("Stop the statement after this many seconds (0: no limit).", valueName: "seconds"))
+    var timeout: Double = 60
+
     func validate() throws {
+        if timeout < 0 { throw ValidationError("--timeout takes seconds, 0 or more (0: no limit), got \(timeout)") }
         if query.asOf != nil || query.atSeq != nil {
             throw ValidationError("sql reads the store as it stands: --as-of and --at-seq do not apply (filter on at or seq in the statement)")
         }
     }
 
     func run() throws {
-        try query.emit(Self.table(try query.storeOptions.openForReading().readOnlySQL(statement)))
+        let limits = SQLLimits(rows: limit == 0 ? nil : limit, seconds: timeout > 0 ? timeout : nil)
+        let answer = try query.storeOptions.openForReading().readOnlySQL(statement, limits: limits)
+        try query.emit(Self.table(answer))
+        if answer.isTruncated { Terminal.writeError("gtio: \(Self.truncationNote(answer))\n") }
+    }
+
+    /// Rows kept when --limit is not given: enough for any screen, bounded for any statement.
+    static let rowLimit = 10_000
+
+    /// What to say when the row limit cut the answer.
+    static func truncationNote(_ answer: SQLAnswer) -> String {
+        "sql: stopped at \(answer.rows.count) rows; there are more (add LIMIT, or --limit 0 for all)"
     }
 
     /// The answer as a result table; blobs are shown by their size.

@@ -134,8 +134,11 @@ final class ConsoleSession {
     private func sql(_ statementText: String) -> Outcome {
         guard !statementText.isEmpty else { return fail("sql: expected a statement (usage: sql SELECT …)", code: 2) }
         do {
-            let table = SQLCommand.table(try storeOptions.openForReading().readOnlySQL(statementText))
-            Terminal.write(table.rendered(as: format ?? .table, width: Terminal.width))
+            // Ctrl-C stops the statement (see LineEditor); the row limit and the time limit are
+            // those of `gtio sql`.
+            let answer = try storeOptions.openForReading().readOnlySQL(statementText, limits: .standard)
+            Terminal.write(SQLCommand.table(answer).rendered(as: format ?? .table, width: Terminal.width))
+            if answer.isTruncated { Terminal.writeError(SQLCommand.truncationNote(answer).replacingOccurrences(of: "--limit 0", with: "gtio sql --limit 0") + "\n") }
             return .success
         } catch let error as StoreError {
             return fail(error.description, code: error.isUsageError ? 2 : 1)

@@ -1,0 +1,88 @@
+import Foundation
+import GTIOTestSupport
+import Testing
+
+/// What an insider and a new user found in how the store is opened, signed and queried, each
+/// pinned with the real binary on a real store.
+@Suite struct StoreFindingsTests {
+    let folder = TemporaryDirectory()
+    var store: String { folder.file("log.gtio") }
+
+    func feed(_ name: String, ids: [String]) -> String {
+        folder.write(name, ids.map {
+            #"{"id":"\#($0)","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u1","data":{"post":"p1"}}"#
+        }.joined(separator: "\n") + "\n")
+    }
+
+    @Test func fourProcessesCreatingOneStoreAllSucceed() throws {
+        let file = feed("f.jsonl", ids: ["a", "b", "c"])
+        for round in 0..<6 {
+            let path = folder.file("new\(round).gtio")
+            let runs = try (0..<4).map { _ in try GTIOBinary.start(["ingest", file, "--store", path]) }
+            for run in runs { run.waitUntilExit() }
+            #expect(runs.map(\.terminationStatus) == [0, 0, 0, 0], "round \(round)")
+            let status = try GTIOBinary.run(["status", "--format", "json", "--store", path])
+            #expect(status.stdout.contains(#""events":3"#), "\(status.stdout)")
+        }
+    }
+
+    @Test func aFolderGivenAsTheStoreIsNamed() throws {
+        for arguments in [["verify"], ["ingest", feed("f.jsonl", ids: ["a"])]] {
+            let result = try GTIOBinary.run(arguments + ["--store", folder.path])
+            #expect(result.status == 2)
+            #expect(result.stderr == "gtio: \(folder.path) is a folder; a store is a file (pass --store with a file path, such as \(folder.path)/events.gtio)\n")
+        }
+    }
+
+    @Test func signedBatchesProveTheLogAndAnAnchorCatchesACutTail() throws {
+        let key = folder.file("keys/signing.key")
+        let made = try GTIOBinary.run(["keys", "new", "--out", key])
+        #expect(made.status == 0, "\(made.stderr)")
+        let publicKey = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(publicKey.hasPrefix("ed25519:") && publicKey.count == 72)
+        let signing = ["GTIO_SIGNING_KEY": key]
+        #expect(try GTIOBinary.run(["ingest", feed("1.jsonl", ids: ["a", "b"]), "--store", store], environment: signing).status == 0)
+        #expect(try GTIOBinary.run(["keys", "show", "--key", key]).stdout == publicKey + "\n")
+
+        let anchors = folder.file("anchors.txt")
+        #expect(try GTIOBinary.run(["anchor", "--out", anchors, "--store", store]).status == 0)
+        let proven = try GTIOBinary.run(["verify", "--key", publicKey, "--anchor", anchors, "--store", store])
+        #expect(proven.status == 0, "\(proven.stderr)")
+        #expect(proven.stdout.contains("every event is covered by a head signed with key \(publicKey.dropFirst(8).prefix(8)) (last signed seq 2)"))
+
+        // Appended without the key (no GTIO_SIGNING_KEY, no key in the configuration folder).
+        let unsigned = ["XDG_CONFIG_HOME": folder.file("nowhere")]
+        #expect(try GTIOBinary.run(["ingest", feed("2.jsonl", ids: ["c"]), "--store", store], environment: unsigned).status == 0)
+        let found = try GTIOBinary.run(["verify", "--key", publicKey, "--store", store])
+        #expect(found.status == 1)
+        #expect(found.stderr.hasPrefix("gtio: the log is not intact at seq 3: unsigned: seq 3 carries no head signed by key"))
+    }
+
+    @Test func aMissingSigningKeyNamedByTheEnvironmentIsAnError() throws {
+        let result = try GTIOBinary.run(["ingest", feed("1.jsonl", ids: ["a"]), "--store", store],
+                                        environment: ["GTIO_SIGNING_KEY": folder.file("typo.key")])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot read the key \(folder.file("typo.key"))"))
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    @Test func sqlKeepsTenThousandRowsUnlessToldAndSaysSo() throws {
+        #expect(try GTIOBinary.run(["ingest", feed("1.jsonl", ids: ["a"]), "--store", store]).status == 0)
+        let many = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 20000) SELECT x FROM c"
+        let capped = try GTIOBinary.run(["sql", many, "--format", "csv", "--store", store])
+        #expect(capped.status == 0)
+        #expect(capped.stdout.split(whereSeparator: \.isNewline).count == 10_001)
+        #expect(capped.stderr == "gtio: sql: stopped at 10000 rows; there are more (add LIMIT, or --limit 0 for all)\n")
+        let all = try GTIOBinary.run(["sql", many, "--format", "csv", "--limit", "0", "--store", store])
+        #expect(all.stdout.split(whereSeparator: \.isNewline).count == 20_001)
+        #expect(all.stderr.isEmpty)
+    }
+
+    @Test func anEndlessStatementStopsAtItsTimeout() throws {
+        #expect(try GTIOBinary.run(["ingest", feed("1.jsonl", ids: ["a"]), "--store", store]).status == 0)
+        let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c"
+        let result = try GTIOBinary.run(["sql", endless, "--timeout", "0.5", "--store", store])
+        #expect(result.status == 1)
+        #expect(result.stderr == "gtio: sql: stopped after 0.5 s (narrow the statement with WHERE or LIMIT, or give it longer with --timeout)\n")
+    }
+}
