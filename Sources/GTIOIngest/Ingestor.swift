@@ -38,22 +38,24 @@ public struct Ingestor: Sendable {
             case .file(let path):
                 var isFolder: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                    opened.forEach { if $0.1 != 0 { close($0.1) } }
+                    close(opened)
                     throw .fileMissing(path: path)
                 }
                 if isFolder.boolValue {
-                    opened.forEach { if $0.1 != 0 { close($0.1) } }
+                    close(opened)
                     throw .isAFolder(path: path)
                 }
-                let descriptor = Glibc.open(path, O_RDONLY)
+                let descriptor = openForReading(path)
                 guard descriptor >= 0 else {
                     let reason = String(cString: strerror(errno))
-                    opened.forEach { if $0.1 != 0 { close($0.1) } }
+                    close(opened)
                     throw .cannotOpen(path: path, reason: reason)
                 }
+                // A pipe, a FIFO or a terminal has no size: it is read to its end, like stdin.
                 var info = stat()
                 fstat(descriptor, &info)
-                opened.append((source, descriptor, Int64(info.st_size)))
+                let isRegular = (info.st_mode & S_IFMT) == S_IFREG
+                opened.append((source, descriptor, isRegular ? Int64(info.st_size) : nil))
             }
         }
         return opened
@@ -65,7 +67,22 @@ public struct Ingestor: Sendable {
         progress: (IngestProgress) -> Void = { _ in }
     ) throws -> IngestReport {
         let opened = try Self.open(sources)
-        defer { opened.forEach { if $0.1 != 0 { close($0.1) } } }
+        defer { Self.close(opened) }
+        return try ingest(opened: opened, into: log, progress: progress)
+    }
+
+    /// Closes what `open` opened (standard input stays open).
+    public static func close(_ opened: [(IngestSource, Int32, Int64?)]) {
+        opened.forEach { if $0.1 != 0 { closeDescriptor($0.1) } }
+    }
+
+    /// Ingests sources opened by `open`, which the caller closes. A FIFO or a process
+    /// substitution can be opened and read only once: checking that the files exist before
+    /// opening the store must not consume them.
+    public func ingest(
+        opened: [(IngestSource, Int32, Int64?)], into log: any EventLog,
+        progress: (IngestProgress) -> Void = { _ in }
+    ) throws -> IngestReport {
         let started = DispatchTime.now()
         var report = IngestReport()
         let mostlyNew = DigestSwitch()
@@ -97,7 +114,9 @@ public struct Ingestor: Sendable {
                 throw error
             }
             report.bytes += size ?? 0
-            if size == 0 { sourceReport.note = "empty file: nothing to ingest" }
+            if size == 0 || (size == nil && sourceReport.outcome.read == 0 && sourceReport.outcome.rejected == 0) {
+                sourceReport.note = size == 0 ? "empty file: nothing to ingest" : "no input: nothing to ingest"
+            }
             report.sources.append(sourceReport)
         }
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
@@ -129,7 +148,9 @@ public struct Ingestor: Sendable {
                 case .tooLong(let number, let prefix, let length):
                     lines.tooLong.append(RejectedLine(
                         line: number,
-                        reason: "line is \(length) bytes, over the 1 MiB limit; its first \(prefix.count) bytes are kept",
+                        reason: prefix.count == length
+                            ? "line is \(length) bytes, over the 1 MiB limit (kept whole: fix it and retry)"
+                            : "line is \(length) bytes, over the 1 MiB limit; its first \(prefix.count) bytes are kept",
                         original: prefix))
                 }
                 if lines.count >= batchSize {
@@ -150,3 +171,6 @@ public struct Ingestor: Sendable {
 final class DigestSwitch: Sendable {
     let on = Atomic<Bool>(true)
 }
+
+private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }

@@ -8,9 +8,10 @@ import Darwin
 /// whatever the input size (EVENTS.md §4: `\n` or `\r\n`, a byte-order mark dropped, a last
 /// line without `\n` read, blank lines skipped but still numbered).
 struct LineReader {
-    /// The longest line accepted; a longer one is reported with its first `keptPrefix` bytes.
+    /// The longest line accepted; a longer one is reported whole, so that quarantine keeps what
+    /// the producer sent and it can be fixed and retried, up to `keptLimit` bytes of it.
     static let maximumLineLength = 1 << 20
-    static let keptPrefix = 64 << 10
+    static let keptLimit = 64 << 20
     private static let chunkSize = 1 << 20
 
     enum Item {
@@ -29,6 +30,11 @@ struct LineReader {
     }
 
     func deallocate() { buffer.deallocate() }
+
+    /// Adds `bytes` to a long line being kept, up to `keptLimit`.
+    private static func keep(_ bytes: Slice<UnsafeMutableBufferPointer<UInt8>>, in kept: inout [UInt8]) {
+        kept.append(contentsOf: bytes.prefix(max(0, keptLimit - kept.count)))
+    }
 
     /// Calls `body` with each non-blank line in order. The bytes are valid only during the call.
     mutating func forEachLine(_ body: (Item, _ bytesRead: Int64) throws -> Void) throws {
@@ -66,11 +72,12 @@ struct LineReader {
                 lineNumber += 1
                 if var long = skippingLongLine {
                     long.length += newline - start
+                    Self.keep(buffer[start..<newline], in: &long.prefix)
                     try body(.tooLong(number: long.number, prefix: long.prefix, length: long.length), bytesRead)
                     skippingLongLine = nil
                     atFileStart = false
                 } else if newline - start > Self.maximumLineLength {
-                    try body(.tooLong(number: lineNumber, prefix: Array(buffer[start..<(start + Self.keptPrefix)]),
+                    try body(.tooLong(number: lineNumber, prefix: Array(buffer[start..<min(newline, start + Self.keptLimit)]),
                                       length: newline - start), bytesRead)
                     atFileStart = false
                 } else {
@@ -84,9 +91,10 @@ struct LineReader {
                     lineNumber += 1
                     if var long = skippingLongLine {
                         long.length += end - start
+                        Self.keep(buffer[start..<end], in: &long.prefix)
                         try body(.tooLong(number: long.number, prefix: long.prefix, length: long.length), bytesRead)
                     } else if end - start > Self.maximumLineLength {
-                        try body(.tooLong(number: lineNumber, prefix: Array(buffer[start..<(start + Self.keptPrefix)]),
+                        try body(.tooLong(number: lineNumber, prefix: Array(buffer[start..<min(end, start + Self.keptLimit)]),
                                           length: end - start), bytesRead)
                     } else {
                         try emit(start, end, number: lineNumber)
@@ -96,12 +104,11 @@ struct LineReader {
                 }
                 return
             }
-            // An unfinished line longer than the limit: keep its start, drop the rest as it comes.
+            // An unfinished line longer than the limit: move it out of the buffer as it comes.
             if end - start > Self.maximumLineLength {
-                if skippingLongLine == nil {
-                    skippingLongLine = (lineNumber + 1, Array(buffer[start..<(start + Self.keptPrefix)]), 0)
-                }
+                if skippingLongLine == nil { skippingLongLine = (lineNumber + 1, [], 0) }
                 skippingLongLine!.length += end - start
+                Self.keep(buffer[start..<end], in: &skippingLongLine!.prefix)
                 start = end
                 scan = end
             }

@@ -50,8 +50,17 @@ private func heartLine(_ id: String) -> String {
         #expect(report.total.rejected == 1)
         let entry = try #require(try store.quarantineEntries().first)
         #expect(entry.line == 2)
-        #expect(entry.reason == "line is \(huge.utf8.count) bytes, over the 1 MiB limit; its first 65536 bytes are kept")
-        #expect(entry.original.count == 65536)
+        #expect(entry.reason == "line is \(huge.utf8.count) bytes, over the 1 MiB limit (kept whole: fix it and retry)")
+        #expect(entry.original == Array(huge.utf8))
+        // Whole, it can be retried once the producer's limit is what it should be: here, unchanged, it validates.
+        #expect(try store.retryQuarantine(validate: { bytes in bytes.withUnsafeBufferPointer { EventValidator.validate($0) } }).appended == 1)
+    }
+
+    @Test func aLongLastLineWithoutNewlineIsKeptWholeToo() throws {
+        let huge = #"{"id":"big","type":"track","at":"2012-04-23T00:00:00Z","data":{"name":""# +
+            String(repeating: "y", count: 2 << 20) + #""}}"#
+        let (_, store) = try ingest([folder.write("tail.jsonl", heartLine("a") + "\n" + huge)])
+        #expect(try #require(try store.quarantineEntries().first).original == Array(huge.utf8))
     }
 
     @Test func linesSpanningReadChunksAndBatchesAllArrive() throws {

@@ -43,10 +43,11 @@ struct IngestCommand: ParsableCommand {
 
     func run() throws {
         let sources = files.map(IngestSource.init(argument:))
-        _ = try Ingestor.open(sources).map { if $0.1 != 0 { close($0.1) } }  // a missing file fails before the store is touched
+        let opened = try Ingestor.open(sources)  // a missing file fails before the store is touched
+        defer { Ingestor.close(opened) }
         let store = try storeOptions.open()
         let bar = ProgressBar(enabled: Terminal.standardErrorIsTerminal && !quiet)
-        let report = try Ingestor(batchSize: batchSize).ingest(sources, into: store) { progress in
+        let report = try Ingestor(batchSize: batchSize).ingest(opened: opened, into: store) { progress in
             let total = sources.count == 1 ? progress.bytesTotal : nil
             bar.update(done: progress.bytesReadOverall, total: total, count: progress.outcome.read, unit: "events")
         }

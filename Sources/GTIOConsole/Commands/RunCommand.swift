@@ -11,6 +11,9 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The file of commands.") var file: String
     @Flag(help: "Go on after a failing command (exit 1 at the end).") var keepGoing = false
     @OptionGroup var storeOptions: StoreOptions
+    /// The root command claims `--keep-going` (it has its own, for piped commands) wherever it
+    /// is written, so this command reads both.
+    @ParentCommand var root: GTIOCommand
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -18,7 +21,7 @@ struct RunCommand: ParsableCommand {
         }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
-        let code = ConsoleLoop.script(lines, storeOptions: storeOptions, keepGoing: keepGoing)
+        let code = ConsoleLoop.script(lines, storeOptions: storeOptions, keepGoing: keepGoing || root.keepGoing)
         if code != 0 { throw ExitCode(code) }
     }
 }
