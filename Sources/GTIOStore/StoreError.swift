@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerStore(path: String)
     case cannotOpen(path: String, reason: String)
     case readOnly(path: String)
+    /// The disk (or a file size limit) stopped a write: the transaction was rolled back.
+    case diskFull(path: String)
     case database(String)
     /// `sql` was given a statement that would change the store.
     case writeRefused(String)
@@ -43,6 +45,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot open the store \(path): \(reason)"
         case .readOnly(let path):
             "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
+        case .diskFull(let path):
+            "the disk holding \(path) is full (or a file size limit was reached): the batch being written was rolled back; free space and run the same command again (what was committed stays, duplicates are skipped)"
         case .database(let message):
             "store error: \(message)"
         case .writeRefused(let statement):

@@ -56,4 +56,25 @@ import Testing
         }
         #expect(try GTIOBinary.run(["run", file, "--store", store]).stdout.isEmpty)
     }
+
+    @Test func aFullDiskStillAnswersInJSONWithWhatWasCommitted() throws {
+        let many = (0..<20_000).map {
+            #"{"id":"e\#($0)","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u\#($0 % 97)","data":{"post":"p\#($0 % 13)"}}"#
+        }
+        _ = folder.write("many.jsonl", many.joined(separator: "\n") + "\n")
+        // A file size limit stands in for a full disk: SQLite's write fails the same way.
+        let result = try bash("trap '' XFSZ; ulimit -f 1024; gtio ingest many.jsonl --store log.gtio --format json --batch-size 1000")
+        #expect(result.status == 1)
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        let error = try #require(answer["error"] as? String)
+        #expect(error.hasPrefix("the disk holding \(folder.path)/log.gtio is full (or a file size limit was reached)"))
+        let appended = try #require(answer["appended"] as? Int)
+        #expect(appended > 0 && appended < 20_000)
+        #expect(answer["last_seq"] as? Int == appended)
+        #expect(result.stderr.hasPrefix("gtio: the disk holding"))
+        // What was committed is intact, and the same ingest finishes once there is room.
+        #expect(try GTIOBinary.run(["verify", "--store", store]).status == 0)
+        let again = try GTIOBinary.run(["ingest", folder.file("many.jsonl"), "--store", store, "--format", "json"])
+        #expect(again.stdout.contains(#""appended":\#(20_000 - appended),"duplicates":\#(appended)"#), "\(again.stdout)")
+    }
 }

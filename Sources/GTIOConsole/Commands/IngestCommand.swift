@@ -47,9 +47,20 @@ struct IngestCommand: ParsableCommand {
         defer { Ingestor.close(opened) }
         let store = try storeOptions.open()
         let bar = ProgressBar(enabled: Terminal.standardErrorIsTerminal && !quiet)
-        let report = try Ingestor(batchSize: batchSize).ingest(opened: opened, into: store) { progress in
-            let total = sources.count == 1 ? progress.bytesTotal : nil
-            bar.update(done: progress.bytesReadOverall, total: total, count: progress.outcome.read, unit: "events")
+        var committed = AppendOutcome()
+        let report: IngestReport
+        do {
+            report = try Ingestor(batchSize: batchSize).ingest(opened: opened, into: store) { progress in
+                committed = progress.outcome
+                let total = sources.count == 1 ? progress.bytesTotal : nil
+                bar.update(done: progress.bytesReadOverall, total: total, count: progress.outcome.read, unit: "events")
+            }
+        } catch {
+            bar.finish()
+            // A script reading --format json gets an answer even now: what was committed
+            // before the failure stays in the log, and the error says why the rest is not.
+            if format == .json, !quiet { Terminal.line(failureJSON(committed, error: error)) }
+            throw error
         }
         bar.finish()
         for source in report.sources {
@@ -98,6 +109,15 @@ struct IngestCommand: ParsableCommand {
 
     private func counts(_ outcome: AppendOutcome) -> String {
         "read \(outcome.read), appended \(outcome.appended), duplicates \(outcome.duplicates), rejected \(outcome.rejected)"
+    }
+
+    private func failureJSON(_ committed: AppendOutcome, error: any Error) -> String {
+        JSONRenderer.object([
+            ("error", .text("\(error)")), ("read", .integer(Int64(committed.read))),
+            ("appended", .integer(Int64(committed.appended))), ("duplicates", .integer(Int64(committed.duplicates))),
+            ("rejected", .integer(Int64(committed.rejected))), ("first_seq", Cell(committed.firstSeq)),
+            ("last_seq", Cell(committed.lastSeq)),
+        ])
     }
 
     private func json(_ report: IngestReport) -> String {
