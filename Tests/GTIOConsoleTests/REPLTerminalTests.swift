@@ -106,6 +106,20 @@ private let community = [
         #expect(terminal.waitForExit() == 0)
     }
 
+    @Test func eventsFollowStreamsInTheREPLUntilCtrlC() throws {
+        let terminal = try repl()
+        terminal.type("events --tail 1 --follow --format csv\r")
+        #expect(terminal.waitFor("seq,"), "nothing shown while following: \(terminal.screen)")
+        let mark = terminal.screen.count
+        let line = #"{"id":"late-1","type":"post.hearted","at":"2012-05-01T00:00:00Z","user":"zed","data":{"post":"p1"}}"#
+        #expect(try GTIOBinary.run(["ingest", folder.write("late.jsonl", line + "\n"), "--store", store]).status == 0)
+        #expect(terminal.waitFor("late-1", after: mark), "\(terminal.screen)")
+        terminal.type("\u{03}")
+        #expect(terminal.waitFor("gtio> ", after: mark), "\(terminal.screen)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test func errorsSuggestAndDoNotEndTheSession() throws {
         let terminal = try repl()
         terminal.type("folowers ann\r")

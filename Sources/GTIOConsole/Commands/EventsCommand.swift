@@ -62,7 +62,10 @@ struct EventsCommand: ParsableCommand {
             guard !batch.isEmpty || !printedHeader else { return }
             var text = EventRows.table(batch, full: wide, original: original).rendered(as: format, width: Terminal.width)
             // While following, later pages print rows only.
-            if printedHeader && format == .csv { text = String(text.drop { $0 != "\n" }.dropFirst()) }
+            // (CSV ends lines with CRLF, one Character: look for any line end, not "\n".)
+            if printedHeader && format == .csv, let end = text.firstIndex(where: \.isNewline) {
+                text = String(text[text.index(after: end)...])
+            }
             Terminal.write(text)
             printedHeader = true
         }

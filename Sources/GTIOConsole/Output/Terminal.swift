@@ -36,7 +36,7 @@ enum Terminal {
     /// Writes `text` to standard error unbuffered.
     static func writeError(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+        text.withUTF8 { bytes in _ = writeBytes(2, bytes.baseAddress, bytes.count) }
     }
 
     /// While set, answers are collected here instead of written (the REPL pages them, sends them
@@ -56,10 +56,15 @@ enum Terminal {
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = writeBytes(1, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 { return }
                 offset += written
             }
         }
     }
+}
+
+/// The C library's write(2), named apart from `Terminal.write` (Glibc or Darwin alike).
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -42,8 +42,11 @@ final class ConsoleSession {
             return fail("\(error)", code: 2)
         }
         let started = DispatchTime.now().uptimeNanoseconds
+        // An answer is captured whole, then paged or sent to a file; one that never ends on its
+        // own (`events --follow`) is written as it comes, or nothing would show until Ctrl-C.
+        let streams = words.contains("--follow")
         let capture = OutputCapture()
-        Terminal.capture = capture
+        if !streams { Terminal.capture = capture }
         let outcome = run(words, line: trimmed)
         Terminal.capture = nil
         deliver(capture.text)
