@@ -14,7 +14,7 @@ public enum EventSchema {
             ("$id", .string("https://gtio.example/events/\(type.rawValue).schema.json")),
             ("title", .string(type.rawValue)),
             ("description", .string(
-                "A GTIO \(type.rawValue) event (EVENTS.md §2). `at` is RFC 3339 with Z or ±HH:MM; " +
+                "A GTIO \(type.rawValue) event (docs/EVENTS.md). `at` is RFC 3339 with Z or ±HH:MM; " +
                 "integers are written without fraction or exponent; null counts as absent; unknown fields are kept.")),
             ("type", .string("object")),
             ("required", .array(required.map(JSONValue.string))),

@@ -36,7 +36,7 @@ public enum EventValidator {
 
         let typeName = try requiredString(envelope, "type", field: "type")
         guard let type = EventType.named(typeName) else {
-            throw Rejection(field: "type", "unknown type \(quoted(typeName)) (see EVENTS.md §2 for the types)")
+            throw Rejection(field: "type", "unknown type \(quoted(typeName)) (gtio catalog lists the types)")
         }
 
         let atText = try requiredString(envelope, "at", field: "at")

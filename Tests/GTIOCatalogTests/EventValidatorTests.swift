@@ -77,7 +77,7 @@ private func reason(_ text: String) -> String? {
         (#"{"id":7,"type":"track"}"#, "id: expected a string, got 7"),
         (#"{"id":"","type":"track"}"#, "id: must not be empty (1–128 characters)"),
         (#"{"id":"e1","at":"x"}"#, "type: missing"),
-        (#"{"id":"e1","type":"post.liked","at":"x"}"#, #"type: unknown type "post.liked" (see EVENTS.md §2 for the types)"#),
+        (#"{"id":"e1","type":"post.liked","at":"x"}"#, #"type: unknown type "post.liked" (gtio catalog lists the types)"#),
         (#"{"id":"e1","type":"track","at":"2012-04-23 00:00:00Z"}"#,
          #"at: "2012-04-23 00:00:00Z" is not an RFC 3339 time (expected YYYY-MM-DDTHH:MM:SS[.fff] with Z or ±HH:MM)"#),
         (#"{"id":"e1","type":"track","at":"2012-04-23T00:00:00Z","device":""}"#, "device: must not be empty (1–64 characters)"),

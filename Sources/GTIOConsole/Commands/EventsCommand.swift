@@ -34,7 +34,7 @@ struct EventsCommand: ParsableCommand {
 
     func validate() throws {
         for name in types where EventType.named(name) == nil {
-            throw ValidationError("--type: unknown type \"\(name)\" (e.g. post.hearted; EVENTS.md §2 lists them)")
+            throw ValidationError("--type: unknown type \"\(name)\" (e.g. post.hearted; gtio catalog lists them)")
         }
         if limit < 0 { throw ValidationError("--limit must be 0 (all) or more, got \(limit)") }
         if let tail, tail < 1 { throw ValidationError("--tail must be 1 or more, got \(tail)") }
