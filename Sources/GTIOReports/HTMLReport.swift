@@ -42,7 +42,7 @@ struct HTMLReport {
         .up { color: #15803d; } .down { color: #b91c1c; }
         figure { margin: 0 0 12px; background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; padding: 10px; }
         figcaption { font-weight: 600; margin-bottom: 6px; }
-        svg { width: 100%; max-width: 560px; height: auto; display: block; }
+        svg { width: 100%; height: auto; display: block; }
         details { margin-top: 6px; font-size: 0.85rem; }
         .scroll { overflow-x: auto; margin-bottom: 12px; }
         table { border-collapse: collapse; background: #fff; font-size: 0.85rem; min-width: 50%; }

@@ -8,7 +8,9 @@ struct SVGChart {
     var xLabel: String
     var yLabel: String
 
-    static let width = 480.0
+    /// The width of a report card's inside (980 px of page less margins and padding), so that
+    /// a chart fills its card with text at its own size.
+    static let width = 920.0
     private static let font = "font-size=\"14\""
 
     /// A line with a point per value, labels under every seventh point counted back from the last.
