@@ -19,7 +19,8 @@ public final class TemporaryDirectory: Sendable {
     @discardableResult
     public func write(_ name: String, _ text: String) -> String {
         let file = file(name)
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        // A fixture that cannot be written must stop the test here, not show up as a wrong answer.
+        precondition(FileManager.default.createFile(atPath: file, contents: Data(text.utf8)), "cannot write \(file)")
         return file
     }
 
@@ -27,7 +28,7 @@ public final class TemporaryDirectory: Sendable {
     @discardableResult
     public func write(_ name: String, bytes: [UInt8]) -> String {
         let file = file(name)
-        FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        precondition(FileManager.default.createFile(atPath: file, contents: Data(bytes)), "cannot write \(file)")
         return file
     }
 }
