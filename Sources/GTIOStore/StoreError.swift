@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerStore(path: String)
     case cannotOpen(path: String, reason: String)
     case readOnly(path: String)
+    /// SQLite found a damaged page in the file.
+    case damaged(path: String)
     /// The disk (or a file size limit) stopped a write: the transaction was rolled back.
     case diskFull(path: String)
     case database(String)
@@ -45,6 +47,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot open the store \(path): \(reason)"
         case .readOnly(let path):
             "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
+        case .damaged(let path):
+            "the store file \(path) is damaged (SQLite reports a malformed page): gtio verify says whether the log is hit; damaged read models are dropped and rebuilt by gtio rebuild"
         case .diskFull(let path):
             "the disk holding \(path) is full (or a file size limit was reached): the batch being written was rolled back; free space and run the same command again (what was committed stays, duplicates are skipped)"
         case .database(let message):

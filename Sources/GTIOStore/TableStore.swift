@@ -3,6 +3,10 @@
 public protocol TableStore: TableSource {
     /// Runs `body` in one write transaction on the tables.
     func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T
+    /// Drops every table whose name starts with `prefix`, even when their pages are damaged:
+    /// for derived tables only, which a rebuild writes again. Throws `.damaged` when the store is
+    /// still damaged afterwards (the damage was elsewhere).
+    func discardTables(prefix: String) throws
     /// Empty tables of the same kind, kept in memory for as long as this process holds them:
     /// what an as-of view folds into and answers from.
     func scratchTables() throws -> any TableStore

@@ -117,6 +117,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         case .SQLITE_NOTADB: .notADatabase(path: path)
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM: .readOnly(path: path)
         case .SQLITE_FULL: .diskFull(path: path)
+        case .SQLITE_CORRUPT: .damaged(path: path)
         case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_WRITE: .diskFull(path: path)
         default:
             if error.message?.contains("superseded") == true { .newerStore(path: path) }

@@ -22,6 +22,12 @@ final class ScratchTables: TableStore, @unchecked Sendable {
         try ScratchTables()
     }
 
+    func discardTables(prefix: String) throws {
+        try queue.write { db in
+            for name in try SQLiteTableReader(db).tableNames(prefix: prefix) { try db.drop(table: name) }
+        }
+    }
+
     func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T {
         try queue.read { db in try body(SQLiteTableReader(db)) }
     }

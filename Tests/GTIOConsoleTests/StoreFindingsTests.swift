@@ -85,4 +85,32 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr == "gtio: sql: stopped after 0.5 s (narrow the statement with WHERE or LIMIT, or give it longer with --timeout)\n")
     }
+
+    @Test func aDamagedReadModelPageIsNamedAndRebuildRecovers() throws {
+        let events = folder.file("demo.jsonl")
+        #expect(try GTIOBinary.run(["demo", "--events", "5000", "--out", events]).status == 0)
+        #expect(try GTIOBinary.run(["ingest", events, "--store", store]).status == 0)
+        let before = try GTIOBinary.run(["looks", "--format", "csv", "--store", store]).stdout
+        // Scribble over the root pages of rm_posts and its indexes, as a bad disk or an editor would.
+        let rows = try GTIOBinary.run(["sql", """
+            SELECT rootpage, (SELECT page_size FROM pragma_page_size()) FROM sqlite_master WHERE tbl_name = 'rm_posts'
+            """, "--format", "csv", "--store", store]).stdout.split(whereSeparator: \.isNewline).dropFirst()
+        #expect(rows.count == 4)
+        let handle = try #require(FileHandle(forUpdatingAtPath: store))
+        for row in rows {
+            let page = row.split(separator: ",").map { UInt64($0)! }
+            try handle.seek(toOffset: (page[0] - 1) * page[1] + 12)
+            try handle.write(contentsOf: Data(repeating: 0xFF, count: Int(page[1]) - 12))
+        }
+        try handle.close()
+
+        let damaged = try GTIOBinary.run(["looks", "--store", store])
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr == "gtio: the store file \(store) is damaged (SQLite reports a malformed page): gtio verify says whether the log is hit; damaged read models are dropped and rebuilt by gtio rebuild\n")
+        let rebuilt = try GTIOBinary.run(["rebuild", "--store", store])
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(rebuilt.stderr.contains("the read models' tables are damaged: dropping them to rebuild them from the log"))
+        #expect(try GTIOBinary.run(["verify", "--store", store]).status == 0)
+        #expect(try GTIOBinary.run(["looks", "--format", "csv", "--store", store]).stdout == before)
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTIOProjections
+import GTIOStore
 
 /// `rebuild [NAME] [--check]`: recompute read models from seq 1.
 struct RebuildCommand: ParsableCommand {
@@ -42,8 +43,13 @@ struct RebuildCommand: ParsableCommand {
             if differing > 0 { throw ExitCode.failure }
             return
         }
-        // Tables of another definition are dropped first: they are rebuilt below anyway.
-        try ReadModelSchema.migrate(store)
+        // Tables of another definition are dropped first: they are rebuilt below anyway. Tables
+        // SQLite finds damaged are dropped too: they hold nothing the log does not.
+        do {
+            try ReadModelSchema.migrate(store)
+        } catch StoreError.damaged {
+            try discardDamagedTables(store)
+        }
         let total = try store.lastSeq()
         let bar = ProgressBar()
         let started = Date()
@@ -52,7 +58,14 @@ struct RebuildCommand: ParsableCommand {
         }
         bar.finish()
         let folded = Date().timeIntervalSince(started)
-        let written = try engine.write(names, models)
+        let written: [ReadModelName: Int]
+        do {
+            written = try engine.write(names, models)
+        } catch StoreError.damaged {
+            // Writing replaces every row, so it meets any damaged page of the tables.
+            try discardDamagedTables(store)
+            written = try engine.write(ReadModelName.allCases, models)
+        }
         store.settle()
         let elapsed = Date().timeIntervalSince(started)
         for model in names {
@@ -62,5 +75,12 @@ struct RebuildCommand: ParsableCommand {
         Terminal.line(String(format: "rebuilt %d read model%@ from %d events in %.2f s (fold %.2f s, tables %.2f s): %.0f events/s",
                      names.count, names.count == 1 ? "" : "s", models.state.eventCount, elapsed, folded, elapsed - folded,
                      Double(models.state.eventCount) / max(elapsed, 0.000_001)))
+    }
+
+    /// Drops every read-model table after SQLite found one damaged; the caller writes them again.
+    private func discardDamagedTables(_ store: any EventStore) throws {
+        Terminal.writeError("gtio: the read models' tables are damaged: dropping them to rebuild them from the log\n")
+        try store.discardTables(prefix: "rm_")
+        try ReadModelSchema.migrate(store)
     }
 }
