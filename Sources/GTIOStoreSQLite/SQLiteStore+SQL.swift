@@ -13,7 +13,11 @@ extension SQLiteStore {
         do {
             return try Self.retryingWhenBusy {
                 try pool.read { db in
-                    let statement = try db.makeStatement(sql: text)
+                    let statements = try db.allStatements(sql: text)
+                    guard let statement = try statements.next() else { throw StoreError.badSQL("no statement given (give one SELECT)") }
+                    guard try statements.next() == nil else {
+                        throw StoreError.badSQL("one statement at a time: there is more after the first ; (run each on its own)")
+                    }
                     guard statement.isReadonly else { throw StoreError.writeRefused(String(text.prefix(40))) }
                     let context = Unmanaged.passUnretained(watch).toOpaque()
                     // Called every 10,000 virtual machine steps: cheap, and a few ms apart.

@@ -306,6 +306,17 @@ import Testing
         for statement in ["DELETE FROM events", "UPDATE checkpoints SET seq = 0", "CREATE TABLE x (a)"] {
             #expect(throws: StoreError.writeRefused(String(statement.prefix(40)))) { try store.readOnlySQL(statement) }
         }
+        #expect(throws: StoreError.badSQL("one statement at a time: there is more after the first ; (run each on its own)")) {
+            try store.readOnlySQL("SELECT 1; DELETE FROM events")
+        }
+        let capped = try store.readOnlySQL("SELECT seq FROM events ORDER BY seq", limits: SQLLimits(rows: 1))
+        #expect(capped.rows == [[.integer(1)]])
+        #expect(capped.isTruncated)
+        #expect(try !store.readOnlySQL("SELECT seq FROM events", limits: SQLLimits(rows: 2)).isTruncated)
+        #expect(throws: StoreError.sqlTimedOut(seconds: 0.2)) {
+            try store.readOnlySQL("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c",
+                                  limits: SQLLimits(rows: nil, seconds: 0.2))
+        }
         #expect {
             try store.readOnlySQL("SELECT nope FROM events")
         } throws: { error in
