@@ -45,6 +45,7 @@ private let community = [
         #expect(terminal.waitFor("ann ", after: mark), "\(terminal.screen)")
         terminal.type("--format csv\r")
         #expect(terminal.waitFor("bob,Bob", after: mark), "\(terminal.screen)")
+        #expect(terminal.waitForPrompt(), "\(terminal.screen)")
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }
@@ -88,6 +89,7 @@ private let community = [
         terminal.type("following bob --format csv\r")
         #expect(terminal.waitFor("ann,Ann", after: mark), "\(terminal.screen)")
         #expect(!terminal.screen.contains("unknown command \"nonsense\""))
+        #expect(terminal.waitForPrompt(), "\(terminal.screen)")
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }
@@ -102,6 +104,7 @@ private let community = [
         let mark = terminal.screen.count
         terminal.type("sql SELECT 40 + 2 AS answer\r")
         #expect(terminal.waitFor("42", after: mark), "\(terminal.screen)")
+        #expect(terminal.waitForPrompt(), "\(terminal.screen)")
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }
@@ -116,6 +119,7 @@ private let community = [
         #expect(terminal.waitFor("late-1", after: mark), "\(terminal.screen)")
         terminal.type("\u{03}")
         #expect(terminal.waitFor("gtio> ", after: mark), "\(terminal.screen)")
+        #expect(terminal.waitForPrompt(), "\(terminal.screen)")
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }

@@ -59,6 +59,18 @@ public final class PseudoTerminal: @unchecked Sendable {
         return false
     }
 
+    /// Waits until the screen ends with `prompt`: the program is reading a line again. Ctrl-D
+    /// typed before that can be lost, since the terminal is in cooked mode between prompts.
+    @discardableResult
+    public func waitForPrompt(_ prompt: String = "> ", timeout: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if screen.hasSuffix(prompt) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
     /// Waits for the program to end; its exit status, or nil after `timeout` seconds.
     public func waitForExit(timeout: Double = 20) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
