@@ -24,6 +24,15 @@ struct StoreOptions: ParsableArguments {
         try SQLiteStore(path: path, signer: SigningKeyLocation.signer())
     }
 
+    /// Opens an existing store to write it, for commands that change a log but have nothing to
+    /// add to an empty one (`resolve`, `rebuild`, `quarantine retry`): a mistyped path is an
+    /// error naming it, not a new store.
+    func openExisting() throws -> any EventStore {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: absolute) else { throw StoreError.missing(path: absolute) }
+        return try open()
+    }
+
     /// Opens the store to read it, never writing to it; an older store is opened writable
     /// so that it is upgraded first.
     func openForReading() throws -> any EventStore {

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GTIOStore
 
 /// An advisory lock (flock) on the store file, held while a process checks, creates and
 /// migrates the store: exclusive for writers, shared for readers.
@@ -16,7 +15,7 @@ struct OpeningLock {
 
     /// Takes the lock, creating an empty file for a writer when none exists (SQLite accepts an
     /// empty file as a new database). A reader of a missing file holds no lock.
-    init(path: String, exclusive: Bool) throws(StoreError) {
+    init(path: String, exclusive: Bool) {
         let flags = exclusive ? (O_RDWR | O_CREAT) : O_RDONLY
         var descriptor = open(path, flags | O_CLOEXEC, 0o644)
         if descriptor < 0, exclusive, errno == EACCES || errno == EROFS || errno == EISDIR {

@@ -30,7 +30,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         if readOnly, !FileManager.default.fileExists(atPath: absolute) { throw .missing(path: absolute) }
         // Checking, creating and migrating happen under a lock on the file, so that processes
         // opening a new store at once see it either absent or complete.
-        let lock = try OpeningLock(path: absolute, exclusive: !readOnly)
+        let lock = OpeningLock(path: absolute, exclusive: !readOnly)
         defer { lock.release() }
         try Self.checkBeforeOpening(absolute)
 

@@ -113,4 +113,15 @@ import Testing
         #expect(try GTIOBinary.run(["verify", "--store", store]).status == 0)
         #expect(try GTIOBinary.run(["looks", "--format", "csv", "--store", store]).stdout == before)
     }
+
+    @Test func onlyIngestCreatesAStore() throws {
+        let typo = folder.file("tpyo.gtio")
+        for arguments in [["rebuild"], ["rebuild", "--check"], ["quarantine", "retry"], ["resolve", "post:p1", "remove", "--as", "mod"],
+                          ["verify"], ["looks"], ["status"], ["sql", "SELECT 1"], ["anchor"]] {
+            let result = try GTIOBinary.run(arguments + ["--store", typo])
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr == "gtio: no store at \(typo) (check --store or GTIO_STORE; gtio ingest FILE creates one)\n", "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: typo), "\(arguments) created the store")
+        }
+    }
 }

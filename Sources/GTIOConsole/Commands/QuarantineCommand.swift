@@ -69,7 +69,7 @@ struct QuarantineCommand: ParsableCommand {
         var source: String?
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.openExisting()
             var replacements: [Int: [UInt8]] = [:]
             var sourceName: String?
             if let from {

@@ -27,7 +27,7 @@ struct RebuildCommand: ParsableCommand {
 
     func run() throws {
         let names = name.map { [ReadModelName(rawValue: $0)!] } ?? ReadModelName.allCases
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         let engine = ReadModelEngine(store: store)
         if check {
             var differing = 0

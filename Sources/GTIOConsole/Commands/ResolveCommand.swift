@@ -48,7 +48,7 @@ struct ResolveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openExisting()
         let moment = try at.map { try TimeArgument.parse($0, option: "--at", endOfDay: false) }
             ?? Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         let models = try ReadModelCache.shared.live(for: store).catchUp()
