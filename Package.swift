@@ -73,8 +73,7 @@ let package = Package(
         // Figures for scripts/bench-*.sh that the CLI cannot give: raw SQLite, validation alone.
         .executableTarget(
             name: "gtio-bench",
-            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOIngest", "GTIOProjections",
-                           .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOIngest", "GTIOProjections"]),
 
         .target(
             name: "GTIOTestSupport",

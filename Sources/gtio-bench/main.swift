@@ -1,7 +1,6 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
 // Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | catch-up STORE TAIL
 import Foundation
-import GRDBSQLite
 import GTIOCatalog
 import GTIOIngest
 import GTIOProjections
@@ -38,37 +37,13 @@ func validate(_ path: String) {
                  all.count, valid, elapsed, Double(all.count) / elapsed, Double(bytes) / 1e6 / elapsed))
 }
 
-/// One plain insert loop through the C API, WAL, the same lines as TEXT with a few columns
-/// and no dedup: the ceiling any ingest on this machine works under.
+/// SQLite's own insert loop on the same lines (`RawInsertYardstick`), for comparison.
 func rawSQLite(_ path: String, store: String) {
     let all = lines(of: path)
-    unlink(store); unlink(store + "-wal"); unlink(store + "-shm")
-    var db: OpaquePointer?
-    guard sqlite3_open(store, &db) == SQLITE_OK else { exit(1) }
-    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", nil, nil, nil)
-    sqlite3_exec(db, "CREATE TABLE events (seq INTEGER PRIMARY KEY, id TEXT, type TEXT, at INTEGER, original TEXT)", nil, nil, nil)
-    var statement: OpaquePointer?
-    sqlite3_prepare_v2(db, "INSERT INTO events VALUES (?, ?, ?, ?, ?)", -1, &statement, nil)
-    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-    let elapsed = seconds {
-        sqlite3_exec(db, "BEGIN", nil, nil, nil)
-        for (index, line) in all.enumerated() {
-            if index > 0 && index % 50_000 == 0 { sqlite3_exec(db, "COMMIT; BEGIN", nil, nil, nil) }
-            sqlite3_bind_int64(statement, 1, Int64(index + 1))
-            line.withUnsafeBytes { raw in
-                let base = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
-                sqlite3_bind_text(statement, 2, base + 7, 13, transient)
-                sqlite3_bind_text(statement, 3, base + 30, 10, transient)
-                sqlite3_bind_int64(statement, 4, Int64(index))
-                sqlite3_bind_text(statement, 5, base, Int32(raw.count), transient)
-            }
-            sqlite3_step(statement)
-            sqlite3_reset(statement)
-        }
-        sqlite3_exec(db, "COMMIT", nil, nil, nil)
+    guard let elapsed = RawInsertYardstick.run(all, into: store) else {
+        FileHandle.standardError.write("gtio-bench: SQLite cannot open \(store)\n".data(using: .utf8)!)
+        exit(1)
     }
-    sqlite3_finalize(statement)
-    sqlite3_close(db)
     print(String(format: "raw SQLite insert loop: %d rows in %.2f s: %.0f rows/s", all.count, elapsed, Double(all.count) / elapsed))
 }
 
