@@ -83,6 +83,10 @@ public struct GTIOCommand: ParsableCommand {
         } catch let error as ReportError {
             Terminal.writeError("gtio: \(error)\n")
             return error.isUsageError ? 2 : 1
+        } catch let error as SigningKeyError {
+            // A key or anchor that cannot be used is always the person's to fix.
+            Terminal.writeError("gtio: \(error)\n")
+            return 2
         } catch let error as CommandLineWords.SplitError {
             Terminal.writeError("gtio: \(error)\n")
             return 2

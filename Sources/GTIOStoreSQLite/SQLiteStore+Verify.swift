@@ -62,15 +62,21 @@ extension SQLiteStore {
             // The signed heads to meet on the walk, by seq: those by the audit's key (all of
             // them when it gave none, to check that each matches its own batch), and the anchors.
             let signatures = audit.key.map { key in stored.filter { $0.publicKey == key.bytes } } ?? stored
-            for signature in signatures + audit.anchors {
-                if let key = audit.key ?? (try? SigningPublicKey(bytes: signature.publicKey)), !signature.isValid(by: key) {
-                    let what = audit.anchors.contains(signature) ? "the anchor of batch \(signature.batch)" : "batch \(signature.batch)'s signature"
-                    return .broken(seq: signature.lastSeq, problem: "forged: \(what) does not verify with key \(key.shortName)")
-                }
+            // Each signature is checked with the audit's key, or without one with the key stored beside it.
+            func forged(_ signature: BatchSignature, _ what: String) -> LogVerdict? {
+                guard let key = audit.key ?? (try? SigningPublicKey(bytes: signature.publicKey)),
+                      !signature.isValid(by: key) else { return nil }
+                return .broken(seq: signature.lastSeq, problem: "forged: \(what) does not verify with key \(key.shortName)")
+            }
+            for signature in signatures {
+                if let verdict = forged(signature, "batch \(signature.batch)'s signature") { return verdict }
                 // A signature whose batch row is gone is judged after the walk: a cut tail, or a deleted row.
-                guard audit.anchors.contains(signature) || records[signature.batch].map({ $0.digest == signature.record }) != false else {
+                if let record = records[signature.batch], record.digest != signature.record {
                     return .broken(seq: signature.lastSeq, problem: "changed: batch \(signature.batch)'s record (source, lines, counts) is not the one signed")
                 }
+            }
+            for anchor in audit.anchors {
+                if let verdict = forged(anchor, "the anchor of batch \(anchor.batch)") { return verdict }
             }
             var heads = (signatures + audit.anchors).map { ($0.lastSeq, $0) }.sorted { $0.0 < $1.0 }[...]
             while let first = heads.first, first.0 == 0 { heads = heads.dropFirst() }

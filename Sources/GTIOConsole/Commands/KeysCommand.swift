@@ -25,11 +25,7 @@ struct KeysCommand: ParsableCommand {
         func run() throws {
             let path = out ?? SigningKeyLocation.path
             let signer = BatchSigner()
-            do {
-                try signer.write(to: path)
-            } catch {
-                throw ConsoleError.badArgument("\(error)")
-            }
+            try signer.write(to: path)
             Terminal.writeError("gtio: wrote the private signing key to \(path) (readable by you only; keep it out of the store's folder)\n")
             Terminal.line(signer.publicKey.description)
         }
@@ -46,11 +42,7 @@ struct KeysCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ConsoleError.notFound("no signing key at \(path) (gtio keys new makes one)")
             }
-            do {
-                Terminal.line(try BatchSigner(contentsOf: path).publicKey.description)
-            } catch {
-                throw ConsoleError.badArgument("\(error)")
-            }
+            Terminal.line(try BatchSigner(contentsOf: path).publicKey.description)
         }
     }
 }

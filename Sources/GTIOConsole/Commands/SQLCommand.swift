@@ -17,7 +17,7 @@ struct SQLCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Keep at most this many rows (0: all).", transform: Limit.parse)
     var limit = SQLCommand.rowLimit
     @Option(help: ArgumentHelp("Stop the statement after this many seconds (0: no limit).", valueName: "seconds"))
-    var timeout: Double = 60
+    var timeout: Double = SQLLimits.standard.seconds ?? 0
 
     func validate() throws {
         if timeout < 0 { throw ValidationError("--timeout takes seconds, 0 or more (0: no limit), got \(timeout)") }
@@ -30,15 +30,16 @@ struct SQLCommand: ParsableCommand {
         let limits = SQLLimits(rows: limit == 0 ? nil : limit, seconds: timeout > 0 ? timeout : nil)
         let answer = try query.storeOptions.openForReading().readOnlySQL(statement, limits: limits)
         try query.emit(Self.table(answer))
-        if answer.isTruncated { Terminal.writeError("gtio: \(Self.truncationNote(answer))\n") }
+        if answer.isTruncated { Terminal.writeError("gtio: \(Self.truncationNote(answer, allRows: "--limit 0"))\n") }
     }
 
-    /// Rows kept when --limit is not given: enough for any screen, bounded for any statement.
-    static let rowLimit = 10_000
+    /// Rows kept when --limit is not given: the REPL's, enough for any screen, bounded for any statement.
+    static let rowLimit = SQLLimits.standard.rows ?? 0
 
-    /// What to say when the row limit cut the answer.
-    static func truncationNote(_ answer: SQLAnswer) -> String {
-        "sql: stopped at \(answer.rows.count) rows; there are more (add LIMIT, or --limit 0 for all)"
+    /// What to say when the row limit cut the answer; `allRows` is how to ask for every row where
+    /// the statement ran.
+    static func truncationNote(_ answer: SQLAnswer, allRows: String) -> String {
+        "sql: stopped at \(answer.rows.count) rows; there are more (add LIMIT, or \(allRows) for all)"
     }
 
     /// The answer as a result table; blobs are shown by their size.

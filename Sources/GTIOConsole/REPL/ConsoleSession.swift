@@ -141,7 +141,7 @@ final class ConsoleSession {
             // those of `gtio sql`.
             let answer = try storeOptions.openForReading().readOnlySQL(statementText, limits: .standard)
             Terminal.write(SQLCommand.table(answer).rendered(as: format ?? .table, width: Terminal.width))
-            if answer.isTruncated { Terminal.writeError(SQLCommand.truncationNote(answer).replacingOccurrences(of: "--limit 0", with: "gtio sql --limit 0") + "\n") }
+            if answer.isTruncated { Terminal.writeError(SQLCommand.truncationNote(answer, allRows: "gtio sql --limit 0") + "\n") }
             return .success
         } catch let error as StoreError {
             return fail(error.description, code: error.isUsageError ? 2 : 1)
