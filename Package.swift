@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "GTIOCatalog", "GTIOStore",
                 .product(name: "Algorithms", package: "swift-algorithms"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Answers as named columns and rows, and their plain-text formats: CSV, Markdown, JSON.
         .target(name: "GTIOTables", dependencies: ["GTIOCatalog"]),

@@ -27,6 +27,9 @@ final class ReadModelCache: @unchecked Sendable {
         if let version = created.migratedFrom, version > 0, !quiet {
             Terminal.writeError("read models: their definition changed (version \(version) → \(ReadModelSchema.version)); rebuilt them from the log\n")
         }
+        if let reason = created.setAside, !quiet {
+            Terminal.writeError("read models: \(reason); folded the log instead (the next write saves a new one)\n")
+        }
         live[store.location] = created
         return created
     }

@@ -180,6 +180,9 @@ public struct CommunityState: Sendable {
         init(_ first: Int, _ second: Int) {
             packed = first << 32 | second
         }
+        init(packed: Int) {
+            self.packed = packed
+        }
         var first: Int { packed >> 32 }
         var second: Int { packed & 0xFFFF_FFFF }
     }

@@ -70,3 +70,36 @@ public struct FollowGraph: Sendable {
     /// Removes a block; false when there was none.
     mutating func unblock(_ blocker: Int, _ blocked: Int) -> Bool { blockPairs.remove(KeyPair(blocker, blocked)) != nil }
 }
+
+extension FollowGraph {
+    /// Edges out of each user (those into each are the same, turned round), private accounts and blocks.
+    func write(to writer: inout StateWriter) {
+        writer.write(outgoing.count)
+        for edges in outgoing {
+            writer.write(edges) { writer, edge in
+                writer.write(edge.key)
+                writer.write(edge.value == .following)
+            }
+        }
+        writer.write(isPrivate) { $0.write($1) }
+        writer.write(blockPairs) { $0.write($1.packed) }
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init()
+        let count = try reader.readCount()
+        makeRoom(count)
+        for follower in 0..<count {
+            for _ in 0..<(try reader.readCount()) {
+                let target = try reader.readCount()
+                let state: EdgeState = try reader.readBool() ? .following : .requested
+                guard target < count else { throw FoldSnapshotError.malformed("an edge to key \(target) of \(count)") }
+                setEdge(follower, target, state)
+            }
+        }
+        let privacy = try reader.readArray { try $0.readBool() }
+        guard privacy.count == count else { throw FoldSnapshotError.malformed("\(privacy.count) privacy flags for \(count) users") }
+        isPrivate = privacy
+        blockPairs = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
+    }
+}

@@ -22,7 +22,12 @@ public final class LiveReadModels: @unchecked Sendable {
     /// rebuild them (0: it had none), nil when they were already this build's.
     public let migratedFrom: Int64?
 
-    /// Folds the log up to where the stored tables stand, so the next catch-up writes increments;
+    /// Why the saved fold state could not be continued from, when it was there but damaged:
+    /// the log was folded instead (and the next writer saves a good one).
+    public let setAside: FoldSnapshotError?
+
+    /// The fold up to where the stored tables stand, so the next catch-up writes increments:
+    /// continued from the saved fold state when there is one, folded from seq 1 otherwise;
     /// `progress` hears the events folded so far.
     public init(store: any EventStore, progress: (Int) -> Void = { _ in }) throws {
         self.store = store
@@ -30,14 +35,23 @@ public final class LiveReadModels: @unchecked Sendable {
         let engine = ReadModelEngine(store: store)
         let marks = Set(try engine.checkpoints().values)
         var state = CommunityState()
+        var setAside: FoldSnapshotError?
         // With one common checkpoint the tables hold exactly the fold up to it. Tables never
         // built will be written whole: fold the whole log on the rebuild's fast path, not
         // event by event in the catch-up (20 M events: ~280 s that way).
         if marks.count == 1, let mark = marks.first {
+            if mark > 0 {
+                do {
+                    state = try store.readTables { try FoldSnapshot.load($0, atMost: mark) } ?? state
+                } catch let error as FoldSnapshotError {
+                    setAside = error
+                }
+            }
             let through = mark > 0 ? mark : try store.lastSeq()
-            try ReadModelEngine.fold(store, LogScope(throughSeq: through), into: &state, progress: progress)
+            try ReadModelEngine.fold(store, LogScope(afterSeq: state.lastSeq, throughSeq: through), into: &state, progress: progress)
         }
         self.state = state
+        self.setAside = setAside
     }
 
     /// Applies the events appended since, updates the tables, and returns the read models.
@@ -73,6 +87,9 @@ public final class LiveReadModels: @unchecked Sendable {
                 let current = try tx.checkpoints(named: ReadModelName.allCases.map(\.checkpointName))
                 guard ReadModelName.allCases.allSatisfy({ current[$0.checkpointName] == before }) else { return }
                 _ = try ReadModelTables.writeChanges(changes, models, in: tx)
+                if FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: try FoldSnapshot.savedSeq(tx)) {
+                    try FoldSnapshot.save(models.state, in: tx)
+                }
             }
         } else if !inStep {
             let lagging = marks.filter { $0.value != state.lastSeq }.map(\.key).sorted { $0.rawValue < $1.rawValue }

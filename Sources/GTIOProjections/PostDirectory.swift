@@ -32,3 +32,20 @@ public struct PostDirectory: Sendable {
         return slot
     }
 }
+
+extension PostDirectory {
+    /// The posts in slot order and the slots by id key; the slots by id are rebuilt from them.
+    func write(to writer: inout StateWriter) {
+        writer.write(values) { $1.write(to: &$0) }
+        writer.write(slotByKey) { $0.write(Int($1)) }
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init()
+        values = try reader.readArray { try CommunityState.Post(from: &$0) }
+        slotByKey = try reader.readArray { Int32(truncatingIfNeeded: try $0.readInt()) }
+        slotByID.reserveCapacity(values.count)
+        for (slot, post) in values.enumerated() { slotByID[post.id] = slot }
+        guard slotByKey.allSatisfy({ Int($0) <= values.count }) else { throw FoldSnapshotError.malformed("a post slot beyond the posts") }
+    }
+}

@@ -64,10 +64,15 @@ public struct ReadModelEngine: Sendable {
         try LiveReadModels(store: store).catchUp()
     }
 
-    /// Writes the tables of `names` from `models` in one transaction; rows written per model.
+    /// Writes the tables of `names` from `models` (a fold of the log through some seq) in one
+    /// transaction, and saves the fold's state for writers to continue from; rows written per model.
     public func write(_ names: [ReadModelName], _ models: ReadModels) throws -> [ReadModelName: Int] {
         try ReadModelSchema.migrate(store)
-        return try store.writeTables { tx in try ReadModelTables.write(names, models, in: tx) }
+        return try store.writeTables { tx in
+            let written = try ReadModelTables.write(names, models, in: tx)
+            try FoldSnapshot.save(models.state, in: tx)
+            return written
+        }
     }
 
     /// Where each live model differs from a fresh fold of the log up to that model's checkpoint.

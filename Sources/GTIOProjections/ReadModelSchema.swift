@@ -5,7 +5,7 @@ import GTIOStore
 /// so a changed definition is migrated by dropping them all and rebuilding from the log.
 public enum ReadModelSchema {
     /// Bumped whenever a table's columns, keys or indexes change.
-    public static let version: Int64 = 7
+    public static let version: Int64 = 8
 
     static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)
 
@@ -39,6 +39,7 @@ public enum ReadModelSchema {
     static func create(_ tx: any TableWriting) throws {
         try tx.create(meta)
         for table in ReadModelTables.tables.values.joined() { try tx.create(table) }
+        try tx.create(FoldSnapshot.table)
         try set("schema", version, in: tx)
     }
 

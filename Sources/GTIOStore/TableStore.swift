@@ -40,7 +40,7 @@ public protocol TableWriting: TableReading {
 /// backend turns it into its own DDL.
 public struct TableLayout: Sendable {
     public enum ColumnType: Sendable {
-        case integer, real, text
+        case integer, real, text, blob
     }
 
     public var name: String

@@ -88,6 +88,7 @@ struct SQLiteTransaction: LogWriting {
         case .integer: "INTEGER"
         case .real: "REAL"
         case .text: "TEXT"
+        case .blob: "BLOB"
         }
     }
 }

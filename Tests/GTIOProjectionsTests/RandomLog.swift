@@ -39,6 +39,10 @@ enum RandomLog {
             case 20: data = (.reviewRemoved, #"{"review":"\#(review)"}"#)
             case 21: data = (.moderationResolved, #"{"item":"\#(item)","action":"\#(random.chance(0.5) ? "remove" : "dismiss")"}"#)
             case 22: data = (.postShared, #"{"post":"\#(post)","channel":"twitter"}"#)
+            case 23:
+                // Product hearts and the shopping list are sets that only anomalies show.
+                let type = [EventType.productHearted, .productUnhearted, .shoppingListAdded, .shoppingListRemoved][random.below(4)]
+                data = (type, #"{"product":"pr\#(random.below(3))"}"#)
             case 24: data = (.appOpened, #"{"first_launch":true}"#)
             case 25: data = (.userProfileCompleted, "{}")
             case 26: data = (.quickaddShown, #"{"suggested":["\#(other)","\#(pick(users))"]}"#)

@@ -11,6 +11,16 @@ public struct KeyTable: Sendable {
 
     public init() {}
 
+    /// The table that keyed `ids` in this order (key 1 first): what a fold saved of it. Nil
+    /// when an id comes twice, as no table keys one id twice.
+    package init?(ids: [String]) {
+        self.init()
+        for id in ids {
+            let next = self.ids.count
+            guard intern(id) == next else { return nil }
+        }
+    }
+
     /// One more than the largest key.
     public var count: Int { ids.count }
 

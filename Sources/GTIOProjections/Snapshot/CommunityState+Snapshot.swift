@@ -1,0 +1,300 @@
+import GTIOCatalog
+import GTIOStore
+
+/// The state as bytes and back, field by field: what `FoldSnapshot` keeps in the store so that a
+/// writer continues from it instead of folding the log from the start. Every field a rule reads
+/// is here; a field added to the state must be added here too (the property tests compare a
+/// fold continued from a snapshot with one that never stopped).
+extension CommunityState {
+    func write(to writer: inout StateWriter) {
+        writer.write(lastSeq)
+        writer.write(newestAt)
+        writer.write(eventCount)
+        for table in [userKeys, deviceKeys, keys] { writer.write(table.ids.dropFirst()) { $0.write($1) } }
+        writer.write(known) { $0.write($1) }
+        writer.write(names) { $0.write($1.key); $0.write($1.value) }
+        writer.write(signups) { writer, entry in
+            writer.write(entry.key)
+            writer.write(entry.value.at)
+            writer.write(entry.value.provider)
+            writer.write(entry.value.device)
+        }
+        writer.write(signupsByDevice) { writer, entry in
+            writer.write(entry.key)
+            writer.write(entry.value) { $0.write($1) }
+        }
+        follows.write(to: &writer)
+        posts.write(to: &writer)
+        writer.write(postsByAuthor) { writer, entry in
+            writer.write(entry.key)
+            writer.write(entry.value) { $0.write($1) }
+        }
+        writer.write(reviews.values) { $1.write(to: &$0) }
+        writer.write(items.values) { $1.write(to: &$0) }
+        writer.write(decisions) { $1.write(to: &$0) }
+        writer.write(productHearts) { $0.write($1.packed) }
+        writer.write(shoppingList) { $0.write($1.packed) }
+        Self.write(dauByDay, to: &writer)
+        Self.write(devicesByDay, to: &writer)
+        userActivity.write(to: &writer)
+        deviceActivity.write(to: &writer)
+        writer.write(signupsByDay) { writer, day in
+            writer.write(day.key)
+            writer.write(day.value) { $0.write($1.key); $0.write($1.value) }
+        }
+        Self.write(eventsByDay, to: &writer)
+        writer.write(actionsByDay) { writer, day in
+            writer.write(day.key)
+            writer.write(day.value) { $0.write($1.key.index); $0.write($1.value) }
+        }
+        Self.write(anomalies, to: &writer)
+        writer.write(anomaliesByDay) { writer, day in
+            writer.write(day.key)
+            Self.write(day.value, to: &writer)
+        }
+        writer.write(firstOpen) { $0.write($1) }
+        Self.write(profileCompletions, to: &writer)
+        Self.write(quickAddFollows, to: &writer)
+        writer.write(quickAddShown) { $0.write($1.key.packed); $0.write($1.value) }
+        writer.write(quickAddAccepted) { $0.write($1.packed) }
+        Self.write(quickAddShownByDay, to: &writer)
+        Self.write(quickAddAcceptedByDay, to: &writer)
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init()
+        lastSeq = try reader.readInt64()
+        newestAt = try reader.readOptionalInt64()
+        eventCount = try reader.readInt()
+        var tables: [KeyTable] = []
+        for name in ["user", "device", "id"] {
+            guard let table = KeyTable(ids: try reader.readArray({ try $0.readString() })) else {
+                throw FoldSnapshotError.malformed("an \(name) keyed twice")
+            }
+            tables.append(table)
+        }
+        (userKeys, deviceKeys, keys) = (tables[0], tables[1], tables[2])
+        known = try reader.readArray { try $0.readBool() }
+        names = try reader.readDictionary { (try $0.readString(), try $0.readString()) }
+        signups = try reader.readDictionary { reader in
+            (try reader.readString(),
+             Signup(at: try reader.readInt64(), provider: try reader.readString(), device: try reader.readOptionalString()))
+        }
+        signupsByDevice = try Self.readLists(&reader)
+        follows = try FollowGraph(from: &reader)
+        posts = try PostDirectory(from: &reader)
+        postsByAuthor = try Self.readLists(&reader)
+        reviews = try reader.readDictionary { reader in
+            let review = try Review(from: &reader)
+            return (review.id, review)
+        }
+        items = try reader.readDictionary { reader in
+            let item = try FlagItem(from: &reader)
+            return (item.item, item)
+        }
+        decisions = try reader.readArray { try Decision(from: &$0) }
+        productHearts = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
+        shoppingList = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
+        dauByDay = try Self.readCounts(&reader)
+        devicesByDay = try Self.readCounts(&reader)
+        userActivity = try ActivityCalendar(from: &reader)
+        deviceActivity = try ActivityCalendar(from: &reader)
+        signupsByDay = try reader.readDictionary { reader in
+            (try reader.readInt64(), try reader.readDictionary { (try $0.readString(), try $0.readInt()) })
+        }
+        eventsByDay = try Self.readCounts(&reader)
+        actionsByDay = try reader.readDictionary { reader in
+            (try reader.readInt64(), try reader.readDictionary { (try Self.readAction(&$0), try $0.readInt()) })
+        }
+        anomalies = try Self.readAnomalies(&reader)
+        anomaliesByDay = try reader.readDictionary { (try $0.readInt64(), try Self.readAnomalies(&$0)) }
+        firstOpen = try reader.readArray { try $0.readInt64() }
+        profileCompletions = try Self.readTimes(&reader)
+        quickAddFollows = try Self.readTimes(&reader)
+        quickAddShown = try reader.readDictionary { (KeyPair(packed: try $0.readInt()), try $0.readInt64()) }
+        quickAddAccepted = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
+        quickAddShownByDay = try Self.readCounts(&reader)
+        quickAddAcceptedByDay = try Self.readCounts(&reader)
+        guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }
+    }
+
+    // MARK: Shapes used more than once
+
+    private static func write(_ counts: [Int64: Int], to writer: inout StateWriter) {
+        writer.write(counts) { $0.write($1.key); $0.write($1.value) }
+    }
+
+    private static func readCounts(_ reader: inout StateReader) throws -> [Int64: Int] {
+        try reader.readDictionary { (try $0.readInt64(), try $0.readInt()) }
+    }
+
+    private static func write(_ times: [String: [Int64]], to writer: inout StateWriter) {
+        writer.write(times) { writer, entry in
+            writer.write(entry.key)
+            writer.write(entry.value) { $0.write($1) }
+        }
+    }
+
+    private static func readTimes(_ reader: inout StateReader) throws -> [String: [Int64]] {
+        try reader.readDictionary { (try $0.readString(), try $0.readArray { try $0.readInt64() }) }
+    }
+
+    private static func readLists(_ reader: inout StateReader) throws -> [String: [String]] {
+        try reader.readDictionary { (try $0.readString(), try $0.readArray { try $0.readString() }) }
+    }
+
+    private static func write(_ counts: [AnomalyKey: Int], to writer: inout StateWriter) {
+        writer.write(counts) { writer, entry in
+            writer.write(entry.key.type.rawValue)
+            writer.write(entry.key.anomaly.rawValue)
+            writer.write(entry.value)
+        }
+    }
+
+    private static func readAnomalies(_ reader: inout StateReader) throws -> [AnomalyKey: Int] {
+        try reader.readDictionary { reader in
+            let type = try reader.readString(), anomaly = try reader.readString()
+            guard let type = EventType(rawValue: type), let anomaly = Anomaly(rawValue: anomaly) else {
+                throw FoldSnapshotError.malformed("an anomaly \(type): \(anomaly) this build does not know")
+            }
+            return (AnomalyKey(type: type, anomaly: anomaly), try reader.readInt())
+        }
+    }
+
+    private static func readAction(_ reader: inout StateReader) throws -> Action {
+        let index = try reader.readInt()
+        guard Action.allCases.indices.contains(index) else { throw FoldSnapshotError.malformed("an action numbered \(index)") }
+        return Action.allCases[index]
+    }
+}
+
+extension CommunityState.Post {
+    func write(to writer: inout StateWriter) {
+        writer.write(id)
+        writer.write(author)
+        writer.write(kind)
+        writer.write(voting)
+        writer.write(created)
+        writer.write(createdSeq)
+        writer.write(life.code)
+        writer.write(description)
+        writer.write(hearters) { $0.write($1.key); $0.write($1.value) }
+        writer.write(wearIt)
+        writer.write(changeIt)
+        writer.write(voters) { $0.write($1) }
+        writer.write(reviews) { $0.write($1) }
+        writer.write(liveReviews)
+        writer.write(shares)
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init(id: try reader.readString(), author: try reader.readString(), kind: try reader.readString(),
+                  voting: try reader.readBool(), created: try reader.readInt64(), createdSeq: try reader.readInt64())
+        life = try CommunityState.Life(code: reader.readInt())
+        description = try reader.readOptionalString()
+        hearters = try reader.readDictionary { (try $0.readCount(), try $0.readInt64()) }
+        wearIt = try reader.readInt()
+        changeIt = try reader.readInt()
+        voters = Set(try reader.readArray { try $0.readCount() })
+        reviews = try reader.readArray { try $0.readString() }
+        liveReviews = try reader.readInt()
+        shares = try reader.readInt()
+    }
+}
+
+extension CommunityState.Life {
+    var code: Int {
+        switch self {
+        case .live: 0
+        case .deleted: 1
+        case .removed: 2
+        }
+    }
+
+    init(code: Int) throws {
+        switch code {
+        case 0: self = .live
+        case 1: self = .deleted
+        case 2: self = .removed
+        default: throw FoldSnapshotError.malformed("a post state numbered \(code)")
+        }
+    }
+}
+
+extension CommunityState.Review {
+    func write(to writer: inout StateWriter) {
+        writer.write(id)
+        writer.write(post)
+        writer.write(author)
+        writer.write(text)
+        writer.write(at)
+        writer.write(seq)
+        writer.write(removed)
+        writer.write(agreers) { $0.write($1) }
+        writer.write(postSlot)
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init(id: try reader.readString(), post: try reader.readString(), author: try reader.readString(),
+                  text: try reader.readString(), at: try reader.readInt64(), seq: try reader.readInt64())
+        removed = try reader.readBool()
+        agreers = Set(try reader.readArray { try $0.readString() })
+        postSlot = try reader.readCount()
+    }
+}
+
+extension CommunityState.FlagMark {
+    func write(to writer: inout StateWriter) {
+        writer.write(at)
+        writer.write(seq)
+        writer.write(reason)
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init(at: try reader.readInt64(), seq: try reader.readInt64(), reason: try reader.readOptionalString())
+    }
+}
+
+extension CommunityState.FlagItem {
+    func write(to writer: inout StateWriter) {
+        writer.write(item)
+        writer.write(open) { writer, entry in
+            writer.write(entry.key)
+            entry.value.write(to: &writer)
+        }
+        writer.write(lastFlagSeq)
+        writer.write(lastFlagAt)
+        writer.write(history) { writer, flag in
+            writer.write(flag.user)
+            flag.mark.write(to: &writer)
+            writer.write(flag.counted)
+        }
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init(item: try reader.readString())
+        open = try reader.readDictionary { (try $0.readString(), try CommunityState.FlagMark(from: &$0)) }
+        lastFlagSeq = try reader.readInt64()
+        lastFlagAt = try reader.readInt64()
+        history = try reader.readArray { (user: try $0.readString(), mark: try CommunityState.FlagMark(from: &$0), counted: try $0.readBool()) }
+    }
+}
+
+extension CommunityState.Decision {
+    func write(to writer: inout StateWriter) {
+        writer.write(seq)
+        writer.write(at)
+        writer.write(item)
+        writer.write(action)
+        writer.write(moderator)
+        writer.write(note)
+        writer.write(flaggers)
+        writer.write(firstFlagged)
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init(seq: try reader.readInt64(), at: try reader.readInt64(), item: try reader.readString(), action: try reader.readString(),
+                  moderator: try reader.readString(), note: try reader.readOptionalString(), flaggers: try reader.readInt(),
+                  firstFlagged: try reader.readInt64())
+    }
+}

@@ -1,0 +1,104 @@
+import Crypto
+import GTIOStore
+
+/// A fold's whole state saved in the store at one seq (`rm_fold_state`), so that a writer in a
+/// new process continues from it rather than folding the log from seq 1.
+///
+/// Part 0 is a header: what it is, the byte layout and table definition it was written with, its
+/// seq, the state's length and SHA-256. Parts 1… are the state in slices (SQLite keeps a value
+/// under 1 GB, and a slice of a few MB is written and read in one step). Like every `rm_` table it
+/// is derived: a rebuild or a changed definition replaces it, and one that fails to read is set
+/// aside with a notice and written again.
+public enum FoldSnapshot {
+    static let table = TableLayout(name: "rm_fold_state", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1)
+
+    /// Bumped whenever `CommunityState.write(to:)` changes its byte layout.
+    static let format: Int64 = 1
+    private static let magic = Array("gtio fold state\0".utf8)
+    private static let partSize = 8 << 20
+
+    /// What part 0 says.
+    struct Header: Equatable {
+        var seq: Int64
+        var length: Int
+        var digest: [UInt8]
+    }
+
+    /// The seq the saved state stands at, nil when there is none this build can read.
+    public static func savedSeq(_ tables: any TableReading) throws -> Int64? {
+        try header(tables)?.seq
+    }
+
+    /// Whether a writer whose fold stands at `lastSeq` should save it: when more than an eighth
+    /// of the log (and at least 50,000 events) came after the saved one. A writer then folds at
+    /// most that much before its own events, and saving, which costs about as much as folding
+    /// that eighth, happens once per eighth of growth.
+    public static func isDue(lastSeq: Int64, saved: Int64?) -> Bool {
+        let since = lastSeq - (saved ?? 0)
+        return since >= max(50_000, lastSeq / 8)
+    }
+
+    /// Replaces the saved state with `state`, in the caller's transaction.
+    public static func save(_ state: CommunityState, in tx: any TableWriting) throws {
+        var writer = StateWriter(capacity: 1 << 24)
+        state.write(to: &writer)
+        let bytes = writer.bytes
+        var header = StateWriter(capacity: 64)
+        header.writeBytes(magic)
+        header.write(format)
+        header.write(ReadModelSchema.version)
+        header.write(state.lastSeq)
+        header.write(bytes.count)
+        header.writeBytes(Array(SHA256.hash(data: bytes)))
+        try tx.deleteAll(from: table.name)
+        try tx.insert([.integer(0), .blob(header.bytes)], into: table)
+        var part: Int64 = 1
+        for start in stride(from: 0, to: bytes.count, by: partSize) {
+            try tx.insert([.integer(part), .blob(Array(bytes[start..<min(start + partSize, bytes.count)]))], into: table)
+            part += 1
+        }
+    }
+
+    /// The saved state when it stands at `seq` or before, nil when there is none (or one of
+    /// another layout or definition); throws `FoldSnapshotError` when it is there but damaged.
+    public static func load(_ tables: any TableReading, atMost seq: Int64) throws -> CommunityState? {
+        guard let header = try header(tables), header.seq <= seq else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(header.length)
+        var overlong = false
+        try tables.forEachRow("SELECT bytes FROM \(table.name) WHERE part > 0 ORDER BY part", []) { row in
+            guard case .blob(let part) = row[0], bytes.count + part.count <= header.length else {
+                overlong = true
+                return false
+            }
+            bytes.append(contentsOf: part)
+            return true
+        }
+        if overlong { throw FoldSnapshotError.malformed("more parts than the \(header.length) bytes its header gives") }
+        guard bytes.count == header.length else {
+            throw FoldSnapshotError.incomplete(seq: header.seq, expected: header.length, found: bytes.count)
+        }
+        guard Array(SHA256.hash(data: bytes)) == header.digest else { throw FoldSnapshotError.checksumMismatch(seq: header.seq) }
+        let state = try bytes.withUnsafeBytes { buffer in
+            var reader = StateReader(buffer)
+            return try CommunityState(from: &reader)
+        }
+        guard state.lastSeq == header.seq else { throw FoldSnapshotError.malformed("a state at seq \(state.lastSeq) under a header at \(header.seq)") }
+        return state
+    }
+
+    /// Part 0 read, nil when the table or the part is missing or written by another layout or
+    /// definition (a migration drops it then; until it runs, it is as good as missing).
+    static func header(_ tables: any TableReading) throws -> Header? {
+        guard try tables.tableNames(prefix: table.name).contains(table.name),
+              let row = try tables.row("SELECT bytes FROM \(table.name) WHERE part = 0"), case .blob(let bytes) = row[0]
+        else { return nil }
+        return try bytes.withUnsafeBytes { buffer -> Header? in
+            var reader = StateReader(buffer)
+            guard try reader.readBytes(magic.count) == magic else { return nil }
+            guard try reader.readInt64() == format, try reader.readInt64() == ReadModelSchema.version else { return nil }
+            let seq = try reader.readInt64(), length = try reader.readInt()
+            return Header(seq: seq, length: length, digest: try reader.readBytes(32))
+        }
+    }
+}

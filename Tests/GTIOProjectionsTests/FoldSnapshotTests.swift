@@ -1,0 +1,120 @@
+import GTIOCatalog
+import GTIOSimulation
+import GTIOStore
+import GTIOStoreSQLite
+import GTIOTestSupport
+import PropertyBased
+import Testing
+@testable import GTIOProjections
+
+/// The fold state saved in the store: continuing from it must give exactly what a fold that
+/// never stopped gives, and a damaged one must be set aside, never trusted.
+@Suite struct FoldSnapshotTests {
+    let compare = ReadModelPropertyTests()
+
+    /// A store holding `count` generated events, its read-model tables created.
+    func store(seed: UInt64, count: Int, of total: Int? = nil, in folder: TemporaryDirectory) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        let events = RandomLog.events(seed: seed, count: total ?? count).prefix(count)
+        _ = try store.append(EventBatch(source: "gen", events: events.enumerated().map { ($0.offset, $0.element) }))
+        try ReadModelSchema.migrate(store)
+        return store
+    }
+
+    @Test func aFoldContinuedFromASavedStateIsExactlyAFoldThatNeverStopped() async {
+        await propertyCheck(count: 30, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            let folder = TemporaryDirectory()
+            let store = try! store(seed: seed, count: 400, in: folder)
+            let engine = ReadModelEngine(store: store)
+            var random = SeededGenerator(seed: seed)
+            let cut = Int64(random.below(401))
+            let before = try! engine.fold(.atSeq(cut))
+            try! store.writeTables { try FoldSnapshot.save(before.state, in: $0) }
+            var state = try! store.readTables { try FoldSnapshot.load($0, atMost: .max) }!
+            #expect(state.lastSeq == cut)
+            try! ReadModelEngine.fold(store, LogScope(afterSeq: cut), into: &state)
+            let continued = ReadModels(state: state), straight = try! engine.fold()
+            #expect(compare.tables(continued) == compare.tables(straight), "seed \(seed), cut at \(cut)")
+            #expect(compare.answers(continued) == compare.answers(straight), "seed \(seed), cut at \(cut)")
+        }
+    }
+
+    @Test func aWriterContinuesFromTheSavedStateAndScansOnlyTheEventsAfterIt() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 7, count: 400, of: 430, in: folder)
+        _ = try ReadModelEngine(store: store).catchUp()
+        #expect(try store.readTables { try FoldSnapshot.savedSeq($0) } == 400)
+        let more = RandomLog.events(seed: 7, count: 430).suffix(30)
+        _ = try store.append(EventBatch(source: "more", events: more.enumerated().map { ($0.offset, $0.element) }))
+        let scannedBefore = LogScanCounter.events
+        let live = try LiveReadModels(store: store)
+        let models = try live.catchUp()
+        // Other suites scan meanwhile: the counter can only tell "at most"; the fold from seq 1 scans 400 more.
+        #expect(LogScanCounter.events - scannedBefore < 400)
+        #expect(live.setAside == nil)
+        #expect(models.state.lastSeq == 430)
+        #expect(try ReadModelEngine(store: store).check(ReadModelName.allCases).values.allSatisfy(\.isEmpty))
+    }
+
+    @Test func aStateFailingItsChecksumIsSetAsideAndTheLogFoldedInstead() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 11, count: 300, in: folder)
+        _ = try ReadModelEngine(store: store).catchUp()
+        // Someone changes one byte of the saved state.
+        try store.writeTables { tx in
+            guard case .blob(var bytes) = try tx.row("SELECT bytes FROM rm_fold_state WHERE part = 1")![0] else { return }
+            bytes[bytes.count / 2] ^= 0x01
+            try tx.delete(from: FoldSnapshot.table, key: [.integer(1)])
+            try tx.insert([.integer(1), .blob(bytes)], into: FoldSnapshot.table)
+        }
+        #expect(throws: FoldSnapshotError.checksumMismatch(seq: 300)) { try store.readTables { try FoldSnapshot.load($0, atMost: .max) } }
+        let live = try LiveReadModels(store: store)
+        #expect(live.setAside == .checksumMismatch(seq: 300))
+        #expect(live.setAside?.description == "the saved fold state at seq 300 fails its checksum")
+        let models = try live.catchUp()
+        #expect(compare.tables(models) == compare.tables(try ReadModelEngine(store: store).fold()))
+    }
+
+    @Test func aStateMissingAPartIsSetAside() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 12, count: 300, in: folder)
+        _ = try ReadModelEngine(store: store).catchUp()
+        let length = try store.readTables { try FoldSnapshot.header($0)!.length }
+        try store.writeTables { try $0.delete(from: FoldSnapshot.table, key: [.integer(1)]) }
+        #expect(throws: FoldSnapshotError.incomplete(seq: 300, expected: length, found: 0)) {
+            try store.readTables { try FoldSnapshot.load($0, atMost: .max) }
+        }
+    }
+
+    @Test func aStateAheadOfTheTablesIsNotUsed() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 13, count: 200, in: folder)
+        let state = try ReadModelEngine(store: store).fold().state
+        try store.writeTables { try FoldSnapshot.save(state, in: $0) }
+        #expect(try store.readTables { try FoldSnapshot.load($0, atMost: 199) } == nil)
+        #expect(try store.readTables { try FoldSnapshot.load($0, atMost: 200) }?.lastSeq == 200)
+    }
+
+    @Test func bytesThatDoNotReadAsAStateAreRefusedNotTrusted() throws {
+        var writer = StateWriter()
+        CommunityState().write(to: &writer)
+        // Cut short anywhere: an error, never a trap or a state.
+        for length in 0..<writer.bytes.count {
+            let prefix = Array(writer.bytes.prefix(length))
+            #expect(throws: FoldSnapshotError.self) {
+                try prefix.withUnsafeBytes { buffer in
+                    var reader = StateReader(buffer)
+                    _ = try CommunityState(from: &reader)
+                }
+            }
+        }
+    }
+
+    @Test func aWriterSavesWhenAnEighthOfTheLogCameAfterTheSavedState() {
+        #expect(FoldSnapshot.isDue(lastSeq: 49_999, saved: nil) == false)
+        #expect(FoldSnapshot.isDue(lastSeq: 50_000, saved: nil))
+        #expect(FoldSnapshot.isDue(lastSeq: 1_000_000, saved: 900_000) == false)
+        #expect(FoldSnapshot.isDue(lastSeq: 1_000_000, saved: 875_000))
+        #expect(FoldSnapshot.isDue(lastSeq: 20_000_000, saved: 19_000_000) == false)
+    }
+}
