@@ -94,4 +94,24 @@ public struct ReadModelEngine: Sendable {
         }
         return result
     }
+
+    /// Where the saved fold state, written out as tables, differs from a fresh fold of the log up
+    /// to its seq; nil when the store keeps none this build can read.
+    public func checkFoldState() throws -> (seq: Int64, differences: [String])? {
+        guard let seq = try store.readTables({ try FoldSnapshot.savedSeq($0) }) else { return nil }
+        let saved: CommunityState
+        do {
+            guard let loaded = try store.readTables({ try FoldSnapshot.load($0, atMost: seq) }) else { return nil }
+            saved = loaded
+        } catch let error as FoldSnapshotError {
+            return (seq, [error.description])
+        }
+        let tables = try Self.scratch(ReadModels(state: saved), in: store.scratchTables()).source
+        let fresh = try fold(.atSeq(seq))
+        var found: [String] = []
+        for name in ReadModelName.allCases {
+            found += try tables.readTables { try ReadModelTables.differences(name, fresh, in: $0) }
+        }
+        return (seq, found)
+    }
 }

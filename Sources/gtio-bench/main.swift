@@ -1,5 +1,6 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
-// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | catch-up STORE TAIL
+// Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE |
+//        fold-state STORE | catch-up STORE TAIL
 import Foundation
 import GTIOCatalog
 import GTIOIngest
@@ -131,6 +132,21 @@ func foldOnce(_ path: String) throws {
     print(String(format: "fold: %d events in %.2f s", models.state.eventCount, time))
 }
 
+/// The writers' saved fold state: how long reading it back (checksum and decoding included)
+/// and saving it again take, against folding the log it stands for.
+func foldState(_ path: String) throws {
+    let store = try SQLiteStore(path: path)
+    guard let seq = try store.readTables({ try FoldSnapshot.savedSeq($0) }) else {
+        FileHandle.standardError.write("gtio-bench: \(path) has no saved fold state (run gtio ingest or gtio rebuild on it)\n".data(using: .utf8)!)
+        exit(1)
+    }
+    let bytes = try store.readTables { try $0.row("SELECT SUM(length(bytes)) FROM rm_fold_state") }?[0].int ?? 0
+    var state: CommunityState!
+    let load = try seconds { state = try store.readTables { try FoldSnapshot.load($0, atMost: seq) } }
+    let save = try seconds { try store.writeTables { try FoldSnapshot.save(state, in: $0) } }
+    print(String(format: "fold state at seq %d: %.1f MB; load %.3f s, save %.3f s", seq, Double(bytes) / 1e6, load, save))
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
 case (3, "validate"): validate(arguments[2])
@@ -141,9 +157,11 @@ case (4, "catch-up"):
     do { try catchUp(arguments[2], tail: arguments[3]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "rebuild"), (4, "rebuild"):
     do { try rebuilds(arguments[2], runs: arguments.count == 4 ? Int(arguments[3]) ?? 3 : 3) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
+case (3, "fold-state"):
+    do { try foldState(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "read-models"):
     do { try readModels(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 default:
-    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | catch-up STORE TAIL\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | fold-state STORE | catch-up STORE TAIL\n".data(using: .utf8)!)
     exit(2)
 }

@@ -41,6 +41,8 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         #expect(status["events"] as? Int == 2)
         #expect(status["last_seq"] as? Int == 2)
         #expect(status["quarantined"] as? Int == 0)
+        // The first writer built the read models whole, and saved its fold for the next one.
+        #expect(status["fold_state_seq"] as? Int == 2)
     }
 
     @Test func theStoreComesFromTheEnvironmentOrTheCurrentFolder() throws {

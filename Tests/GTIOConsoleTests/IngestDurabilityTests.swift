@@ -35,6 +35,24 @@ import Testing
         }
     }
 
+    @Test func aDamagedFoldStateIsSetAsideSaidAndTheAnswersStayExact() throws {
+        let store = folder.file("state.gtio")
+        let first = try demoFile("first.jsonl", events: 3_000, seed: 5)
+        #expect(try GTIOBinary.run(["ingest", first, "--store", store]).status == 0)
+        // Someone flips a byte in the middle of the saved state.
+        try DatabaseQueue(path: store).write { db in
+            try db.execute(sql: "UPDATE rm_fold_state SET bytes = zeroblob(length(bytes)) WHERE part = 1")
+        }
+        let more = try demoFile("more.jsonl", events: 3_500, seed: 5)
+        let ingest = try GTIOBinary.run(["ingest", more, "--store", store])
+        #expect(ingest.status == 0)
+        #expect(ingest.stderr.contains("read models: the saved fold state at seq 2"))
+        #expect(ingest.stderr.contains("fails its checksum; folded the log instead (the next write saves a new one)"))
+        let check = try GTIOBinary.run(["rebuild", "--check", "--store", store])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(!check.stdout.contains("difference"))
+    }
+
     @Test func killedAtAnyMomentThenRerunGivesExactlyTheCleanLog() throws {
         let file = try demoFile("demo.jsonl", events: 120_000, seed: 3)
         let clean = folder.file("clean.gtio")

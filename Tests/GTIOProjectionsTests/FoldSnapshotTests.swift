@@ -75,6 +75,23 @@ import Testing
         #expect(compare.tables(models) == compare.tables(try ReadModelEngine(store: store).fold()))
     }
 
+    @Test func rebuildCheckComparesTheSavedStateWithAFoldOfTheLog() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 14, count: 300, in: folder)
+        let engine = ReadModelEngine(store: store)
+        _ = try engine.catchUp()
+        let good = try #require(try engine.checkFoldState())
+        #expect(good.seq == 300)
+        #expect(good.differences.isEmpty)
+        // A state of another log at the same seq: what a rule's bug would leave behind.
+        let other = try self.store(seed: 15, count: 300, in: TemporaryDirectory())
+        let wrong = try ReadModelEngine(store: other).fold().state
+        try store.writeTables { try FoldSnapshot.save(wrong, in: $0) }
+        let bad = try #require(try engine.checkFoldState())
+        #expect(bad.seq == 300)
+        #expect(!bad.differences.isEmpty)
+    }
+
     @Test func aStateMissingAPartIsSetAside() throws {
         let folder = TemporaryDirectory()
         let store = try store(seed: 12, count: 300, in: folder)

@@ -11,7 +11,8 @@ struct RebuildCommand: ParsableCommand {
         discussion: """
             Read models: \(ReadModelName.allCases.map(\.rawValue).joined(separator: ", ")). With --check, \
             nothing is swapped: each live model is compared row by row with a fresh rebuild up to its \
-            checkpoint, and the differences are listed (exit 1 when there are any).
+            checkpoint, and so is the fold state that writers continue from; the differences are \
+            listed (exit 1 when there are any).
             """)
 
     @Argument(help: ArgumentHelp("One read model; all when omitted.", valueName: "name")) var name: String?
@@ -30,13 +31,17 @@ struct RebuildCommand: ParsableCommand {
         let store = try storeOptions.openExisting()
         let engine = ReadModelEngine(store: store)
         if check {
+            var findings = try engine.check(names).sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, $0.value) }
+            // The state writers continue from must be what folding the log gives, or every
+            // later increment would carry its error.
+            if let (seq, differences) = try engine.checkFoldState() { findings.append(("fold state (seq \(seq))", differences)) }
             var differing = 0
-            for (model, differences) in try engine.check(names).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            for (what, differences) in findings {
                 if differences.isEmpty {
-                    Terminal.line("\(model.rawValue): identical to a rebuild")
+                    Terminal.line("\(what): identical to a rebuild")
                 } else {
                     differing += 1
-                    Terminal.line("\(model.rawValue): \(differences.count) difference\(differences.count == 1 ? "" : "s")")
+                    Terminal.line("\(what): \(differences.count) difference\(differences.count == 1 ? "" : "s")")
                     differences.forEach { Terminal.line("  " + $0) }
                 }
             }

@@ -23,7 +23,10 @@ struct StatusCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = try storeOptions.openForReading().status()
+        let store = try storeOptions.openForReading()
+        let status = try store.status()
+        // Where a writer starts its fold: the saved state, or seq 1 when there is none.
+        let savedState = try store.readTables { try FoldSnapshot.savedSeq($0) }
         switch format {
         case .json:
             let members: [(String, Cell)] = [
@@ -31,6 +34,7 @@ struct StatusCommand: ParsableCommand {
                 ("last_seq", .integer(status.lastSeq)), ("first_at", Cell(status.firstAt)),
                 ("last_at", Cell(status.lastAt)), ("batches", .integer(status.batches)),
                 ("quarantined", .integer(status.quarantined)), ("size_bytes", .integer(status.sizeBytes)),
+                ("fold_state_seq", Cell(savedState)),
             ]
             let readModels = readModelCheckpoints(status).map { name, seq in
                 JSONRenderer.object([("name", .text(name)), ("seq", .integer(seq)), ("lag", .integer(status.lastSeq - seq))])
@@ -52,6 +56,9 @@ struct StatusCommand: ParsableCommand {
             for (name, seq) in checkpoints {
                 let lag = status.lastSeq - seq
                 lines.append("read model   \(name.padding(to: width))  at seq \(seq), " + (lag == 0 ? "up to date" : "\(lag) behind"))
+            }
+            if let savedState {
+                lines.append("fold state   saved at seq \(savedState); a writer folds the \(status.lastSeq - savedState) events after it")
             }
             if checkpoints.isEmpty && status.events > 0 {
                 lines.append("read models  not built yet (any query builds them; or gtio rebuild)")
