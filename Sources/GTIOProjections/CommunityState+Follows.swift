@@ -79,7 +79,7 @@ extension CommunityState {
 
     mutating func applyPrivacy(_ event: KeyedEvent) {
         let user = event.user
-        guard user != 0, let isPrivate = event.flag else { return }
+        guard user != 0, let isPrivate = event.privacy.isPrivate else { return }
         changes?.users.insert(userKeys[user])
         follows.setPrivate(user, isPrivate)
         // Existing followers stay; going public approves every pending request.

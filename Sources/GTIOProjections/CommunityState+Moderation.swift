@@ -30,7 +30,7 @@ extension CommunityState {
     mutating func addFlag(_ item: String, _ event: KeyedEvent, day: Int64) {
         guard let user = userKeys.id(event.user) else { return }
         var entry = items[item] ?? FlagItem(item: item)
-        let mark = FlagMark(at: event.at, seq: event.seq, reason: event.text)
+        let mark = FlagMark(at: event.at, seq: event.seq, reason: event.flagging.reason)
         entry.history.append((user, mark, entry.open[user] == nil))
         if entry.open[user] != nil {
             // A user's repeated flag keeps their first time and counts once; it is in the history.
@@ -66,13 +66,14 @@ extension CommunityState {
     }
 
     mutating func applyResolution(_ event: KeyedEvent) {
-        guard let item = keys.id(event.subject), let moderator = userKeys.id(event.user),
+        let resolution = event.resolution
+        guard let item = keys.id(resolution.item), let moderator = userKeys.id(event.user),
               let open = items[item]?.open, !open.isEmpty
         else { return ignore(event, .nothingOpen) }
         decisions.append(Decision(
-            seq: event.seq, at: event.at, item: item, action: event.value ?? "dismiss", moderator: moderator,
-            note: event.text, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at))
-        if event.value == "remove" {
+            seq: event.seq, at: event.at, item: item, action: resolution.action ?? "dismiss", moderator: moderator,
+            note: resolution.note, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at))
+        if resolution.action == "remove" {
             switch ItemRef(item) {
             case let ref? where ref.kind == .post:
                 if let slot = posts.slot(id: ref.id) { endPost(slot, as: .removed) }

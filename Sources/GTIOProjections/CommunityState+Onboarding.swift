@@ -24,7 +24,7 @@ extension CommunityState {
 
     mutating func noteQuickAddShown(_ event: KeyedEvent, day: Int64) {
         guard event.user != 0 else { return }
-        for suggested in event.list {
+        for suggested in event.quickAddShown.suggested {
             let pair = KeyPair(event.user, suggested)
             guard quickAddShown[pair] == nil else { continue }
             quickAddShown[pair] = day

@@ -10,11 +10,12 @@ extension CommunityState {
     }
 
     mutating func applyPostCreated(_ event: KeyedEvent, day: Int64) {
-        guard let id = keys.id(event.subject), let author = userKeys.id(event.user) else { return }
-        if posts.slot(key: event.subject) != nil { return ignore(event, .idReused) }
+        let creation = event.postCreation
+        guard let id = keys.id(creation.post), let author = userKeys.id(event.user) else { return }
+        if posts.slot(key: creation.post) != nil { return ignore(event, .idReused) }
         _ = posts.add(Post(
-            id: id, author: author, kind: event.value ?? "outfit", voting: event.flag ?? true, created: event.at,
-            createdSeq: event.seq, description: event.text), key: event.subject)
+            id: id, author: author, kind: creation.kind ?? "outfit", voting: creation.voting ?? true, created: event.at,
+            createdSeq: event.seq, description: creation.description), key: creation.post)
         postsByAuthor[author, default: []].append(id)
         changes?.posts.insert(id)
         count(.posts, day)
@@ -83,7 +84,7 @@ extension CommunityState {
             // Ignored votes (post missing, voting off) do not use up the user's vote.
             guard posts.values[slot].voting else { return ignore(event, .votingOff) }
             guard posts.values[slot].voters.insert(user).inserted else { return ignore(event, .secondVote) }
-            if event.value == "wear_it" { posts.values[slot].wearIt += 1 } else { posts.values[slot].changeIt += 1 }
+            if event.vote.verdict == "wear_it" { posts.values[slot].wearIt += 1 } else { posts.values[slot].changeIt += 1 }
             changes?.posts.insert(posts.values[slot].id)
             count(.votes, day)
         }

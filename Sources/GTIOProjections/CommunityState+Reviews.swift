@@ -10,13 +10,14 @@ extension CommunityState {
     }
 
     mutating func applyReviewAdded(_ event: KeyedEvent, day: Int64) {
-        guard let id = keys.id(event.subject), let author = userKeys.id(event.user) else { return }
+        let addition = event.reviewAddition
+        guard let id = keys.id(addition.review), let author = userKeys.id(event.user) else { return }
         if reviews[id] != nil { return ignore(event, .idReused) }
-        switch livePost(event.object) {
+        switch livePost(addition.post) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
             let post = posts.values[slot].id
-            reviews[id] = Review(id: id, post: post, author: author, text: event.text ?? "", at: event.at,
+            reviews[id] = Review(id: id, post: post, author: author, text: addition.text ?? "", at: event.at,
                                  seq: event.seq, postSlot: slot)
             posts.values[slot].reviews.append(id)
             posts.values[slot].liveReviews += 1

@@ -270,14 +270,14 @@ public struct CommunityState: Sendable {
         switch event.type {
         case .userSignedUp: applySignUp(event, day: day)
         case .userProfileUpdated:
-            if let user = userKeys.id(event.user), let name = event.text {
+            if let user = userKeys.id(event.user), let name = event.profile.name {
                 names[user] = name
                 changes?.users.insert(user)
             }
         case .userPrivacyChanged: applyPrivacy(event)
         case .userFollowed:
             applyFollow(event)
-            if event.value == "quickadd" { noteQuickAddFollow(event) }
+            if event.follow.via == "quickadd" { noteQuickAddFollow(event) }
         case .appOpened: noteOpened(event)
         case .userProfileCompleted: noteProfileCompleted(event)
         case .quickaddShown: noteQuickAddShown(event, day: day)
@@ -345,9 +345,10 @@ public struct CommunityState: Sendable {
     private mutating func applySignUp(_ event: KeyedEvent, day: Int64) {
         guard let user = userKeys.id(event.user) else { return }
         changes?.users.insert(user)
-        if let name = event.text { names[user] = name }
+        let profile = event.profile
+        if let name = profile.name { names[user] = name }
         // A second sign-up updates the name but is not a second sign-up.
-        guard signups[user] == nil, let provider = event.value else { return }
+        guard signups[user] == nil, let provider = profile.provider else { return }
         let device = deviceKeys.id(event.device)
         signups[user] = Signup(at: event.at, provider: provider, device: device)
         if let device {

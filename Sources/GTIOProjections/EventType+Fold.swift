@@ -12,7 +12,7 @@ extension EventType {
 
     private static let valueReaders: Set<EventType> = [.userSignedUp, .userFollowed, .postCreated, .postVoted, .moderationResolved]
     private static let textReaders: Set<EventType> = [
-        .userSignedUp, .userProfileUpdated, .postCreated, .postFlagged, .reviewFlagged, .reviewAdded, .moderationResolved,
+        .userSignedUp, .userProfileUpdated, .postCreated, .postFlagged, .reviewAdded, .moderationResolved,
     ]
     private static let flagReaders: Set<EventType> = [.userPrivacyChanged, .postCreated]
 
