@@ -113,15 +113,19 @@ import Testing
     }
 
     @Test func bytesThatDoNotReadAsAStateAreRefusedNotTrusted() throws {
-        var writer = StateWriter()
-        CommunityState().write(to: &writer)
-        // Cut short anywhere: an error, never a trap or a state.
-        for length in 0..<writer.bytes.count {
-            let prefix = Array(writer.bytes.prefix(length))
-            #expect(throws: FoldSnapshotError.self) {
-                try prefix.withUnsafeBytes { buffer in
-                    var reader = StateReader(buffer)
-                    _ = try CommunityState(from: &reader)
+        let folder = TemporaryDirectory()
+        let state = try ReadModelEngine(store: try store(seed: 16, count: 60, in: folder)).fold().state
+        let (people, rest) = state.encodedHalves()
+        // Either half cut short anywhere: an error, never a trap or a state.
+        for (half, bytes) in [people, rest].enumerated() {
+            for length in 0..<bytes.count {
+                let prefix = Array(bytes.prefix(length))
+                #expect(throws: FoldSnapshotError.self, "half \(half) cut at \(length)") {
+                    try prefix.withUnsafeBytes { cut in
+                        try (half == 0 ? rest : people).withUnsafeBytes { whole in
+                            _ = try CommunityState.decoded(people: half == 0 ? cut : whole, rest: half == 0 ? whole : cut)
+                        }
+                    }
                 }
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import GTIOCatalog
 import GTIOStore
 
@@ -6,7 +7,33 @@ import GTIOStore
 /// is here; a field added to the state must be added here too (the property tests compare a
 /// fold continued from a snapshot with one that never stopped).
 extension CommunityState {
-    func write(to writer: inout StateWriter) {
+    /// The state as two runs of bytes of about the same weight, encoded side by side: decoding
+    /// (the longer part of a writer's start on a big log) then takes both cores.
+    func encodedHalves() -> (people: [UInt8], rest: [UInt8]) {
+        var people = StateWriter(capacity: 1 << 22), rest = StateWriter(capacity: 1 << 22)
+        // Neither throws: `try!` cannot fire.
+        try! SideBySide.run({ writePeople(to: &people) }, { writeRest(to: &rest) })
+        return (people.bytes, rest.bytes)
+    }
+
+    /// The state that `encodedHalves` gave, each half decoded on its own thread.
+    static func decoded(people: UnsafeRawBufferPointer, rest: UnsafeRawBufferPointer) throws -> CommunityState {
+        var state = CommunityState(), other = CommunityState()
+        try SideBySide.run({
+            var reader = StateReader(people)
+            try state.readPeople(from: &reader)
+            guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the users, graph and posts") }
+        }, {
+            var reader = StateReader(rest)
+            try other.readRest(from: &reader)
+            guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }
+        })
+        state.adoptRest(of: other)
+        return state
+    }
+
+    /// Position, keys, users, the follow graph and posts.
+    private func writePeople(to writer: inout StateWriter) {
         writer.write(lastSeq)
         writer.write(newestAt)
         writer.write(eventCount)
@@ -29,6 +56,10 @@ extension CommunityState {
             writer.write(entry.key)
             writer.write(entry.value) { $0.write($1) }
         }
+    }
+
+    /// Reviews, moderation, product sets, engagement and onboarding.
+    private func writeRest(to writer: inout StateWriter) {
         writer.write(reviews.values) { $1.write(to: &$0) }
         writer.write(items.values) { $1.write(to: &$0) }
         writer.write(decisions) { $1.write(to: &$0) }
@@ -61,8 +92,7 @@ extension CommunityState {
         Self.write(quickAddAcceptedByDay, to: &writer)
     }
 
-    init(from reader: inout StateReader) throws {
-        self.init()
+    private mutating func readPeople(from reader: inout StateReader) throws {
         lastSeq = try reader.readInt64()
         newestAt = try reader.readOptionalInt64()
         eventCount = try reader.readInt()
@@ -84,6 +114,9 @@ extension CommunityState {
         follows = try FollowGraph(from: &reader)
         posts = try PostDirectory(from: &reader)
         postsByAuthor = try Self.readLists(&reader)
+    }
+
+    private mutating func readRest(from reader: inout StateReader) throws {
         reviews = try reader.readDictionary { reader in
             let review = try Review(from: &reader)
             return (review.id, review)
@@ -115,7 +148,31 @@ extension CommunityState {
         quickAddAccepted = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         quickAddShownByDay = try Self.readCounts(&reader)
         quickAddAcceptedByDay = try Self.readCounts(&reader)
-        guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }
+    }
+
+    /// Takes the fields `readRest` fills from `other`.
+    private mutating func adoptRest(of other: CommunityState) {
+        reviews = other.reviews
+        items = other.items
+        decisions = other.decisions
+        productHearts = other.productHearts
+        shoppingList = other.shoppingList
+        dauByDay = other.dauByDay
+        devicesByDay = other.devicesByDay
+        userActivity = other.userActivity
+        deviceActivity = other.deviceActivity
+        signupsByDay = other.signupsByDay
+        eventsByDay = other.eventsByDay
+        actionsByDay = other.actionsByDay
+        anomalies = other.anomalies
+        anomaliesByDay = other.anomaliesByDay
+        firstOpen = other.firstOpen
+        profileCompletions = other.profileCompletions
+        quickAddFollows = other.quickAddFollows
+        quickAddShown = other.quickAddShown
+        quickAddAccepted = other.quickAddAccepted
+        quickAddShownByDay = other.quickAddShownByDay
+        quickAddAcceptedByDay = other.quickAddAcceptedByDay
     }
 
     // MARK: Shapes used more than once

@@ -13,7 +13,7 @@ public enum FoldSnapshot {
     static let table = TableLayout(name: "rm_fold_state", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1)
 
     /// Bumped whenever `CommunityState.write(to:)` changes its byte layout.
-    static let format: Int64 = 1
+    static let format: Int64 = 2
     private static let magic = Array("gtio fold state\0".utf8)
     private static let partSize = 8 << 20
 
@@ -21,6 +21,8 @@ public enum FoldSnapshot {
     struct Header: Equatable {
         var seq: Int64
         var length: Int
+        /// Where the second half of the state begins (`CommunityState.encodedHalves`).
+        var split: Int
         var digest: [UInt8]
     }
 
@@ -40,15 +42,15 @@ public enum FoldSnapshot {
 
     /// Replaces the saved state with `state`, in the caller's transaction.
     public static func save(_ state: CommunityState, in tx: any TableWriting) throws {
-        var writer = StateWriter(capacity: 1 << 24)
-        state.write(to: &writer)
-        let bytes = writer.bytes
+        let (people, rest) = state.encodedHalves()
+        let bytes = people + rest
         var header = StateWriter(capacity: 64)
         header.writeBytes(magic)
         header.write(format)
         header.write(ReadModelSchema.version)
         header.write(state.lastSeq)
         header.write(bytes.count)
+        header.write(people.count)
         header.writeBytes(Array(SHA256.hash(data: bytes)))
         try tx.deleteAll(from: table.name)
         try tx.insert([.integer(0), .blob(header.bytes)], into: table)
@@ -79,9 +81,11 @@ public enum FoldSnapshot {
             throw FoldSnapshotError.incomplete(seq: header.seq, expected: header.length, found: bytes.count)
         }
         guard Array(SHA256.hash(data: bytes)) == header.digest else { throw FoldSnapshotError.checksumMismatch(seq: header.seq) }
+        guard header.split <= bytes.count else { throw FoldSnapshotError.malformed("a split at \(header.split) of \(bytes.count) bytes") }
         let state = try bytes.withUnsafeBytes { buffer in
-            var reader = StateReader(buffer)
-            return try CommunityState(from: &reader)
+            try CommunityState.decoded(
+                people: UnsafeRawBufferPointer(rebasing: buffer[..<header.split]),
+                rest: UnsafeRawBufferPointer(rebasing: buffer[header.split...]))
         }
         guard state.lastSeq == header.seq else { throw FoldSnapshotError.malformed("a state at seq \(state.lastSeq) under a header at \(header.seq)") }
         return state
@@ -97,8 +101,8 @@ public enum FoldSnapshot {
             var reader = StateReader(buffer)
             guard try reader.readBytes(magic.count) == magic else { return nil }
             guard try reader.readInt64() == format, try reader.readInt64() == ReadModelSchema.version else { return nil }
-            let seq = try reader.readInt64(), length = try reader.readInt()
-            return Header(seq: seq, length: length, digest: try reader.readBytes(32))
+            let seq = try reader.readInt64(), length = try reader.readInt(), split = try reader.readInt()
+            return Header(seq: seq, length: length, split: split, digest: try reader.readBytes(32))
         }
     }
 }
