@@ -28,7 +28,7 @@ final class ReadModelCache: @unchecked Sendable {
             Terminal.writeError("read models: their definition changed (version \(version) → \(ReadModelSchema.version)); rebuilt them from the log\n")
         }
         if let reason = created.setAside, !quiet {
-            Terminal.writeError("read models: \(reason); folded the log instead (the next write saves a new one)\n")
+            Terminal.writeError("read models: \(reason); folded the log instead (saving a new one)\n")
         }
         live[store.location] = created
         return created

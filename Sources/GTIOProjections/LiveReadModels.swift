@@ -23,8 +23,10 @@ public final class LiveReadModels: @unchecked Sendable {
     public let migratedFrom: Int64?
 
     /// Why the saved fold state could not be continued from, when it was there but damaged:
-    /// the log was folded instead (and the next writer saves a good one).
+    /// the log was folded instead, and the first catch-up that writes saves a good one.
     public let setAside: FoldSnapshotError?
+    /// Whether the next write must save the state whatever `FoldSnapshot.isDue` says.
+    private var replaceSavedState: Bool
 
     /// The fold up to where the stored tables stand, so the next catch-up writes increments:
     /// continued from the saved fold state when there is one, folded from seq 1 otherwise;
@@ -52,6 +54,7 @@ public final class LiveReadModels: @unchecked Sendable {
         }
         self.state = state
         self.setAside = setAside
+        replaceSavedState = setAside != nil
     }
 
     /// Applies the events appended since, updates the tables, and returns the read models.
@@ -87,8 +90,10 @@ public final class LiveReadModels: @unchecked Sendable {
                 let current = try tx.checkpoints(named: ReadModelName.allCases.map(\.checkpointName))
                 guard ReadModelName.allCases.allSatisfy({ current[$0.checkpointName] == before }) else { return }
                 _ = try ReadModelTables.writeChanges(changes, models, in: tx)
-                if FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: try FoldSnapshot.savedSeq(tx)) {
+                let due = FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: try FoldSnapshot.savedSeq(tx))
+                if replaceSavedState || due {
                     try FoldSnapshot.save(models.state, in: tx)
+                    replaceSavedState = false
                 }
             }
         } else if !inStep {

@@ -15,11 +15,16 @@ public struct ReadModelEngine: Sendable {
     }
 
     /// Folds the log in `view`, reporting events applied so far to `progress`; `throughSeq` pins
-    /// the end of the log read before, so that events appended meanwhile stay out.
-    public func fold(_ view: LogView = .latest, throughSeq: Int64? = nil, progress: (Int) -> Void = { _ in }) throws -> ReadModels {
-        var state = CommunityState()
+    /// the end of the log read before, so that events appended meanwhile stay out. With
+    /// `fromSavedState`, the fold continues from the writers' saved state when every event it
+    /// applied is in view, which gives the same models (a rebuild and `--check` start from seq 1).
+    public func fold(
+        _ view: LogView = .latest, throughSeq: Int64? = nil, fromSavedState: Bool = false, progress: (Int) -> Void = { _ in }
+    ) throws -> ReadModels {
         var scope = view.scope
         if let throughSeq { scope.throughSeq = min(scope.throughSeq ?? throughSeq, throughSeq) }
+        var state = (fromSavedState ? savedState(within: scope) : nil) ?? CommunityState()
+        scope.afterSeq = state.lastSeq
         try Self.fold(store, scope, into: &state, progress: progress)
         if case .asOf(let moment) = view { return ReadModels(state: state, now: moment.milliseconds) }
         return ReadModels(state: state)
@@ -44,10 +49,20 @@ public struct ReadModelEngine: Sendable {
         }
     }
 
+    /// The saved fold state when every event it applied is in `scope`, so that folding on from it
+    /// gives what folding from seq 1 would; nil otherwise, or when it does not read back (a writer
+    /// says so; a query just folds).
+    private func savedState(within scope: LogScope) -> CommunityState? {
+        guard let header = try? store.readTables({ try FoldSnapshot.header($0) }) else { return nil }
+        if let through = scope.throughSeq, header.seq > through { return nil }
+        if let atMost = scope.atMost, header.newestAt.map({ $0 > atMost }) ?? false { return nil }
+        return try? store.readTables { try FoldSnapshot.load($0, atMost: header.seq) }
+    }
+
     /// The read models of `view` as tables in memory, answered by the same queries as a store's:
-    /// an as-of view folds the log into them.
+    /// an as-of view folds the log into them, from the saved fold state when it is all in view.
     public func scratch(_ view: LogView, throughSeq: Int64? = nil, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
-        try Self.scratch(fold(view, throughSeq: throughSeq, progress: progress), in: store.scratchTables())
+        try Self.scratch(fold(view, throughSeq: throughSeq, fromSavedState: true, progress: progress), in: store.scratchTables())
     }
 
     /// `models` written into `tables` (empty scratch tables), answered by the store's queries.

@@ -39,6 +39,25 @@ import Testing
         }
     }
 
+    @Test func asOfViewsStartingFromTheSavedStateAnswerAsFoldsFromSeqOne() async {
+        await propertyCheck(count: 20, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            let folder = TemporaryDirectory()
+            let store = try! store(seed: seed, count: 300, in: folder)
+            let engine = ReadModelEngine(store: store)
+            var random = SeededGenerator(seed: seed)
+            let saved = try! engine.fold(.atSeq(Int64(random.below(301)))).state
+            try! store.writeTables { try FoldSnapshot.save(saved, in: $0) }
+            let records = RandomLog.records(seed: seed, count: 300)
+            let moment = Timestamp(milliseconds: records[random.below(300)].at)
+            for view in [LogView.asOf(moment), .atSeq(Int64(random.below(301))), .latest] {
+                let fromSaved = try! engine.fold(view, fromSavedState: true), fromStart = try! engine.fold(view)
+                #expect(compare.tables(fromSaved) == compare.tables(fromStart), "seed \(seed), \(view), saved at \(saved.lastSeq)")
+                #expect(compare.answers(fromSaved) == compare.answers(fromStart), "seed \(seed), \(view)")
+                #expect(fromSaved.now == fromStart.now)
+            }
+        }
+    }
+
     @Test func aWriterContinuesFromTheSavedStateAndScansOnlyTheEventsAfterIt() throws {
         let folder = TemporaryDirectory()
         let store = try store(seed: 7, count: 400, of: 430, in: folder)

@@ -5,7 +5,7 @@ import GTIOStore
 /// new process continues from it rather than folding the log from seq 1.
 ///
 /// Part 0 is a header: what it is, the byte layout and table definition it was written with, its
-/// seq, the state's length and SHA-256. Parts 1… are the state in slices (SQLite keeps a value
+/// seq and newest `at`, the state's length, where its second half begins, and its SHA-256. Parts 1… are the state in slices (SQLite keeps a value
 /// under 1 GB, and a slice of a few MB is written and read in one step). Like every `rm_` table it
 /// is derived: a rebuild or a changed definition replaces it, and one that fails to read is set
 /// aside with a notice and written again.
@@ -13,13 +13,15 @@ public enum FoldSnapshot {
     static let table = TableLayout(name: "rm_fold_state", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1)
 
     /// Bumped whenever `CommunityState.write(to:)` changes its byte layout.
-    static let format: Int64 = 2
+    static let format: Int64 = 3
     private static let magic = Array("gtio fold state\0".utf8)
     private static let partSize = 8 << 20
 
     /// What part 0 says.
     struct Header: Equatable {
         var seq: Int64
+        /// The largest `at` among the events applied: an as-of view before it cannot start here.
+        var newestAt: Int64?
         var length: Int
         /// Where the second half of the state begins (`CommunityState.encodedHalves`).
         var split: Int
@@ -49,6 +51,7 @@ public enum FoldSnapshot {
         header.write(format)
         header.write(ReadModelSchema.version)
         header.write(state.lastSeq)
+        header.write(state.newestAt)
         header.write(bytes.count)
         header.write(people.count)
         header.writeBytes(Array(SHA256.hash(data: bytes)))
@@ -101,8 +104,9 @@ public enum FoldSnapshot {
             var reader = StateReader(buffer)
             guard try reader.readBytes(magic.count) == magic else { return nil }
             guard try reader.readInt64() == format, try reader.readInt64() == ReadModelSchema.version else { return nil }
-            let seq = try reader.readInt64(), length = try reader.readInt(), split = try reader.readInt()
-            return Header(seq: seq, length: length, split: split, digest: try reader.readBytes(32))
+            let seq = try reader.readInt64(), newestAt = try reader.readOptionalInt64()
+            let length = try reader.readInt(), split = try reader.readInt()
+            return Header(seq: seq, newestAt: newestAt, length: length, split: split, digest: try reader.readBytes(32))
         }
     }
 }
