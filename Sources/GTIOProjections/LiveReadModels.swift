@@ -4,7 +4,7 @@ import GTIOStore
 /// Read models kept in memory and in step with a store: catching up applies only the events
 /// after the last one applied, and rewrites only the table rows those events touched.
 public final class LiveReadModels: @unchecked Sendable {
-    // @unchecked: `state` is only read or written while holding `lock`.
+    // @unchecked: `state` and `replaceSavedState` are only read or written while holding `lock`.
     private let lock = NSLock()
     private var state: CommunityState
     public let store: any EventStore

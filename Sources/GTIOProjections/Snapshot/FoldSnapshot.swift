@@ -68,21 +68,23 @@ public enum FoldSnapshot {
     /// another layout or definition); throws `FoldSnapshotError` when it is there but damaged.
     public static func load(_ tables: any TableReading, atMost seq: Int64) throws -> CommunityState? {
         guard let header = try header(tables), header.seq <= seq else { return nil }
+        // The header is outside the checksum: its length is trusted only once the parts agree.
+        let stored = try tables.row("SELECT IFNULL(SUM(length(bytes)), 0) FROM \(table.name) WHERE part > 0")?[0].int ?? 0
+        guard stored == header.length else {
+            throw FoldSnapshotError.incomplete(seq: header.seq, expected: header.length, found: stored)
+        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(header.length)
-        var overlong = false
+        bytes.reserveCapacity(stored)
+        var notBytes = false
         try tables.forEachRow("SELECT bytes FROM \(table.name) WHERE part > 0 ORDER BY part", []) { row in
-            guard case .blob(let part) = row[0], bytes.count + part.count <= header.length else {
-                overlong = true
+            guard case .blob(let part) = row[0] else {
+                notBytes = true
                 return false
             }
             bytes.append(contentsOf: part)
             return true
         }
-        if overlong { throw FoldSnapshotError.malformed("more parts than the \(header.length) bytes its header gives") }
-        guard bytes.count == header.length else {
-            throw FoldSnapshotError.incomplete(seq: header.seq, expected: header.length, found: bytes.count)
-        }
+        if notBytes || bytes.count != stored { throw FoldSnapshotError.malformed("a part that is not bytes") }
         guard Array(SHA256.hash(data: bytes)) == header.digest else { throw FoldSnapshotError.checksumMismatch(seq: header.seq) }
         guard header.split <= bytes.count else { throw FoldSnapshotError.malformed("a split at \(header.split) of \(bytes.count) bytes") }
         let state = try bytes.withUnsafeBytes { buffer in

@@ -15,7 +15,7 @@ public enum FoldSnapshotError: Error, Sendable, Equatable, CustomStringConvertib
         case .checksumMismatch(let seq):
             "the saved fold state at seq \(seq) fails its checksum"
         case .incomplete(let seq, let expected, let found):
-            "the saved fold state at seq \(seq) holds \(found) of its \(expected) bytes"
+            "the saved fold state at seq \(seq) holds \(found) bytes where its header gives \(expected)"
         }
     }
 }
