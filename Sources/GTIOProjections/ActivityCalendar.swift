@@ -106,12 +106,11 @@ struct ActivityCalendar: Sendable {
 }
 
 extension ActivityCalendar {
-    /// The newest span's words by key, then each older span's keys and words.
+    /// The newest span's words by key up to the last active one (those after are capacity),
+    /// then each older span's keys and words.
     func write(to writer: inout StateWriter) {
         writer.write(newestSpan)
-        // The words past the last active key are zero: capacity grown ahead of the keys.
         let used = (newest.lastIndex { $0 != 0 } ?? -1) + 1
-        writer.write(newest.count)
         writer.write(used)
         for word in newest[..<used] { writer.writeWord(word) }
         writer.write(older) { writer, span in
@@ -126,12 +125,8 @@ extension ActivityCalendar {
     init(from reader: inout StateReader) throws {
         self.init()
         newestSpan = try reader.readInt64()
-        // Capacity, not content: it may exceed the snapshot's bytes, but never a key's range.
-        let count = try reader.readCount(atMost: Int(Int32.max)), used = try reader.readCount()
-        guard used <= count else { throw FoldSnapshotError.malformed("\(used) of \(count) calendar words") }
-        newest.reserveCapacity(count)
-        for _ in 0..<used { newest.append(try reader.readWord()) }
-        newest.append(contentsOf: repeatElement(0, count: count - used))
+        // `mark` grows the words again as keys need them.
+        newest = try reader.readArray { try $0.readWord() }
         older = try reader.readDictionary { reader in
             let span = try reader.readInt64()
             let words: [Int: UInt64] = try reader.readDictionary { (try $0.readCount(), try $0.readWord()) }

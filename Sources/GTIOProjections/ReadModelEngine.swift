@@ -53,10 +53,11 @@ public struct ReadModelEngine: Sendable {
     /// gives what folding from seq 1 would; nil otherwise, or when it does not read back (a writer
     /// says so; a query just folds).
     private func savedState(within scope: LogScope) -> CommunityState? {
-        guard let header = try? store.readTables({ try FoldSnapshot.header($0) }) else { return nil }
-        if let through = scope.throughSeq, header.seq > through { return nil }
-        if let atMost = scope.atMost, header.newestAt.map({ $0 > atMost }) ?? false { return nil }
-        return try? store.readTables { try FoldSnapshot.load($0, atMost: header.seq) }
+        try? store.readTables { tables in
+            try FoldSnapshot.load(tables) { header in
+                header.seq <= (scope.throughSeq ?? .max) && (header.newestAt ?? .min) <= (scope.atMost ?? .max)
+            }
+        }
     }
 
     /// The read models of `view` as tables in memory, answered by the same queries as a store's:

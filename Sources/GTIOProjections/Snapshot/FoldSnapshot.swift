@@ -13,7 +13,7 @@ public enum FoldSnapshot {
     static let table = TableLayout(name: "rm_fold_state", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1)
 
     /// Bumped whenever `CommunityState.write(to:)` changes its byte layout.
-    static let format: Int64 = 3
+    static let format: Int64 = 4
     private static let magic = Array("gtio fold state\0".utf8)
     private static let partSize = 8 << 20
 
@@ -67,7 +67,13 @@ public enum FoldSnapshot {
     /// The saved state when it stands at `seq` or before, nil when there is none (or one of
     /// another layout or definition); throws `FoldSnapshotError` when it is there but damaged.
     public static func load(_ tables: any TableReading, atMost seq: Int64) throws -> CommunityState? {
-        guard let header = try header(tables), header.seq <= seq else { return nil }
+        try load(tables) { $0.seq <= seq }
+    }
+
+    /// The saved state when its header is one `accept` takes (read in the same snapshot as the
+    /// state), nil when there is none or `accept` refuses it; throws when it is damaged.
+    static func load(_ tables: any TableReading, accept: (Header) -> Bool) throws -> CommunityState? {
+        guard let header = try header(tables), accept(header) else { return nil }
         // The header is outside the checksum: its length is trusted only once the parts agree.
         let stored = try tables.row("SELECT IFNULL(SUM(length(bytes)), 0) FROM \(table.name) WHERE part > 0")?[0].int ?? 0
         guard stored == header.length else {

@@ -29,13 +29,10 @@ struct StateReader: ~Copyable {
 
     mutating func readInt() throws -> Int { Int(try readInt64()) }
 
-    /// A count or key: never negative, and never more than the bytes left could describe.
-    mutating func readCount() throws -> Int { try readCount(atMost: bytes.count) }
-
-    /// A count or key up to `limit`.
-    mutating func readCount(atMost limit: Int) throws -> Int {
+    /// A count or key: never negative, and never more than the snapshot's bytes could describe.
+    mutating func readCount() throws -> Int {
         let count = try readInt()
-        guard count >= 0, count <= limit else { throw FoldSnapshotError.malformed("a count of \(count)") }
+        guard count >= 0, count <= bytes.count else { throw FoldSnapshotError.malformed("a count of \(count)") }
         return count
     }
 
