@@ -2,6 +2,9 @@ extension EventType {
     /// The sign-in providers, in the order of EVENTS.md §2.
     public static let providers = ["facebook", "aol", "google", "twitter", "yahoo"]
 
+    /// The channels a product is suggested through (4.2–4.6), in the contract's order.
+    public static let suggestionChannels = ["gtio", "sms", "email", "facebook"]
+
     /// The `data` fields of this type in the order of EVENTS.md §2, which is also the order
     /// in which they are checked (§4: a line has one reason, the first check that fails).
     public var fields: [FieldSpec] { Self.fieldTable[self]! }
@@ -68,11 +71,11 @@ extension EventType {
             FieldSpec("kind", .enumeration(["outfit", "product"]), column: .value),
             FieldSpec("voting", .bool, column: .flag),
             FieldSpec("description", .string, required: false, column: .text),
-            FieldSpec("brands", .stringList, required: false),
+            FieldSpec("brands", .stringList, required: false, column: .properties),
             FieldSpec("frames", .integer(allowed: [1, 3]), required: false),
             FieldSpec("product", .id, required: false, column: .object),
             FieldSpec("price", .number(minimum: 0), required: false, column: .number),
-            FieldSpec("location", .location, required: false),
+            FieldSpec("location", .location, required: false, column: .properties),
         ],
         .postDeleted: [FieldSpec("post", .id, column: .subject)],
         .postHearted: [FieldSpec("post", .id, column: .subject)],
@@ -101,7 +104,7 @@ extension EventType {
         .productUnhearted: [FieldSpec("product", .id, column: .subject)],
         .productSuggested: [
             FieldSpec("product", .id, column: .subject),
-            FieldSpec("channel", .enumeration(["gtio", "sms", "email", "facebook"]), column: .value),
+            FieldSpec("channel", .enumeration(suggestionChannels), column: .value),
             FieldSpec("to", .id, required: false, column: .object),
         ],
         .inviteSent: [FieldSpec("channel", .enumeration(["sms", "email", "facebook"]), column: .value)],
@@ -138,4 +141,5 @@ public struct EventColumns: OptionSet, Sendable {
     @inlinable public static var number: EventColumns { EventColumns(rawValue: 1 << 4) }
     @inlinable public static var text: EventColumns { EventColumns(rawValue: 1 << 5) }
     @inlinable public static var list: EventColumns { EventColumns(rawValue: 1 << 6) }
+    @inlinable public static var properties: EventColumns { EventColumns(rawValue: 1 << 7) }
 }

@@ -144,7 +144,8 @@ public enum EventValidator {
                 throw Rejection(field: field, "expected an array of strings, got \(describe(value))")
             }
             for (index, element) in elements.enumerated() {
-                _ = try string(element, field: "\(field)[\(index)]")
+                let text = try string(element, field: "\(field)[\(index)]")
+                if spec.column == .properties { event.properties.append(EventProperty(name: spec.name, position: index, text: text)) }
             }
         case .object:
             guard case .object = value else {
@@ -155,7 +156,8 @@ public enum EventValidator {
                 throw Rejection(field: field, "expected an object {name, lat?, lon?}, got \(describe(value))")
             }
             guard let name = location["name"] else { throw Rejection(field: "\(field).name", "missing") }
-            _ = try string(name, field: "\(field).name")
+            let place = try string(name, field: "\(field).name")
+            var found = [EventProperty(name: "\(spec.name).name", text: place)]
             for coordinate in ["lat", "lon"] {
                 guard let number = location[coordinate] else { continue }
                 guard case .number(let value) = number else {
@@ -164,7 +166,9 @@ public enum EventValidator {
                 guard value.value.isFinite else {
                     throw Rejection(field: "\(field).\(coordinate)", "must be a finite number (too large for a double)")
                 }
+                found.append(EventProperty(name: "\(spec.name).\(coordinate)", number: value.value))
             }
+            if spec.column == .properties { event.properties += found }
         case .item:
             let text = try string(value, field: field)
             guard let colon = text.firstIndex(of: ":"),
@@ -185,7 +189,7 @@ public enum EventValidator {
         case .object: event.object = text
         case .value: event.value = text
         case .text: event.text = text
-        case .flag, .number, .list, nil: break
+        case .flag, .number, .list, .properties, nil: break
         }
     }
 

@@ -59,4 +59,6 @@ public enum EventColumn: String, Sendable, CaseIterable {
     case text
     /// A list of user ids: the users quick-add showed.
     case list
+    /// Rows of `EventProperty`: the elements of nested and multi-valued fields (brands, location).
+    case properties
 }

@@ -14,6 +14,10 @@ public struct ValidatedEvent: Sendable, Equatable {
     public var number: Double?
     public var text: String?
     public var list: [String]
+    /// The elements of its nested and multi-valued fields (a post's brands and place), in the
+    /// order of `data`'s fields and of each list. Derived from `original`, which the hash chain
+    /// covers, so they are not hashed themselves.
+    public var properties: [EventProperty] = []
     /// The line exactly as the producer sent it (less line ending and byte-order mark),
     /// with unknown fields kept.
     public var original: String

@@ -12,17 +12,22 @@ public struct KeyedEvent: Sendable {
     /// A key in a table of devices alone.
     public var device: Int
     public var subject: Int
-    /// Only a review's `object` is an id (its post); elsewhere it is free text the fold never reads.
+    /// Only a review's `object` (its post) and a post's (its product) are ids; elsewhere it is
+    /// free text the fold never reads.
     public var object: Int
     public var value: String?
     public var flag: Bool?
+    public var number: Double?
     public var text: String?
     /// The users a `quickadd.shown` suggested; empty for every other type.
     public var list: [Int]
+    /// Its nested and multi-valued fields (a post's brands and place); empty for most events.
+    public var properties: [EventProperty]
 
     public init(
         seq: Int64, type: EventType, at: Int64, user: Int = 0, device: Int = 0, subject: Int = 0, object: Int = 0,
-        value: String? = nil, flag: Bool? = nil, text: String? = nil, list: [Int] = []
+        value: String? = nil, flag: Bool? = nil, number: Double? = nil, text: String? = nil, list: [Int] = [],
+        properties: [EventProperty] = []
     ) {
         self.seq = seq
         self.type = type
@@ -33,7 +38,9 @@ public struct KeyedEvent: Sendable {
         self.object = object
         self.value = value
         self.flag = flag
+        self.number = number
         self.text = text
         self.list = list
+        self.properties = properties
     }
 }

@@ -11,14 +11,17 @@ public struct LogRecord: Sendable, Equatable {
     public var object: String?
     public var value: String?
     public var flag: Bool?
+    public var number: Double?
     public var text: String?
     /// The users a `quickadd.shown` suggested; empty for every other type.
     public var list: [String]
+    /// Its nested and multi-valued fields (a post's brands and place).
+    public var properties: [EventProperty]
 
     public init(
         seq: Int64, type: EventType, at: Int64, user: String? = nil, device: String? = nil,
         subject: String? = nil, object: String? = nil, value: String? = nil, flag: Bool? = nil,
-        text: String? = nil, list: [String] = []
+        number: Double? = nil, text: String? = nil, list: [String] = [], properties: [EventProperty] = []
     ) {
         self.seq = seq
         self.type = type
@@ -29,16 +32,18 @@ public struct LogRecord: Sendable, Equatable {
         self.object = object
         self.value = value
         self.flag = flag
+        self.number = number
         self.text = text
         self.list = list
+        self.properties = properties
     }
 
     /// The record of a validated event at `seq` (for tests and in-memory logs).
     public init(seq: Int64, _ event: ValidatedEvent) {
         self.init(
             seq: seq, type: event.type, at: event.at.milliseconds, user: event.user, device: event.device,
-            subject: event.subject, object: event.object, value: event.value, flag: event.flag, text: event.text,
-            list: event.list)
+            subject: event.subject, object: event.object, value: event.value, flag: event.flag, number: event.number,
+            text: event.text, list: event.list, properties: event.properties)
     }
 }
 

@@ -27,6 +27,8 @@ extension SQLiteStore {
             """))
         let insertListItem = SQLiteStatementBinding(try db.cachedStatement(
             sql: "INSERT INTO event_lists (seq, position, user) VALUES (?, ?, ?)"))
+        let insertProperty = SQLiteStatementBinding(try db.cachedStatement(
+            sql: "INSERT INTO event_properties (seq, name, position, text, number) VALUES (?, ?, ?, ?, ?)"))
         var previousHash = lastSeq == 0 ? EventHashChain.genesis
             : try Data.fetchOne(db, sql: "SELECT hash FROM events WHERE seq = ?", arguments: [lastSeq]).map(Array.init)
                 ?? EventHashChain.genesis
@@ -80,6 +82,14 @@ extension SQLiteStore {
                 insertListItem.bind(2, Int64(position))
                 insertListItem.bind(3, user)
                 try insertListItem.step(db)
+            }
+            for property in event.properties {
+                insertProperty.bind(1, seq)
+                insertProperty.bind(2, property.name)
+                insertProperty.bind(3, Int64(property.position))
+                insertProperty.bind(4, property.text)
+                insertProperty.bind(5, property.number)
+                try insertProperty.step(db)
             }
 
             if openLines.contains(line) { seqOfLine[line] = .some(seq) }

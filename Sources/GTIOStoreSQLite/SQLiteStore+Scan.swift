@@ -29,7 +29,8 @@ extension SQLiteStore {
         LogRecord(
             seq: row.seq, type: row.type, at: row.at, user: row.text(.user), device: row.text(.device),
             subject: row.text(.subject), object: row.text(.object), value: row.text(.value), flag: row.flag,
-            text: row.text(.text), list: try row.listed())
+            number: row.number, text: row.text(.text), list: try row.listed(),
+            properties: row.type.columns.contains(.properties) ? try row.properties() : [])
     }
 
     /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.
@@ -50,7 +51,7 @@ extension SQLiteStore {
     /// Steps through the events of `scope` in `seq` order, handing `body` each row as SQLite
     /// holds it: for readers that key ids from their bytes rather than making strings first.
     static func scanRows(_ scope: LogScope, in db: Database, _ body: (EventRow) throws -> Void) throws {
-        var sql = "SELECT seq, type, at, user, device, subject, object, value, flag, text FROM events WHERE seq > ?"
+        var sql = "SELECT seq, type, at, user, device, subject, object, value, flag, text, number FROM events WHERE seq > ?"
         if scope.throughSeq != nil { sql += " AND seq <= ?" }
         if scope.atMost != nil { sql += " AND at <= ?" }
         sql += " ORDER BY seq"
@@ -60,7 +61,9 @@ extension SQLiteStore {
         sqlite3_bind_int64(handle, index, scope.afterSeq)
         if let through = scope.throughSeq { index += 1; sqlite3_bind_int64(handle, index, through) }
         if let atMost = scope.atMost { index += 1; sqlite3_bind_int64(handle, index, atMost) }
-        let cursor = SQLiteRowCursor(handle: handle, lists: try ListCursor(afterSeq: scope.afterSeq, in: db))
+        let cursor = SQLiteRowCursor(
+            handle: handle, lists: try ListCursor(afterSeq: scope.afterSeq, in: db),
+            properties: try PropertyCursor(afterSeq: scope.afterSeq, in: db))
         var scanned = 0
         defer { LogScanCounter.add(scanned) }
         while try nextRow(handle, in: db) {

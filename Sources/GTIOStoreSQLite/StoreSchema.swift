@@ -1,4 +1,5 @@
 import GRDB
+import GTIOCatalog
 import GTIOStore
 
 /// The store's tables, as named migrations. Documented for analysts in `docs/STORE.md`.
@@ -181,6 +182,49 @@ enum StoreSchema {
                 WHEN NEW.seq IS NOT (SELECT MAX(seq) FROM events)
                   OR EXISTS (SELECT 1 FROM event_lists WHERE seq = NEW.seq AND position = NEW.position)
                 BEGIN SELECT RAISE(ABORT, 'the event log is append-only: list items are added with their event'); END;
+                """)
+        }
+        migrator.registerMigration("v5 event properties") { db in
+            // The elements of nested and multi-valued fields (a post's brands and place), one row
+            // each, written by the append path beside the event, so that no reader parses the
+            // stored JSON. They derive from `original`, which the hash chain covers. Events
+            // appended before this table get theirs here, from their originals, the one time.
+            try db.execute(sql: """
+                CREATE TABLE event_properties (
+                    seq      INTEGER NOT NULL,
+                    name     TEXT    NOT NULL,
+                    position INTEGER NOT NULL,
+                    text     TEXT,
+                    number   REAL,
+                    PRIMARY KEY (seq, name, position)
+                ) WITHOUT ROWID;
+                """)
+            let insert = SQLiteStatementBinding(try db.makeStatement(
+                sql: "INSERT INTO event_properties (seq, name, position, text, number) VALUES (?, ?, ?, ?, ?)"))
+            let types = EventType.allCases.filter { $0.columns.contains(.properties) }.map { "'\($0.rawValue)'" }
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT seq, original FROM events WHERE type IN (\(types.joined(separator: ","))) ORDER BY seq")
+            while let row = try rows.next() {
+                let seq: Int64 = row[0]
+                guard case .success(let event) = EventValidator.validate(row[1] as String) else { continue }
+                for property in event.properties {
+                    insert.bind(1, seq)
+                    insert.bind(2, property.name)
+                    insert.bind(3, Int64(property.position))
+                    insert.bind(4, property.text)
+                    insert.bind(5, property.number)
+                    try insert.step(db)
+                }
+            }
+            try db.execute(sql: """
+                CREATE TRIGGER event_properties_no_update BEFORE UPDATE ON event_properties
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: event_properties cannot be updated'); END;
+                CREATE TRIGGER event_properties_no_delete BEFORE DELETE ON event_properties
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: event_properties cannot be deleted'); END;
+                CREATE TRIGGER event_properties_append BEFORE INSERT ON event_properties
+                WHEN NEW.seq IS NOT (SELECT MAX(seq) FROM events)
+                  OR EXISTS (SELECT 1 FROM event_properties WHERE seq = NEW.seq AND name = NEW.name AND position = NEW.position)
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: properties are added with their event'); END;
                 """)
         }
         return migrator

@@ -10,6 +10,7 @@ import Testing
     @Test func eachNamedColumnSetIsItsColumnsBit() {
         let named: [EventColumn: EventColumns] = [
             .subject: .subject, .object: .object, .value: .value, .flag: .flag, .number: .number, .text: .text, .list: .list,
+            .properties: .properties,
         ]
         #expect(named.count == EventColumn.allCases.count)
         for column in EventColumn.allCases { #expect(named[column] == EventColumns([column]), "\(column)") }
@@ -52,7 +53,7 @@ import Testing
         }
         #expect(EventType.quickaddShown.columns == .list)
         #expect(EventType.userSignedOut.columns.isEmpty)
-        #expect(EventType.postCreated.columns == [.subject, .value, .flag, .text, .object, .number])
+        #expect(EventType.postCreated.columns == [.subject, .value, .flag, .text, .object, .number, .properties])
     }
 
     @Test func requiredDataFieldsFollowTheContractTable() {

@@ -25,6 +25,16 @@ public struct EventRow {
     /// The flag column, nil when NULL.
     public var flag: Bool? { cursor.flag() }
 
+    /// The number column, nil when NULL.
+    public var number: Double? { cursor.number() }
+
+    /// Its nested and multi-valued fields (a post's brands and place), in order.
+    public func properties() throws -> [EventProperty] {
+        var found: [EventProperty] = []
+        try cursor.forEachProperty(seq: seq) { found.append($0) }
+        return found
+    }
+
     /// The column's UTF-8 bytes, nil when it is NULL.
     public func bytes(_ column: TextColumn) -> UnsafeBufferPointer<UInt8>? {
         cursor.bytes(column)
@@ -55,6 +65,10 @@ public protocol EventRowCursor: AnyObject {
     func bytes(_ column: EventRow.TextColumn) -> UnsafeBufferPointer<UInt8>?
     /// The flag column of the current row, nil when NULL.
     func flag() -> Bool?
+    /// The number column of the current row, nil when NULL.
+    func number() -> Double?
+    /// Calls `body` with each property of event `seq`, in order.
+    func forEachProperty(seq: Int64, _ body: (EventProperty) throws -> Void) throws
     /// Calls `body` with each user event `seq` listed, in order.
     func forEachListed(seq: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws
 }

@@ -58,11 +58,13 @@ public struct KeyTable: Sendable {
         event.user = users.intern(record.user)
         event.device = devices.intern(record.device)
         event.subject = record.type.targetsUser ? users.intern(record.subject) : intern(record.subject)
-        if record.type == .reviewAdded { event.object = intern(record.object) }
+        if record.type.objectIsID { event.object = intern(record.object) }
         event.value = record.value
         event.flag = record.flag
+        event.number = record.number
         event.text = record.text
         event.list = record.list.map { users.intern($0) }
+        event.properties = record.properties
         return event
     }
 
@@ -79,12 +81,13 @@ public struct KeyTable: Sendable {
         let user = users.intern(utf8: row.bytes(.user)), device = devices.add(row.bytes(.device))
         let subject = !columns.contains(.subject) ? 0
             : type.targetsUser ? users.intern(utf8: row.bytes(.subject)) : intern(utf8: row.bytes(.subject))
-        let object = type == .reviewAdded ? intern(utf8: row.bytes(.object)) : 0
+        let object = type.objectIsID && columns.contains(.object) ? intern(utf8: row.bytes(.object)) : 0
         let list = columns.contains(.list) ? try Self.listKeys(row, in: &users) : []
         events.append(KeyedEvent(
             seq: row.seq, type: type, at: row.at, user: user, device: device, subject: subject, object: object,
             value: columns.contains(.value) ? row.text(.value) : nil, flag: columns.contains(.flag) ? row.flag : nil,
-            text: columns.contains(.text) ? row.text(.text) : nil, list: list))
+            number: columns.contains(.number) ? row.number : nil, text: columns.contains(.text) ? row.text(.text) : nil,
+            list: list, properties: columns.contains(.properties) ? try row.properties() : []))
     }
 
     /// The keys of the users a row lists: apart, so that no closure captures the event.
@@ -100,4 +103,9 @@ public struct KeyTable: Sendable {
     public mutating func adopt(_ newIDs: [String]) {
         ids.append(contentsOf: newIDs)
     }
+}
+
+extension EventType {
+    /// Whether the `object` column holds an id the fold keys: a review's post, a post's product.
+    var objectIsID: Bool { self == .reviewAdded || self == .postCreated }
 }

@@ -14,6 +14,7 @@ extension RowSink {
     public mutating func append(_ flag: Bool) { append(Int64(flag ? 1 : 0)) }
     public mutating func append(_ integer: Int64?) { if let integer { append(integer) } else { appendNull() } }
     public mutating func append(_ text: String?) { if let text { append(text) } else { appendNull() } }
+    public mutating func append(_ number: Double?) { if let number { append(number) } else { appendNull() } }
 }
 
 /// One row as values: for rewriting a row by its key, and for comparisons.

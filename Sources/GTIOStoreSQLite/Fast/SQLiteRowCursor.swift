@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import GTIOCatalog
 import GTIOStore
 
 /// The columns of the row an SQLite statement over `events` is on, read through the C API:
@@ -7,11 +8,14 @@ import GTIOStore
 final class SQLiteRowCursor: EventRowCursor {
     private let handle: OpaquePointer
     private let lists: ListCursor
+    private let properties: PropertyCursor
 
-    /// `handle` selects `seq, type, at, user, device, subject, object, value, flag, text` in that order.
-    init(handle: OpaquePointer, lists: ListCursor) {
+    /// `handle` selects `seq, type, at, user, device, subject, object, value, flag, text, number`
+    /// in that order.
+    init(handle: OpaquePointer, lists: ListCursor, properties: PropertyCursor) {
         self.handle = handle
         self.lists = lists
+        self.properties = properties
     }
 
     func bytes(_ column: EventRow.TextColumn) -> UnsafeBufferPointer<UInt8>? {
@@ -22,8 +26,16 @@ final class SQLiteRowCursor: EventRowCursor {
         sqlite3_column_type(handle, 8) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 8) != 0
     }
 
+    func number() -> Double? {
+        sqlite3_column_type(handle, 10) == SQLITE_NULL ? nil : sqlite3_column_double(handle, 10)
+    }
+
     func forEachListed(seq: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try lists.forEach(seq: seq, body)
+    }
+
+    func forEachProperty(seq: Int64, _ body: (EventProperty) throws -> Void) throws {
+        try properties.forEach(seq: seq, body)
     }
 
     /// The statement's column of each `EventRow.TextColumn`.
@@ -61,6 +73,45 @@ final class ListCursor {
         while let entry = current, entry < seq { try advance() }
         while current == seq {
             if let user = SQLiteRowCursor.bytes(statement.sqliteStatement, 1) { try body(user) }
+            try advance()
+        }
+    }
+
+    private func advance() throws {
+        let handle = statement.sqliteStatement
+        current = try SQLiteStore.nextRow(handle, in: db) ? sqlite3_column_int64(handle, 0) : nil
+    }
+}
+
+/// Steps through `event_properties` beside the events of a scan, both in `seq` order, as
+/// `ListCursor` does for lists: only the few events with nested fields have rows.
+final class PropertyCursor {
+    private let statement: Statement
+    private let db: Database
+    private var started = false
+    private var current: Int64?
+
+    /// A cursor over the properties of events after `afterSeq`.
+    init(afterSeq: Int64, in db: Database) throws {
+        statement = try db.makeStatement(
+            sql: "SELECT seq, name, position, text, number FROM event_properties WHERE seq > ? ORDER BY seq, name, position")
+        self.db = db
+        sqlite3_bind_int64(statement.sqliteStatement, 1, afterSeq)
+    }
+
+    /// Calls `body` with each property of event `seq`, skipping those of events before it.
+    func forEach(seq: Int64, _ body: (EventProperty) throws -> Void) throws {
+        if !started {
+            started = true
+            try advance()
+        }
+        while let entry = current, entry < seq { try advance() }
+        let handle = statement.sqliteStatement
+        while current == seq {
+            let name = SQLiteRowCursor.bytes(handle, 1).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let text = SQLiteRowCursor.bytes(handle, 3).map { String(decoding: $0, as: UTF8.self) }
+            let number = sqlite3_column_type(handle, 4) == SQLITE_NULL ? nil : sqlite3_column_double(handle, 4)
+            try body(EventProperty(name: name, position: Int(sqlite3_column_int64(handle, 2)), text: text, number: number))
             try advance()
         }
     }
