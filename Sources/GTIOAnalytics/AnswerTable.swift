@@ -7,7 +7,11 @@ import GTIOTables
 public enum AnswerTable {
     public static let lookColumns = ["rank", "post", "author", "points", "hearts", "votes", "reviews", "score"]
     public static let verdictColumns = ["post", "wear_it", "change_it", "share", "wilson", "verdict"]
-    public static let flagColumns = ["item", "flaggers", "first_flagged", "hidden", "last_flagged", "version", "author", "preview"]
+    public static let flagColumns = ["item", "flaggers", "first_flagged", "hidden", "reasons", "last_flagged", "version", "author", "preview"]
+    public static let productColumns = ["rank", "product", "hearts", "lists", "suggestions", "posts", "price"]
+    public static let placeColumns = ["rank", "place", "posts", "authors", "points"]
+    public static let priceColumns = ["group", "posts", "min", "median", "mean", "p90", "max"]
+    public static let flaggerColumns = ["user", "flagged", "upheld", "dismissed", "accuracy"]
 
     public static func looks(_ looks: [Look]) -> ResultTable {
         ResultTable(columns: lookColumns, rows: looks.map(lookRow))
@@ -39,9 +43,42 @@ public enum AnswerTable {
         try ResultTable(columns: flagColumns, rows: queue.map {
             let (author, preview) = try preview($0.item)
             return [.text($0.item), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
-                    .bool($0.hidden), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version),
+                    .bool($0.hidden), .text($0.reasons), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version),
                     Cell(author), .text(String(preview.prefix(60)))]
         })
+    }
+
+    public static func products(_ products: [ProductLine]) -> ResultTable {
+        ResultTable(columns: productColumns, rows: products.map { line in
+            [.integer(Int64(line.rank)), .text(line.product), .integer(Int64(line.hearts)), .integer(Int64(line.lists)),
+             .integer(Int64(line.suggestions)), .integer(Int64(line.posts)), line.price.map(amount) ?? .null]
+        })
+    }
+
+    public static func places(_ places: [PlaceLine]) -> ResultTable {
+        ResultTable(columns: placeColumns, rows: places.map { line in
+            [.integer(Int64(line.rank)), .text(line.place), .integer(Int64(line.posts)), .integer(Int64(line.authors)),
+             .integer(Int64(line.points))]
+        })
+    }
+
+    public static func prices(_ prices: [PriceLine]) -> ResultTable {
+        ResultTable(columns: priceColumns, rows: prices.map { line in
+            [.text(line.group), .integer(Int64(line.posts)), amount(line.min), amount(line.median), amount(line.mean),
+             amount(line.p90), amount(line.max)]
+        })
+    }
+
+    public static func flaggers(_ flaggers: [FlaggerLine]) -> ResultTable {
+        ResultTable(columns: flaggerColumns, rows: flaggers.map { line in
+            [.text(line.user), .integer(Int64(line.flagged)), .integer(Int64(line.upheld)), .integer(Int64(line.dismissed)),
+             Cell(line.accuracy)]
+        })
+    }
+
+    /// A price or other amount: an integer when it is one (120, not 120.0), else the number.
+    public static func amount(_ value: Double) -> Cell {
+        value == value.rounded() && abs(value) < 1e15 ? .integer(Int64(value)) : .number(value)
     }
 
     /// The funnel step by step: devices, conversion from the step before, and from the first.

@@ -5,6 +5,10 @@ public struct ChangeSet: Sendable {
     public var follows: Set<CommunityState.BlockPair> = []
     public var blocks: Set<CommunityState.BlockPair> = []
     public var posts: Set<String> = []
+    /// Posts created in this run: their brands are written once.
+    public var newPosts: Set<String> = []
+    public var products: Set<String> = []
+    public var flaggers: Set<String> = []
     /// (post, user) pairs.
     public var hearts: Set<CommunityState.BlockPair> = []
     public var reviews: Set<String> = []

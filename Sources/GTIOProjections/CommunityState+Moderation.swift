@@ -39,6 +39,7 @@ extension CommunityState {
             return ignore(event, .repeated)
         }
         entry.open[user] = mark
+        noteFlagger(user, flagged: item)
         entry.lastFlagSeq = event.seq
         entry.lastFlagAt = event.at
         items[item] = entry
@@ -73,6 +74,7 @@ extension CommunityState {
         decisions.append(Decision(
             seq: event.seq, at: event.at, item: item, action: resolution.action ?? "dismiss", moderator: moderator,
             note: resolution.note, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at))
+        creditFlaggers(open.keys, of: item, removed: resolution.action == "remove")
         if resolution.action == "remove" {
             switch ItemRef(item) {
             case let ref? where ref.kind == .post:

@@ -13,11 +13,21 @@ extension CommunityState {
         let creation = event.postCreation
         guard let id = keys.id(creation.post), let author = userKeys.id(event.user) else { return }
         if posts.slot(key: creation.post) != nil { return ignore(event, .idReused) }
-        _ = posts.add(Post(
-            id: id, author: author, kind: creation.kind ?? "outfit", voting: creation.voting ?? true, created: event.at,
-            createdSeq: event.seq, description: creation.description), key: creation.post)
+        let kind = creation.kind ?? "outfit"
+        var post = Post(
+            id: id, author: author, kind: kind, voting: creation.voting ?? true, created: event.at,
+            createdSeq: event.seq, description: creation.description)
+        post.product = keys.id(creation.product)
+        post.price = creation.price
+        if !creation.properties.isEmpty {
+            post.place = creation.place
+            post.brands = creation.brands
+        }
+        let slot = posts.add(post, key: creation.post)
+        if creation.product != 0 { notePostOfProduct(creation.product, slot: slot) }
         postsByAuthor[author, default: []].append(id)
         changes?.posts.insert(id)
+        changes?.newPosts.insert(id)
         count(.posts, day)
     }
 
@@ -35,6 +45,7 @@ extension CommunityState {
         posts.values[slot].life = life
         let id = posts.values[slot].id
         changes?.posts.insert(id)
+        if let product = posts.values[slot].product { changes?.products.insert(product) }
         closeFlags("post:" + id)
         for review in posts.values[slot].reviews { closeFlags("review:" + review) }
     }

@@ -16,6 +16,11 @@ public struct CommunityState: Sendable {
         public var createdSeq: Int64
         public var life = Life.live
         public var description: String?
+        /// The product it shows (by id), its price, place and brands, as created.
+        public var product: String?
+        public var price: Double?
+        public var place: PostPlace?
+        public var brands: [String] = []
         /// Who hearts it by user key, with the seq of the heart that counts (for "newest
         /// first"); by id through `CommunityState.hearts(of:)`. Keyed by integer, as hearts are
         /// the most common action and a string-keyed table hashes the id each time.
@@ -122,6 +127,13 @@ public struct CommunityState: Sendable {
     /// (user, product) pairs, as `KeyPair`s.
     public internal(set) var productHearts: Set<KeyPair> = []
     public internal(set) var shoppingList: Set<KeyPair> = []
+    /// Every product named so far, by id key: its hearts, lists, suggestions and posts.
+    public internal(set) var products: [Int: ProductTally] = [:]
+    /// How many products each user hearts now, and how many are on their shopping list, by user key.
+    public internal(set) var productsHearted: [Int: Int] = [:]
+    public internal(set) var listSizes: [Int: Int] = [:]
+    /// Each user who flagged anything: the items flagged, and those a decision upheld or dismissed.
+    public internal(set) var flaggers: [String: FlaggerRecord] = [:]
 
     // MARK: Engagement
 
@@ -297,12 +309,12 @@ public struct CommunityState: Sendable {
         case .reviewFlagged: applyReviewFlag(event, day: day)
         case .reviewRemoved: applyReviewRemoved(event)
         case .moderationResolved: applyResolution(event)
-        case .productHearted: applySetAdd(\.productHearts, event)
-        case .productUnhearted: applySetRemove(\.productHearts, event)
-        case .shoppingListAdded: applySetAdd(\.shoppingList, event)
-        case .shoppingListRemoved: applySetRemove(\.shoppingList, event)
+        case .productHearted: applyProductMark(event, list: false, add: true)
+        case .productUnhearted: applyProductMark(event, list: false, add: false)
+        case .shoppingListAdded: applyProductMark(event, list: true, add: true)
+        case .shoppingListRemoved: applyProductMark(event, list: true, add: false)
         case .inviteSent: count(.invites, day)
-        case .productSuggested: count(.suggestions, day)
+        case .productSuggested: applySuggestion(event, day: day)
         default: break  // tracking, sessions and the rest only count as activity
         }
         if event.type.targetsUser, event.subject != 0 { noteKnown(event.subject) }
@@ -356,16 +368,5 @@ public struct CommunityState: Sendable {
             changes?.devices.insert(device)
         }
         signupsByDay[day, default: [:]][provider, default: 0] += 1
-    }
-
-    /// Product hearts and the shopping list are sets per (user, product), like post hearts.
-    private mutating func applySetAdd(_ set: WritableKeyPath<CommunityState, Set<KeyPair>>, _ event: KeyedEvent) {
-        guard event.user != 0, event.subject != 0 else { return }
-        if self[keyPath: set].insert(KeyPair(event.user, event.subject)).inserted == false { ignore(event, .repeated) }
-    }
-
-    private mutating func applySetRemove(_ set: WritableKeyPath<CommunityState, Set<KeyPair>>, _ event: KeyedEvent) {
-        guard event.user != 0, event.subject != 0 else { return }
-        if self[keyPath: set].remove(KeyPair(event.user, event.subject)) == nil { ignore(event, .notInSet) }
     }
 }

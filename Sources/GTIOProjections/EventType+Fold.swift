@@ -10,7 +10,9 @@ extension EventType {
     /// catch the omission, as catching up reads every column and must give what a rebuild gives.
     var foldColumns: EventColumns { Self.foldColumnsByCase[caseIndex] }
 
-    private static let valueReaders: Set<EventType> = [.userSignedUp, .userFollowed, .postCreated, .postVoted, .moderationResolved]
+    private static let valueReaders: Set<EventType> = [
+        .userSignedUp, .userFollowed, .postCreated, .postVoted, .moderationResolved, .productSuggested,
+    ]
     private static let textReaders: Set<EventType> = [
         .userSignedUp, .userProfileUpdated, .postCreated, .postFlagged, .reviewAdded, .moderationResolved,
     ]

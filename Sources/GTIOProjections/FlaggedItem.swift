@@ -8,6 +8,20 @@ public struct FlaggedItem: Sendable, Equatable {
     public var hidden: Bool
     /// The seq of the latest flag in the open round: what `resolve --expect` checks.
     public var version: Int64
+    /// The distinct reasons of its open flags, sorted by code point, joined with `;`.
+    public var reasons = ""
+    /// Who wrote the post or review.
+    public var author: String?
+}
+
+/// One flagger's record as `flaggers` lists it.
+public struct FlaggerLine: Sendable, Equatable {
+    public var user: String
+    public var flagged: Int
+    public var upheld: Int
+    public var dismissed: Int
+    /// upheld ÷ (upheld + dismissed); nil when both are 0.
+    public var accuracy: Double?
 }
 
 extension ReadModels {
@@ -18,7 +32,8 @@ extension ReadModels {
             return FlaggedItem(
                 item: entry.item, flaggers: entry.open.count, firstFlagged: first.at,
                 lastFlagged: entry.open.values.map(\.at).max() ?? first.at,
-                hidden: entry.open.count >= CommunityState.hiddenAt, version: entry.lastFlagSeq)
+                hidden: entry.open.count >= CommunityState.hiddenAt, version: entry.lastFlagSeq,
+                reasons: reasons(of: entry), author: author(of: entry.item))
         }
         .sorted(by: FlaggedItem.queueOrder)
     }
@@ -30,5 +45,21 @@ extension FlaggedItem {
         if a.flaggers != b.flaggers { return a.flaggers > b.flaggers }
         if a.firstFlagged != b.firstFlagged { return a.firstFlagged < b.firstFlagged }
         return a.item.utf8.lexicographicallyPrecedes(b.item.utf8)
+    }
+}
+
+/// What `flags --reason R --author U --min-flaggers N` keeps; the filters combine with *and*.
+public struct QueueFilter: Sendable, Equatable {
+    /// A whole reason among the item's.
+    public var reason: String?
+    /// The item's own author (a review's writer for a review).
+    public var author: String?
+    /// At least this many distinct open flaggers.
+    public var minimumFlaggers: Int?
+
+    public init(reason: String? = nil, author: String? = nil, minimumFlaggers: Int? = nil) {
+        self.reason = reason
+        self.author = author
+        self.minimumFlaggers = minimumFlaggers
     }
 }

@@ -1,3 +1,4 @@
+import GTIOCatalog
 import GTIOStore
 
 /// The `data` fields the rules read, by their names in the event contract: `event.vote.verdict`,
@@ -23,12 +24,29 @@ extension KeyedEvent {
         var via: String?
     }
 
-    /// `post.created`: `post` (subject), `kind` (value), `voting` (flag), `description` (text).
+    /// `post.created`: `post` (subject), `kind` (value), `voting` (flag), `description` (text),
+    /// `product` (object), `price` (number), `brands` and `location` (properties).
     struct PostCreation {
         var post: Int
         var kind: String?
         var voting: Bool?
         var description: String?
+        var product: Int
+        var price: Double?
+        var properties: [EventProperty]
+
+        /// Its brands in the order sent.
+        var brands: [String] {
+            properties.filter { $0.name == EventProperty.brands }.sorted { $0.position < $1.position }.compactMap(\.text)
+        }
+
+        var place: PostPlace? { PostPlace(properties) }
+    }
+
+    /// `product.suggested`: `product` (subject), `channel` (value).
+    struct Suggestion {
+        var product: Int
+        var channel: String?
     }
 
     /// `post.voted`: `post` (subject), `verdict` (value).
@@ -66,7 +84,10 @@ extension KeyedEvent {
     var profile: Profile { Profile(provider: value, name: text) }
     var privacy: Privacy { Privacy(isPrivate: flag) }
     var follow: Follow { Follow(target: subject, via: value) }
-    var postCreation: PostCreation { PostCreation(post: subject, kind: value, voting: flag, description: text) }
+    var postCreation: PostCreation {
+        PostCreation(post: subject, kind: value, voting: flag, description: text, product: object, price: number, properties: properties)
+    }
+    var suggestion: Suggestion { Suggestion(product: subject, channel: value) }
     var vote: Vote { Vote(post: subject, verdict: value) }
     var flagging: Flag { Flag(target: subject, reason: text) }
     var reviewAddition: ReviewAddition { ReviewAddition(review: subject, post: object, text: text) }

@@ -4,6 +4,7 @@ public enum ReadModelName: String, Sendable, CaseIterable {
     case posts
     case verdicts
     case moderation
+    case products
     case engagement
     case anomalies
 

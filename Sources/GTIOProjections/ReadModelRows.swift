@@ -23,6 +23,8 @@ extension ReadModels {
         row.append(state.follows.followingCount(key))
         row.append(signup?.at)
         row.append(signup?.provider)
+        row.append(state.productsHearted[key] ?? 0)
+        row.append(state.listSizes[key] ?? 0)
     }
 
     func followRow(_ follower: String, _ target: String, _ edge: CommunityState.EdgeState, into row: inout some RowSink) {
@@ -52,6 +54,48 @@ extension ReadModels {
         row.append(hidden)
         row.append(points(post))
         row.append(post.description)
+        row.append(post.createdSeq)
+        row.append(post.product)
+        row.append(post.price)
+        row.append(post.place?.name)
+        row.append(post.place?.latitude)
+        row.append(post.place?.longitude)
+    }
+
+    /// A post's distinct brands, one row each.
+    func brandRows(_ post: CommunityState.Post, into rows: inout some RowSink) {
+        for brand in Set(post.brands).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            rows.append(post.id)
+            rows.append(brand)
+        }
+    }
+
+    /// A product's row: every product named so far has one, its figures zero or not.
+    func productRow(_ product: String, _ tally: ProductTally, into row: inout some RowSink) {
+        let (posts, price) = state.postsAndPrice(of: tally)
+        row.append(product)
+        row.append(tally.hearts)
+        row.append(tally.lists)
+        row.append(tally.suggestions)
+        row.append(posts)
+        row.append(price)
+    }
+
+    /// A product's suggestions by channel, one row each.
+    func channelRows(_ product: String, _ tally: ProductTally, into rows: inout some RowSink) {
+        for (channel, count) in tally.channels.sorted(by: { $0.key < $1.key }) {
+            rows.append(product)
+            rows.append(channel)
+            rows.append(count)
+        }
+    }
+
+    func flaggerRow(_ user: String, _ record: FlaggerRecord, into row: inout some RowSink) {
+        row.append(user)
+        row.append(record.flagged.count)
+        row.append(record.upheld.count)
+        row.append(record.dismissed.count)
+        row.append(record.accuracy)
     }
 
     func heartRow(_ post: String, _ user: String, _ seq: Int64, into row: inout some RowSink) {
@@ -90,7 +134,23 @@ extension ReadModels {
         row.append(entry.open.count >= CommunityState.hiddenAt)
         row.append(entry.open.values.map(\.at).max() ?? first.at)
         row.append(entry.lastFlagSeq)
+        row.append(reasons(of: entry))
+        row.append(author(of: item))
         return true
+    }
+
+    /// The distinct reasons of an item's open flags, sorted by code point and joined with `;`
+    /// (an empty reason is none).
+    func reasons(of entry: CommunityState.FlagItem) -> String {
+        Set(entry.open.values.compactMap { $0.reason.flatMap { $0.isEmpty ? nil : $0 } })
+            .sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+            .joined(separator: ";")
+    }
+
+    /// Who wrote a flagged post or review.
+    func author(of item: String) -> String? {
+        guard let ref = ItemRef(item) else { return nil }
+        return ref.kind == .post ? state.posts[ref.id]?.author : state.reviews[ref.id]?.author
     }
 
     /// Every flag applied to `item`, closed rounds included, in seq order; `open` marks the ones
@@ -240,6 +300,28 @@ extension ReadModels {
     }
 
     func flagRow(_ item: String) -> [StoreValue]? { valueRow { flagRow(item, into: &$0) } }
+
+    func brandRows(_ post: String) -> [[StoreValue]] {
+        var rows = PackedRows(width: 2)
+        if let found = state.posts[post] { brandRows(found, into: &rows) }
+        return rows.rows
+    }
+
+    func productRow(_ product: String) -> [StoreValue]? {
+        guard let key = state.keys.key(product), let tally = state.products[key] else { return nil }
+        return valueRow { productRow(product, tally, into: &$0); return true }
+    }
+
+    func channelRows(_ product: String) -> [[StoreValue]] {
+        var rows = PackedRows(width: 3)
+        if let key = state.keys.key(product), let tally = state.products[key] { channelRows(product, tally, into: &rows) }
+        return rows.rows
+    }
+
+    func flaggerRow(_ user: String) -> [StoreValue]? {
+        guard let record = state.flaggers[user] else { return nil }
+        return valueRow { flaggerRow(user, record, into: &$0); return true }
+    }
     func cohortRow(_ user: String) -> [StoreValue]? { valueRow { cohortRow(user, into: &$0) } }
 
     func deviceRow(_ device: String) -> [StoreValue]? {

@@ -79,14 +79,16 @@ extension ReadModelTables {
             let all = state.posts.values, hidden = state.hiddenPosts
             var posts = packed("rm_posts", capacity: all.count)
             var hearts = packed("rm_hearts", capacity: all.reduce(0) { $0 + $1.heartCount })
+            var brands = packed("rm_post_brands")
             for slot in IDOrder.indices(all.map(\.id)) {
                 models.postRow(all[slot], hidden: hidden.contains(all[slot].id), into: &posts)
                 for (user, seq) in all[slot].hearters { models.heartRow(all[slot].id, keys[user], seq, into: &hearts) }
+                if !all[slot].brands.isEmpty { models.brandRows(all[slot], into: &brands) }
             }
             let ids = Array(state.reviews.keys)
             var reviews = packed("rm_reviews", capacity: ids.count)
             for index in IDOrder.indices(ids) { models.reviewRow(state.reviews[ids[index]]!, into: &reviews) }
-            return ["rm_posts": posts, "rm_hearts": hearts, "rm_reviews": reviews]
+            return ["rm_posts": posts, "rm_hearts": hearts, "rm_reviews": reviews, "rm_post_brands": brands]
         case .verdicts:
             let all = state.posts.values
             var verdicts = packed("rm_verdicts", capacity: all.count)
@@ -102,7 +104,20 @@ extension ReadModelTables {
             }
             var decisions = packed("rm_decisions", capacity: state.decisions.count)
             for index in state.decisions.indices { _ = models.decisionRow(index, into: &decisions) }
-            return ["rm_flags": flags, "rm_decisions": decisions, "rm_flag_marks": marks]
+            let users = Array(state.flaggers.keys)
+            var flaggers = packed("rm_flaggers", capacity: users.count)
+            for index in IDOrder.indices(users) { models.flaggerRow(users[index], state.flaggers[users[index]]!, into: &flaggers) }
+            return ["rm_flags": flags, "rm_decisions": decisions, "rm_flag_marks": marks, "rm_flaggers": flaggers]
+        case .products:
+            let productKeys = Array(state.products.keys)
+            var products = packed("rm_products", capacity: productKeys.count)
+            var channels = packed("rm_product_channels")
+            for index in IDOrder.indices(productKeys.map { state.keys[$0] }) {
+                let tally = state.products[productKeys[index]]!, id = state.keys[productKeys[index]]
+                models.productRow(id, tally, into: &products)
+                models.channelRows(id, tally, into: &channels)
+            }
+            return ["rm_products": products, "rm_product_channels": channels]
         case .engagement:
             var days = packed("rm_days", capacity: state.eventsByDay.count)
             var signups = packed("rm_signups"), anomalies = packed("rm_anomaly_days")

@@ -11,6 +11,7 @@ public enum ReadModelTables {
             TableLayout(name: "rm_users", columns: [
                 ("user", .text), ("name", .text), ("private", .integer), ("followers", .integer),
                 ("following", .integer), ("signed_up", .integer), ("provider", .text),
+                ("products_hearted", .integer), ("shopping_list", .integer),
             ], keyCount: 1, indexes: [["followers DESC", "user"]]),
             TableLayout(name: "rm_follows", columns: [("follower", .text), ("target", .text), ("state", .text)], keyCount: 2,
                            indexes: [["target"]]),
@@ -22,8 +23,10 @@ public enum ReadModelTables {
                 ("post", .text), ("author", .text), ("kind", .text), ("voting", .integer), ("created", .integer),
                 ("state", .text), ("hearts", .integer), ("wear_it", .integer), ("change_it", .integer),
                 ("reviews", .integer), ("shares", .integer), ("hidden", .integer), ("points", .integer),
-                ("description", .text),
-            ], keyCount: 1, indexes: [["author"], ["created", "post"], ["points", "post"]]),
+                ("description", .text), ("seq", .integer), ("product", .text), ("price", .real), ("place", .text),
+                ("lat", .real), ("lon", .real),
+            ], keyCount: 1, indexes: [["author"], ["created", "post"], ["points", "post"], ["product"], ["place"]]),
+            TableLayout(name: "rm_post_brands", columns: [("post", .text), ("brand", .text)], keyCount: 2, indexes: [["brand"]]),
             TableLayout(name: "rm_hearts", columns: [("post", .text), ("user", .text), ("seq", .integer)], keyCount: 2),
             TableLayout(name: "rm_reviews", columns: [
                 ("review", .text), ("post", .text), ("author", .text), ("at", .integer), ("removed", .integer),
@@ -39,8 +42,11 @@ public enum ReadModelTables {
         .moderation: [
             TableLayout(name: "rm_flags", columns: [
                 ("item", .text), ("flaggers", .integer), ("first_flagged", .integer), ("hidden", .integer),
-                ("last_flagged", .integer), ("version", .integer),
+                ("last_flagged", .integer), ("version", .integer), ("reasons", .text), ("author", .text),
             ], keyCount: 1),
+            TableLayout(name: "rm_flaggers", columns: [
+                ("user", .text), ("flagged", .integer), ("upheld", .integer), ("dismissed", .integer), ("accuracy", .real),
+            ], keyCount: 1, indexes: [["flagged DESC", "user"]]),
             TableLayout(name: "rm_decisions", columns: [
                 ("seq", .integer), ("at", .integer), ("item", .text), ("action", .text), ("moderator", .text),
                 ("note", .text), ("flaggers", .integer), ("first_flagged", .integer), ("waited", .integer),
@@ -49,6 +55,14 @@ public enum ReadModelTables {
                 ("item", .text), ("seq", .integer), ("user", .text), ("at", .integer), ("reason", .text), ("counted", .integer),
                 ("open", .integer),
             ], keyCount: 2),
+        ],
+        .products: [
+            TableLayout(name: "rm_products", columns: [
+                ("product", .text), ("hearts", .integer), ("lists", .integer), ("suggestions", .integer), ("posts", .integer),
+                ("price", .real),
+            ], keyCount: 1, indexes: [["hearts DESC", "lists DESC", "suggestions DESC", "product"]]),
+            TableLayout(name: "rm_product_channels", columns: [("product", .text), ("channel", .text), ("count", .integer)],
+                        keyCount: 2),
         ],
         .engagement: [
             TableLayout(name: "rm_days", columns: [
@@ -108,12 +122,19 @@ public enum ReadModelTables {
         let users = Array(changes.users), follows = Array(changes.follows), blocks = Array(changes.blocks)
         let posts = Array(changes.posts), hearts = Array(changes.hearts), reviews = Array(changes.reviews)
         let items = Array(changes.items), devices = Array(changes.devices)
+        let products = Array(changes.products), flaggers = Array(changes.flaggers)
         try rewrite("rm_users", keys: users.map { [$0.storeValue] }, rows: users.map(models.userRow))
         try rewrite("rm_follows", keys: follows.map { [$0.first.storeValue, $0.second.storeValue] }, rows: follows.map(models.followRow))
         try rewrite("rm_blocks", keys: blocks.map { [$0.first.storeValue, $0.second.storeValue] }, rows: blocks.map(models.blockRow))
         try rewrite("rm_posts", keys: posts.map { [$0.storeValue] }, rows: posts.map(models.postRow))
         try rewrite("rm_hearts", keys: hearts.map { [$0.first.storeValue, $0.second.storeValue] }, rows: hearts.map(models.heartRow))
         try rewrite("rm_reviews", keys: reviews.map { [$0.storeValue] }, rows: reviews.map(models.reviewRow))
+        for post in changes.newPosts { try replace("rm_post_brands", where: "post", is: .text(post), with: models.brandRows(post)) }
+        try rewrite("rm_products", keys: products.map { [$0.storeValue] }, rows: products.map(models.productRow))
+        for product in products {
+            try replace("rm_product_channels", where: "product", is: .text(product), with: models.channelRows(product))
+        }
+        try rewrite("rm_flaggers", keys: flaggers.map { [$0.storeValue] }, rows: flaggers.map(models.flaggerRow))
         try rewrite("rm_verdicts", keys: posts.map { [$0.storeValue] }, rows: posts.map(models.verdictRow))
         try rewrite("rm_cohorts", keys: users.map { [$0.storeValue] }, rows: users.map(models.cohortRow))
         try rewrite("rm_devices", keys: devices.map { [$0.storeValue] }, rows: devices.map(models.deviceRow))

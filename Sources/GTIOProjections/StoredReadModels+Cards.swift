@@ -13,6 +13,11 @@ public struct PostCard: Sendable {
     public var changeIt: Int
     public var liveReviews: Int
     public var description: String?
+    /// The product it shows, its price, place and brands, as created.
+    public var product: String?
+    public var price: Double?
+    public var place: PostPlace?
+    public var brands: [String] = []
     /// Users whose heart counts, newest first, with their display names.
     public var hearters: [(user: String, name: String?)]
 }
@@ -44,6 +49,9 @@ public struct UserFacts: Sendable {
     public var provider: String?
     public var followers: Int
     public var following: Int
+    /// Products they heart now, and the length of their shopping list.
+    public var productsHearted: Int
+    public var shoppingList: Int
 }
 
 extension StoredReadModels {
@@ -51,7 +59,8 @@ extension StoredReadModels {
     public func postCard(_ id: String) throws -> PostCard? {
         try read { tables in
             guard let row = try tables.row("""
-                SELECT author, kind, created, state, points, hearts, wear_it, change_it, reviews, description
+                SELECT author, kind, created, state, points, hearts, wear_it, change_it, reviews, description,
+                       product, price, place, lat, lon
                 FROM rm_posts WHERE post = ?
                 """, [.text(id)])
             else { return nil }
@@ -63,6 +72,9 @@ extension StoredReadModels {
                 id: id, author: row[0].string ?? "", kind: row[1].string ?? "", created: row[2].int64 ?? 0,
                 life: CommunityState.Life(column: row[3].string ?? ""), points: row[4].int, hearts: row[5].int,
                 wearIt: row[6].int, changeIt: row[7].int, liveReviews: row[8].int, description: row[9].string,
+                product: row[10].string, price: row[11].double,
+                place: row[12].string.map { PostPlace(name: $0, latitude: row[13].double, longitude: row[14].double) },
+                brands: try tables.rows("SELECT brand FROM rm_post_brands WHERE post = ? ORDER BY brand", [.text(id)]).compactMap { $0[0].string },
                 hearters: hearters)
         }
     }
@@ -91,11 +103,7 @@ extension StoredReadModels {
     /// The item's open round in the queue (flaggers, whether hidden, version), nil when it has no open flag.
     public func flagged(_ item: String) throws -> FlaggedItem? {
         try read { tables in
-            try tables.row("SELECT item, flaggers, first_flagged, last_flagged, hidden, version FROM rm_flags WHERE item = ?", [.text(item)])
-                .map { row in
-                    FlaggedItem(item: item, flaggers: row[1].int, firstFlagged: row[2].int64 ?? 0, lastFlagged: row[3].int64 ?? 0,
-                                hidden: row[4].bool, version: row[5].int64 ?? 0)
-                }
+            try tables.row("SELECT \(Self.flagColumns) FROM rm_flags WHERE item = ?", [.text(item)]).map(Self.flaggedItem)
         }
     }
 
@@ -150,10 +158,14 @@ extension StoredReadModels {
     /// A user's own figures; nil when the log never named them.
     public func userFacts(_ user: String) throws -> UserFacts? {
         try read { tables in
-            try tables.row("SELECT name, private, signed_up, provider, followers, following FROM rm_users WHERE user = ?", [.text(user)])
+            try tables.row("""
+                SELECT name, private, signed_up, provider, followers, following, products_hearted, shopping_list
+                FROM rm_users WHERE user = ?
+                """, [.text(user)])
                 .map { row in
                     UserFacts(name: row[0].string.flatMap { $0.isEmpty ? nil : $0 }, isPrivate: row[1].bool, signedUp: row[2].int64,
-                              provider: row[3].string, followers: row[4].int, following: row[5].int)
+                              provider: row[3].string, followers: row[4].int, following: row[5].int,
+                              productsHearted: row[6].int, shoppingList: row[7].int)
                 }
         }
     }

@@ -118,6 +118,7 @@ extension StoredReadModels {
         case .user: ("rm_users", "user")
         case .post: ("rm_posts", "post")
         case .item: ("rm_flags", "item")
+        case .product: ("rm_products", "product")
         }
         var found: [String] = []
         try read { tables in
@@ -131,5 +132,5 @@ extension StoredReadModels {
     }
 
     /// What an id names, for `ids(_:prefix:limit:)`.
-    public enum IDKind: Sendable { case user, post, item }
+    public enum IDKind: Sendable { case user, post, item, product }
 }

@@ -2,15 +2,59 @@ import GTIOCatalog
 import GTIOStore
 
 extension StoredReadModels {
-    /// Open items: most distinct flaggers first, then the oldest open flag, then item.
-    public func moderationQueue() throws -> [FlaggedItem] {
-        try read { tables in
-            try tables.rows("SELECT item, flaggers, first_flagged, last_flagged, hidden, version FROM rm_flags").map { row in
-                FlaggedItem(item: row[0].string ?? "", flaggers: row[1].int, firstFlagged: row[2].int64 ?? 0,
-                            lastFlagged: row[3].int64 ?? 0, hidden: row[4].bool, version: row[5].int64 ?? 0)
-            }
+    static let flagColumns = "item, flaggers, first_flagged, last_flagged, hidden, version, reasons, author"
+
+    static func flaggedItem(_ row: [StoreValue]) -> FlaggedItem {
+        FlaggedItem(item: row[0].string ?? "", flaggers: row[1].int, firstFlagged: row[2].int64 ?? 0,
+                    lastFlagged: row[3].int64 ?? 0, hidden: row[4].bool, version: row[5].int64 ?? 0,
+                    reasons: row[6].string ?? "", author: row[7].string)
+    }
+
+    /// Open items: most distinct flaggers first, then the oldest open flag, then item; with a
+    /// `filter`, only the items it keeps, in the same order.
+    public func moderationQueue(_ filter: QueueFilter = QueueFilter()) throws -> [FlaggedItem] {
+        var clauses: [String] = [], arguments: [StoreValue] = []
+        if let author = filter.author {
+            clauses.append("author = ?")
+            arguments.append(.text(author))
+        }
+        if let minimum = filter.minimumFlaggers {
+            clauses.append("flaggers >= ?")
+            arguments.append(.integer(Int64(minimum)))
+        }
+        let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        return try read { tables in
+            try tables.rows("SELECT \(Self.flagColumns) FROM rm_flags\(condition)", arguments).map(Self.flaggedItem)
+        }
+        .filter { item in
+            filter.reason.map { item.reasons.split(separator: ";", omittingEmptySubsequences: false).contains(Substring($0)) } ?? true
         }
         .sorted(by: FlaggedItem.queueOrder)
+    }
+
+    /// Every flagger: most items flagged first, then user.
+    public func flaggers(limit: Int? = nil) throws -> [FlaggerLine] {
+        let count = limit.flatMap { $0 > 0 ? $0 : nil }
+        return try read { tables in
+            var lines: [FlaggerLine] = []
+            try tables.forEachRow("SELECT user, flagged, upheld, dismissed, accuracy FROM rm_flaggers ORDER BY flagged DESC, user", []) { row in
+                lines.append(Self.flaggerLine(row))
+                return count.map { lines.count < $0 } ?? true
+            }
+            return lines
+        }
+    }
+
+    /// One user's record as a flagger, nil when they never flagged anything the rules applied.
+    public func flagger(_ user: String) throws -> FlaggerLine? {
+        try read { tables in
+            try tables.row("SELECT user, flagged, upheld, dismissed, accuracy FROM rm_flaggers WHERE user = ?", [.text(user)])
+                .map(Self.flaggerLine)
+        }
+    }
+
+    private static func flaggerLine(_ row: [StoreValue]) -> FlaggerLine {
+        FlaggerLine(user: row[0].string ?? "", flagged: row[1].int, upheld: row[2].int, dismissed: row[3].int, accuracy: row[4].double)
     }
 
     /// How many items the queue holds, and how many of them are hidden.

@@ -81,10 +81,13 @@ public struct StoredReadModels: Sendable {
         """
     static let lookColumns = "p.post, p.author, p.created, p.points, p.hearts, p.wear_it + p.change_it, p.reviews"
 
-    /// The ranked looks of `tab`; `limit` nil or 0 for all. Each tab walks the index of its
-    /// order and stops once no later post can enter the first `limit`.
-    public func looks(_ tab: LooksTab, limit: Int? = 20) throws -> [Look] {
+    /// The ranked looks of `tab`; `limit` nil or 0 for all; with `place`, only looks taken
+    /// there. Each tab walks the index of its order and stops once no later post can enter the
+    /// first `limit`.
+    public func looks(_ tab: LooksTab, limit: Int? = 20, place: String? = nil) throws -> [Look] {
         let count = limit.flatMap { $0 > 0 ? $0 : nil }
+        let placeFilter = place == nil ? "" : " AND p.place = ?"
+        let arguments: [StoreValue] = [.integer(now)] + (place.map { [.text($0)] } ?? [])
         return try read { tables in
             var candidates: [Look] = []
             /// Adds the row as a candidate; false once the walk may stop.
@@ -92,8 +95,8 @@ public struct StoredReadModels: Sendable {
                       bound: ((Look, Double) -> Bool)? = nil) throws {
                 var kth: [Double] = []  // the best `count` keys so far, descending
                 let columns = Self.lookColumns + (tab == .wearIt ? ", v.wilson" : "")
-                let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(Self.eligible) \(extra) ORDER BY \(order)"
-                try tables.forEachRow(sql, [.integer(now)]) { row in
+                let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(Self.eligible)\(placeFilter) \(extra) ORDER BY \(order)"
+                try tables.forEachRow(sql, arguments) { row in
                     let look = self.look(row, tab)
                     guard let count else {
                         candidates.append(look)

@@ -48,6 +48,19 @@ struct MarkdownReport {
             ("on \(report.date)", report.quickAddToday), (report.trendLabel, report.quickAddTrend),
         ].map { [.text($0.0), .integer(Int64($0.1.shown)), .integer(Int64($0.1.accepted)), .text(ReportText.percent($0.1.rate))] })
 
+        out += "## Products\n\n"
+        out += report.products.isEmpty ? "No product has a heart, a list entry, a suggestion or a post yet.\n\n"
+            : table(AnswerTable.productColumns, AnswerTable.products(report.products).rows)
+        out += "Suggestions by channel so far: " + report.suggestionChannels.map { "\($0.channel) \($0.count)" }.joined(separator: ", ") + ".\n\n"
+
+        out += "## Places\n\n"
+        out += report.places.isEmpty ? "No look Popular looks ranks has a place.\n\n"
+            : table(AnswerTable.placeColumns, AnswerTable.places(report.places).rows)
+
+        out += "## Prices of the day's product posts\n\n"
+        out += report.priceSummary.map { table(AnswerTable.priceColumns, AnswerTable.prices([$0]).rows) }
+            ?? "No product post with a price was created on \(report.date).\n\n"
+
         let today = report.moderationToday
         out += "## Moderation\n\n"
         out += "Queue at the end of the day: \(today.queue) open items, \(today.hidden) hidden. "

@@ -10,6 +10,9 @@ public struct NightlyReport: Sendable {
     /// Days in the trend charts and the CSV files of days (the day and the 29 before it).
     public static let trendDays: Int64 = 30
     public static let topLooks = 10
+    /// Rows of the products and places sections.
+    public static let topProducts = 10
+    public static let topPlaces = 10
 
     public var day: Int64
     /// The end of the log when the report was computed, and the events of it in view (`at` ≤ cutoff).
@@ -32,6 +35,12 @@ public struct NightlyReport: Sendable {
     public var moderationToday: ModerationFigures
     public var moderationTrend: ModerationFigures
     public var queue: ResultTable
+    /// Products and places at the end of the day, suggestions by channel so far, and the prices
+    /// of the live product posts created on the day (in seq order).
+    public var products: [ProductLine]
+    public var suggestionChannels: [(channel: String, count: Int)]
+    public var places: [PlaceLine]
+    public var dayPrices: [Double]
     public var anomalies: [AnomalyCount]
     /// Input still waiting in quarantine, and how many entries that is.
     public var quarantine: [QuarantineEntry]
@@ -106,8 +115,14 @@ public struct NightlyReport: Sendable {
             moderationToday: try models.moderationFigures(decidedOn: day...day, queue: queue),
             moderationTrend: try models.moderationFigures(decidedOn: trendRange, queue: queue),
             queue: AnswerTable.flags(queue) { previews[$0] ?? (nil, "") },
+            products: try models.products(limit: topProducts), suggestionChannels: try models.suggestionsByChannel(),
+            places: try models.places(limit: topPlaces),
+            dayPrices: try models.productPrices(created: day * Timestamp.millisecondsPerDay...Timestamp.endOfDay(day).milliseconds),
             anomalies: try models.anomalies(on: day), quarantine: quarantine, quarantined: quarantined)
     }
+
+    /// The day's prices as one group, nil when no priced product post was created on it.
+    public var priceSummary: PriceLine? { dayPrices.isEmpty ? nil : PriceLine(group: date, prices: dayPrices) }
 
     /// The vote verdict of one of the looks, when it has votes.
     public func verdict(of post: String) -> VoteVerdict? { lookVerdicts[post] }

@@ -21,6 +21,9 @@ extension NightlyReport {
             ("funnel.csv", csv(AnswerTable.funnelByDay(funnelByDay))),
             ("retention.csv", csv(AnswerTable.retention(retention))),
             ("flags.csv", csv(queue)),
+            ("products.csv", csv(AnswerTable.products(products))),
+            ("places.csv", csv(AnswerTable.places(places))),
+            ("prices.csv", csv(AnswerTable.prices(priceSummary.map { [$0] } ?? []))),
         ]
     }
 }

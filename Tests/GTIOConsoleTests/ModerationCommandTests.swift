@@ -37,7 +37,7 @@ private let queueLog = [
         #expect(try queue().hasPrefix("post:p1,3,2012-04-23T02:00:00.000Z,true"))
         #expect(try gtio("looks new --format csv").stdout == "rank,post,author,points,hearts,votes,reviews,score\r\n1,p2,ann,0,0,0,0,1.0\r\n")
         let filtered = try gtio("flags --reviews --format csv").stdout
-        #expect(filtered.hasSuffix("review:r1,1,2012-04-23T02:30:00.000Z,false,2012-04-23T02:30:00.000Z,6,bob,Love it\r\n"))
+        #expect(filtered.hasSuffix("review:r1,1,2012-04-23T02:30:00.000Z,false,,2012-04-23T02:30:00.000Z,6,bob,Love it\r\n"))
     }
 
     @Test func dismissClosesTheRoundAndALaterFlagReopensIt() throws {

@@ -59,7 +59,7 @@ private let community = [
         #expect(missing.stderr == "gtio: unknown user \"zed\": no event in the log names them\n")
         // Someone the log has never seen still gets the popular list.
         #expect(try gtio("suggest zed --format csv").stdout == "rank,user,mutual,followers,reason\r\n1,ann,0,1,popular\r\n")
-        #expect(try gtio("flags --format csv").stdout == "item,flaggers,first_flagged,hidden,last_flagged,version,author,preview\r\npost:p2,1,2012-04-24T02:00:00.000Z,false,2012-04-24T02:00:00.000Z,9,ann,(no description)\r\n")
+        #expect(try gtio("flags --format csv").stdout == "item,flaggers,first_flagged,hidden,reasons,last_flagged,version,author,preview\r\npost:p2,1,2012-04-24T02:00:00.000Z,false,,2012-04-24T02:00:00.000Z,9,ann,(no description)\r\n")
     }
 
     @Test func statsDescribeADay() throws {
@@ -77,7 +77,7 @@ private let community = [
         _ = try gtio("looks")
         let status = try jsonObject(try gtio("status --format json").stdout)
         let models = try #require(status["read_models"] as? [[String: Any]])
-        #expect(models.count == 6)
+        #expect(models.count == 7)
         #expect(models.allSatisfy { $0["lag"] as? Int == 0 && $0["seq"] as? Int == 9 })
         #expect(try gtio("rebuild --check").status == 0)
 

@@ -27,12 +27,26 @@ enum RandomLog {
             case 5: data = (.followApproved, #"{"follower":"\#(other)"}"#)
             case 6: data = (.followDeclined, #"{"follower":"\#(other)"}"#)
             case 7: data = (random.chance(0.7) ? .userBlocked : .userUnblocked, #"{"target":"\#(other)"}"#)
-            case 8, 9: data = (.postCreated, #"{"post":"\#(post)","kind":"outfit","voting":\#(!random.chance(0.2))}"#)
+            case 8, 9:
+                // Products, prices, brands and places, with the edge cases their rules name:
+                // equal names in other cases, empty names, a place without coordinates, price 0.
+                var extra = ""
+                if random.chance(0.4) { extra += #","product":"pr\#(random.below(3))""# }
+                if random.chance(0.6) { extra += #","price":\#(Double(random.below(6)) / 2)"# }
+                if random.chance(0.4) { extra += #","brands":["\#(pick(["Zara", "zara", "H&M", ""]))","\#(pick(["Zara", "Gap"]))"]"# }
+                if random.chance(0.5) {
+                    let coordinates = random.chance(0.7) ? #","lat":\#(40 + Double(random.below(3)) / 10),"lon":-73.9"# : ""
+                    extra += #","location":{"name":"\#(pick(["Soho", "soho", ""]))"\#(coordinates)}"#
+                }
+                let kind = random.chance(0.5) ? "product" : "outfit"
+                data = (.postCreated, #"{"post":"\#(post)","kind":"\#(kind)","voting":\#(!random.chance(0.2))\#(extra)}"#)
             case 10: data = (.postDeleted, #"{"post":"\#(post)"}"#)
             case 11, 12: data = (.postHearted, #"{"post":"\#(post)"}"#)
             case 13: data = (.postUnhearted, #"{"post":"\#(post)"}"#)
             case 14, 15: data = (.postVoted, #"{"post":"\#(post)","verdict":"\#(random.chance(0.5) ? "wear_it" : "change_it")"}"#)
-            case 16: data = (.postFlagged, #"{"post":"\#(post)"}"#)
+            case 16:
+                let reason = random.chance(0.6) ? #","reason":"\#(pick(["spam", "nudity", "", "Spam"]))""# : ""
+                data = (.postFlagged, #"{"post":"\#(post)"\#(reason)}"#)
             case 17: data = (.reviewAdded, #"{"review":"\#(review)","post":"\#(post)","text":"hm"}"#)
             case 18: data = (.reviewAgreed, #"{"review":"\#(review)"}"#)
             case 19: data = (.reviewFlagged, #"{"review":"\#(review)"}"#)
@@ -40,9 +54,10 @@ enum RandomLog {
             case 21: data = (.moderationResolved, #"{"item":"\#(item)","action":"\#(random.chance(0.5) ? "remove" : "dismiss")"}"#)
             case 22: data = (.postShared, #"{"post":"\#(post)","channel":"twitter"}"#)
             case 23:
-                // Product hearts and the shopping list are sets that only anomalies show.
-                let type = [EventType.productHearted, .productUnhearted, .shoppingListAdded, .shoppingListRemoved][random.below(4)]
-                data = (type, #"{"product":"pr\#(random.below(3))"}"#)
+                // Product hearts, the shopping list and suggestions, on a few products.
+                let type = [EventType.productHearted, .productUnhearted, .shoppingListAdded, .shoppingListRemoved, .productSuggested][random.below(5)]
+                let channel = type == .productSuggested ? #","channel":"\#(pick(["sms", "gtio"]))""# : ""
+                data = (type, #"{"product":"pr\#(random.below(3))"\#(channel)}"#)
             case 24: data = (.appOpened, #"{"first_launch":true}"#)
             case 25: data = (.userProfileCompleted, "{}")
             case 26: data = (.quickaddShown, #"{"suggested":["\#(other)","\#(pick(users))"]}"#)

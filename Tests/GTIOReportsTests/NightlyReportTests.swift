@@ -10,7 +10,10 @@ import Testing
     init() throws { fixture = try ReportFixture() }
 
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/2012-04-24").path
-    static let fileNames = ["engagement.csv", "flags.csv", "funnel.csv", "index.html", "looks.csv", "retention.csv", "summary.md", "verdicts.csv"]
+    static let fileNames = [
+        "engagement.csv", "flags.csv", "funnel.csv", "index.html", "looks.csv", "places.csv", "prices.csv", "products.csv", "retention.csv",
+        "summary.md", "verdicts.csv",
+    ]
 
     /// Set GTIO_RECORD_GOLDEN=1 to write the golden copies again (then read the diff before committing).
     @Test func filesMatchTheGoldenCopies() throws {
@@ -36,7 +39,8 @@ import Testing
         #expect(page.error == nil, "\(page.error ?? "")")
         #expect(page.scripts == 0)
         #expect(page.outsideReferences.isEmpty, "\(page.outsideReferences)")
-        #expect(page.charts.keys.sorted() == ["dau", "funnel", "looks", "signups"])
+        #expect(page.charts.keys.sorted() == ["dau", "funnel", "looks", "places", "prices", "signups", "suggestions"])
+        #expect(page.charts["suggestions"]?.bars == 4)  // one per channel, zeros included
         // The log begins on 2012-04-22: three days of DAU.
         #expect(page.charts["dau"]?.points == 3)
         #expect(page.charts["dau"]?.bars == 0)

@@ -12,6 +12,7 @@ struct LooksCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp("popular, new, top or wear-it.", valueName: "tab")) var tab: String = "popular"
     @Option(parsing: .unconditional, help: "How many (0: all).", transform: Limit.parse) var limit = 20
+    @Option(help: ArgumentHelp("Only looks taken at this place (its location name exactly).", valueName: "name")) var place: String?
     @OptionGroup var query: QueryOptions
 
     func validate() throws {
@@ -21,7 +22,7 @@ struct LooksCommand: ParsableCommand {
     }
 
     func run() throws {
-        let looks = try query.storedModels().looks(LooksTab(rawValue: tab)!, limit: try checkedLimit(limit))
+        let looks = try query.storedModels().looks(LooksTab(rawValue: tab)!, limit: try checkedLimit(limit), place: place)
         try query.emit(AnswerTable.looks(looks))
     }
 }

@@ -3,7 +3,7 @@ import ArgumentParser
 /// What the REPL knows of each command: for help, completion and "did you mean".
 struct ConsoleCommandInfo: Sendable {
     /// The kind of id a command's first argument is, for completion from the store.
-    enum Argument: Sendable { case user, post, item, tab, readModel, command, format, onOff, report, none }
+    enum Argument: Sendable { case user, post, item, product, tab, readModel, command, format, onOff, report, none }
 
     var name: String
     var summary: String
@@ -43,8 +43,18 @@ struct ConsoleCommandInfo: Sendable {
               argument: .user, type: FollowingCommand.self, takesFormat: true, takesAsOf: true),
         .init(name: "suggest", summary: "quick-add / suggested friends (1.8, 6.2)", usage: "suggest USER [--page N]",
               example: "suggest u5e1ea978 --page 2", argument: .user, type: SuggestCommand.self, takesFormat: true, takesAsOf: true),
-        .init(name: "flags", summary: "the moderation queue", usage: "flags [--limit N]", example: "flags --limit 10",
-              type: FlagsCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "flags", summary: "the moderation queue", usage: "flags [--reason R] [--author U] [--min-flaggers N] [--limit N]",
+              example: "flags --min-flaggers 2", type: FlagsCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "flaggers", summary: "who flags, and how often decisions upheld them", usage: "flaggers [--limit N]",
+              example: "flaggers --limit 10", type: FlaggersCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "products", summary: "products by hearts, shopping lists, suggestions (4.x, 7.8)", usage: "products [--limit N]",
+              example: "products --limit 10", type: ProductsCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "product", summary: "one product: hearts, lists, suggestions, posts, prices", usage: "product ID",
+              example: "product prd186a1", argument: .product, type: ProductCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "places", summary: "places of looks (Geotag)", usage: "places [--near LAT,LON] [--km R] [--limit N]",
+              example: "places --near 40.7,-74.0 --km 10", type: PlacesCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "prices", summary: "prices of product posts (Yellow House)", usage: "prices [--by brand|place]",
+              example: "prices --by brand", type: PricesCommand.self, takesFormat: true, takesAsOf: true),
         .init(name: "resolve", summary: "decide flagged items: remove or dismiss", usage: "resolve ITEM… remove|dismiss --as MODERATOR [--expect N] [--note TEXT]",
               example: "resolve post:p2545f4914f6d dismiss --as mod-1 --expect 1234", argument: .item, type: ResolveCommand.self),
         .init(name: "item", summary: "an item in context: content, flags, decisions", usage: "item post:ID|review:ID",

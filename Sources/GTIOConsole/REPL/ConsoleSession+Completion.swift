@@ -14,6 +14,9 @@ extension ConsoleSession {
         case "--type": return EventType.allCases.map(\.rawValue)
         case "--user": return ids(.user, word)
         case "--post": return ids(.post, word)
+        case "--author": return ids(.user, word)
+        case "--place": return placeNames(word)
+        case "--by" where first == "prices": return PriceGrouping.allCases.map(\.rawValue)
         default: break
         }
         guard words.count == 1 else { return [] }
@@ -22,6 +25,7 @@ extension ConsoleSession {
         case .user: return ids(.user, word)
         case .post: return ids(.post, word)
         case .item: return ids(.item, word)
+        case .product: return ids(.product, word)
         case .readModel: return ReadModelName.allCases.map(\.rawValue)
         case .command: return ConsoleCommandInfo.all.map(\.name)
         case .format: return OutputFormat.allCases.map(\.rawValue)
@@ -29,6 +33,12 @@ extension ConsoleSession {
         case .report: return ["nightly"]
         case .none: return []
         }
+    }
+
+    /// Place names that start with `word`.
+    private func placeNames(_ word: String) -> [String] {
+        guard let store = try? storeOptions.openForReading(), let models = try? StoredReadModels(source: store) else { return [] }
+        return (try? models.placeNames(prefix: word)) ?? []
     }
 
     /// Ids of `kind` that start with `word`, from the store's tables; none when they are not built yet.

@@ -29,6 +29,12 @@ extension CommunityState {
             guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }
         })
         state.adoptRest(of: other)
+        // The two halves were read apart: keys and slots of one must lie in the other's tables.
+        guard state.products.keys.allSatisfy({ $0 < state.keys.count }),
+              state.products.values.allSatisfy({ $0.postSlots.allSatisfy { $0 < state.posts.count } }),
+              state.productsHearted.keys.allSatisfy({ $0 < state.userKeys.count }),
+              state.listSizes.keys.allSatisfy({ $0 < state.userKeys.count })
+        else { throw FoldSnapshotError.malformed("a product, post or user key beyond its table") }
         return state
     }
 
@@ -65,6 +71,16 @@ extension CommunityState {
         writer.write(decisions) { $1.write(to: &$0) }
         writer.write(productHearts) { $0.write($1.packed) }
         writer.write(shoppingList) { $0.write($1.packed) }
+        writer.write(products) { writer, entry in
+            writer.write(entry.key)
+            entry.value.write(to: &writer)
+        }
+        Self.write(productsHearted, to: &writer)
+        Self.write(listSizes, to: &writer)
+        writer.write(flaggers) { writer, entry in
+            writer.write(entry.key)
+            entry.value.write(to: &writer)
+        }
         Self.write(dauByDay, to: &writer)
         Self.write(devicesByDay, to: &writer)
         userActivity.write(to: &writer)
@@ -128,6 +144,10 @@ extension CommunityState {
         decisions = try reader.readArray { try Decision(from: &$0) }
         productHearts = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         shoppingList = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
+        products = try reader.readDictionary { (try $0.readCount(), try ProductTally(from: &$0)) }
+        productsHearted = try Self.readKeyCounts(&reader)
+        listSizes = try Self.readKeyCounts(&reader)
+        flaggers = try reader.readDictionary { (try $0.readString(), try FlaggerRecord(from: &$0)) }
         dauByDay = try Self.readCounts(&reader)
         devicesByDay = try Self.readCounts(&reader)
         userActivity = try ActivityCalendar(from: &reader)
@@ -157,6 +177,10 @@ extension CommunityState {
         decisions = other.decisions
         productHearts = other.productHearts
         shoppingList = other.shoppingList
+        products = other.products
+        productsHearted = other.productsHearted
+        listSizes = other.listSizes
+        flaggers = other.flaggers
         dauByDay = other.dauByDay
         devicesByDay = other.devicesByDay
         userActivity = other.userActivity
@@ -183,6 +207,14 @@ extension CommunityState {
 
     private static func readCounts(_ reader: inout StateReader) throws -> [Int64: Int] {
         try reader.readDictionary { (try $0.readInt64(), try $0.readInt()) }
+    }
+
+    private static func write(_ counts: [Int: Int], to writer: inout StateWriter) {
+        writer.write(counts) { $0.write($1.key); $0.write($1.value) }
+    }
+
+    private static func readKeyCounts(_ reader: inout StateReader) throws -> [Int: Int] {
+        try reader.readDictionary { (try $0.readCount(), try $0.readInt()) }
     }
 
     private static func write(_ times: [String: [Int64]], to writer: inout StateWriter) {
@@ -242,6 +274,14 @@ extension CommunityState.Post {
         writer.write(reviews) { $0.write($1) }
         writer.write(liveReviews)
         writer.write(shares)
+        writer.write(product)
+        writer.write(price)
+        writer.write(place?.name)
+        if let place {
+            writer.write(place.latitude)
+            writer.write(place.longitude)
+        }
+        writer.write(brands) { $0.write($1) }
     }
 
     init(from reader: inout StateReader) throws {
@@ -256,6 +296,12 @@ extension CommunityState.Post {
         reviews = try reader.readArray { try $0.readString() }
         liveReviews = try reader.readInt()
         shares = try reader.readInt()
+        product = try reader.readOptionalString()
+        price = try reader.readOptionalDouble()
+        if let name = try reader.readOptionalString() {
+            place = PostPlace(name: name, latitude: try reader.readOptionalDouble(), longitude: try reader.readOptionalDouble())
+        }
+        brands = try reader.readArray { try $0.readString() }
     }
 }
 
@@ -353,5 +399,37 @@ extension CommunityState.Decision {
         self.init(seq: try reader.readInt64(), at: try reader.readInt64(), item: try reader.readString(), action: try reader.readString(),
                   moderator: try reader.readString(), note: try reader.readOptionalString(), flaggers: try reader.readInt(),
                   firstFlagged: try reader.readInt64())
+    }
+}
+
+extension ProductTally {
+    func write(to writer: inout StateWriter) {
+        writer.write(hearts)
+        writer.write(lists)
+        writer.write(suggestions)
+        writer.write(channels) { $0.write($1.key); $0.write($1.value) }
+        writer.write(postSlots) { $0.write($1) }
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init()
+        hearts = try reader.readInt()
+        lists = try reader.readInt()
+        suggestions = try reader.readInt()
+        channels = try reader.readDictionary { (try $0.readString(), try $0.readInt()) }
+        postSlots = try reader.readArray { try $0.readCount() }
+    }
+}
+
+extension FlaggerRecord {
+    func write(to writer: inout StateWriter) {
+        for items in [flagged, upheld, dismissed] { writer.write(items) { $0.write($1) } }
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init()
+        flagged = Set(try reader.readArray { try $0.readString() })
+        upheld = Set(try reader.readArray { try $0.readString() })
+        dismissed = Set(try reader.readArray { try $0.readString() })
     }
 }

@@ -67,6 +67,10 @@ struct StateReader: ~Copyable {
         try readBool() ? try readString() : nil
     }
 
+    mutating func readOptionalDouble() throws -> Double? {
+        try readBool() ? Double(bitPattern: try readWord()) : nil
+    }
+
     mutating func readOptionalInt64() throws -> Int64? {
         try readBool() ? try readInt64() : nil
     }

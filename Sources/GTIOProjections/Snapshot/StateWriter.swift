@@ -41,6 +41,12 @@ struct StateWriter {
         if let value { write(value) }
     }
 
+    /// A double by its bit pattern, after whether it is there.
+    mutating func write(_ value: Double?) {
+        write(value != nil)
+        if let value { writeWord(value.bitPattern) }
+    }
+
     mutating func write(_ value: Int64?) {
         write(value != nil)
         if let value { write(value) }

@@ -1,0 +1,112 @@
+import GTIOAnalytics
+import GTIOCatalog
+import Testing
+@testable import GTIOProjections
+
+@Suite struct PlaceAndPriceRuleTests {
+    static let soho = PostPlace(name: "Soho", latitude: 40.7233, longitude: -74.0030)
+
+    @Test func placesGroupEligibleLooksByExactNameWithAuthorsAndPoints() throws {
+        var log = TestLog()
+        log.post("p1", by: "a", place: Self.soho)
+        log.post("p2", by: "a", place: Self.soho)
+        log.post("p3", by: "b", place: PostPlace(name: "soho"))  // another place: names are case-sensitive
+        log.post("p4", by: "c", place: PostPlace(name: ""))  // "" is a name
+        log.post("p5", by: "c", place: Self.soho)
+        log.post("p6", by: "d", place: Self.soho)
+        log.post("p7", by: "e")
+        log.heart("p1", by: "x")
+        log.heart("p3", by: "x")
+        log.heart("p3", by: "y")
+        log.delete("p5", by: "c")  // deleted: out
+        log.setPrivate("d", true)  // private author: out
+        let places = try log.models().stored().places(limit: nil)
+        #expect(places.map(\.place) == ["soho", "Soho", ""])
+        #expect(places.map(\.posts) == [1, 2, 1])
+        #expect(places.map(\.authors) == [1, 1, 1])
+        #expect(places.map(\.points) == [2, 1, 0])
+        #expect(places.map(\.rank) == [1, 2, 3])
+    }
+
+    @Test func hiddenLooksAndLooksCreatedAfterNowAreLeftOut() throws {
+        var log = TestLog()
+        log.post("p1", by: "a", place: Self.soho)
+        log.post("p2", by: "b", place: Self.soho)
+        let cut = log.clock
+        log.post("p3", by: "c", place: Self.soho)
+        for user in ["x", "y", "z"] { log.flag("p1", by: user) }
+        #expect(try log.models().stored().places().map(\.posts) == [2])
+        #expect(try log.models(.asOf(Timestamp(milliseconds: cut - 1))).stored().places().map(\.posts) == [2])
+        log.resolve("post:p1", "dismiss")
+        #expect(try log.models().stored().places().map(\.posts) == [3])
+    }
+
+    @Test func nearKeepsPostsWithinTheRadiusByHaversineBoundIncluded() throws {
+        // One degree of latitude is 2πR/360 km on a sphere of radius R.
+        let degree = 2 * Double.pi * PostPlace.earthRadiusKm / 360
+        var log = TestLog()
+        log.post("p1", by: "a", place: PostPlace(name: "A", latitude: 0, longitude: 0))
+        log.post("p2", by: "a", place: PostPlace(name: "A", latitude: 1, longitude: 0))
+        log.post("p3", by: "a", place: PostPlace(name: "B", latitude: 2, longitude: 0))
+        log.post("p4", by: "a", place: PostPlace(name: "B"))  // no coordinates: never near
+        log.post("p5", by: "a", place: PostPlace(name: "C", latitude: 0))  // one coordinate: never near
+        let stored = try log.models().stored()
+        #expect(PostPlace.distanceKm(0, 0, 1, 0) == degree)
+        #expect(try stored.places(near: NearFilter(latitude: 0, longitude: 0, km: degree)).map(\.posts) == [2])
+        #expect(try stored.places(near: NearFilter(latitude: 0, longitude: 0, km: degree * 0.999)).map(\.posts) == [1])
+        #expect(try stored.places(near: NearFilter(latitude: 1, longitude: 0, km: degree * 1.001)).map(\.place) == ["A", "B"])
+        #expect(try stored.places(near: NearFilter(latitude: 50, longitude: 0)).isEmpty)
+    }
+
+    @Test func pricesOfLiveProductPostsMedianMeanAndNearestRankP90() throws {
+        var log = TestLog()
+        for (index, price) in [3.0, 1, 4, 1, 5, 9, 2, 6, 5, 3].enumerated() {
+            log.post("p\(index)", by: "a", kind: "product", price: price)
+        }
+        log.post("o1", by: "a", kind: "outfit", price: 1000)  // an outfit's price is ignored
+        log.post("n1", by: "a", kind: "product")  // no price
+        log.post("d1", by: "a", kind: "product", price: 500)
+        log.delete("d1", by: "a")
+        for user in ["x", "y", "z"] { log.flag("p0", by: user) }  // hidden: still counted
+        let line = try #require(try log.models().stored().prices().first)
+        #expect(line.group == "all" && line.posts == 10)
+        #expect(line.min == 1 && line.max == 9)
+        #expect(line.median == 3.5)  // (3 + 4) / 2: the two middle values of ten
+        #expect(line.mean == 3.9)
+        #expect(line.p90 == 6)  // the 9th smallest of 10
+        let odd = PriceLine(group: "g", prices: [5, 1, 3])
+        #expect(odd.median == 3 && odd.p90 == 5)  // ⌈2.7⌉ = 3rd
+        #expect(PriceLine(group: "g", prices: Array(1...11).map(Double.init)).p90 == 10)  // ⌈9.9⌉ = 10th
+    }
+
+    @Test func byBrandCountsAPostOnceUnderEachDistinctBrandAndByPlaceLeavesOutThoseWithout() throws {
+        var log = TestLog()
+        log.post("p1", by: "a", kind: "product", price: 10, brands: ["Zara", "Zara", "Gap"], place: Self.soho)
+        log.post("p2", by: "a", kind: "product", price: 20, brands: ["zara"])
+        log.post("p3", by: "a", kind: "product", price: 30)
+        log.post("p4", by: "a", kind: "product", price: 40, brands: [""], place: PostPlace(name: "soho"))
+        let stored = try log.models().stored()
+        let brands = try stored.prices(by: .brand)
+        #expect(brands.map(\.group) == ["", "Gap", "Zara", "zara"])
+        #expect(brands.map(\.posts) == [1, 1, 1, 1])
+        #expect(try stored.prices(by: .place).map(\.group) == ["Soho", "soho"])
+        #expect(try stored.prices().map(\.posts) == [4])
+        #expect(AnswerTable.prices([PriceLine(group: "g", prices: [120, 121])]).rows[0].map(\.plainText)
+                    == ["g", "2", "120", "120.5", "120.5", "121", "121"])
+    }
+
+    @Test func noPricedProductPostGivesNoRows() throws {
+        var log = TestLog()
+        log.post("p1", by: "a", kind: "outfit", price: 10)
+        #expect(try log.models().stored().prices().isEmpty)
+    }
+
+    @Test func looksAtAPlaceRankOnlyThePostsTakenThere() throws {
+        var log = TestLog()
+        log.post("p1", by: "a", place: Self.soho)
+        log.post("p2", by: "b")
+        log.post("p3", by: "c", place: Self.soho)
+        #expect(try log.models().stored().looks(.new, place: "Soho").map(\.post) == ["p3", "p1"])
+        #expect(try log.models().stored().looks(.new, place: "soho").isEmpty)
+    }
+}
