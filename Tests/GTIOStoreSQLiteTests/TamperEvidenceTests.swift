@@ -47,6 +47,7 @@ import GTIOStore
             "REPLACE INTO batches (batch, source, read, appended, duplicates, rejected, recorded) VALUES (1, 'elsewhere', 2, 0, 0, 0, 0)",
             "INSERT INTO batches (batch, source, first_seq, last_seq, read, appended, duplicates, rejected, recorded) VALUES (3, 'x', 5, 5, 1, 1, 0, 0, 0)",
             "REPLACE INTO event_lists (seq, position, user) VALUES (1, 0, 'mallory')",
+            "INSERT INTO event_properties (seq, name, position, text) VALUES (1, 'brands', 0, 'mallory')",
             "REPLACE INTO batch_signatures SELECT * FROM batch_signatures WHERE batch = 1",
             "DELETE FROM batch_signatures",
         ] {
