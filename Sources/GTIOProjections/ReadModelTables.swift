@@ -25,7 +25,11 @@ public enum ReadModelTables {
                 ("reviews", .integer), ("shares", .integer), ("hidden", .integer), ("points", .integer),
                 ("description", .text), ("seq", .integer), ("product", .text), ("price", .real), ("place", .text),
                 ("lat", .real), ("lon", .real),
-            ], keyCount: 1, indexes: [["author"], ["created", "post"], ["points", "post"], ["product"], ["place"]]),
+            ], keyCount: 1, indexes: [
+                ["author"], ["created", "post"], ["points", "post"], ["product"],
+                // Covers `places`: its few posts are grouped without a visit to their rows.
+                ["place", "state", "hidden", "created", "author", "points", "lat", "lon"],
+            ]),
             TableLayout(name: "rm_post_brands", columns: [("post", .text), ("brand", .text)], keyCount: 2, indexes: [["brand"]]),
             TableLayout(name: "rm_hearts", columns: [("post", .text), ("user", .text), ("seq", .integer)], keyCount: 2),
             TableLayout(name: "rm_reviews", columns: [

@@ -55,28 +55,44 @@ public struct NearFilter: Sendable, Equatable {
 }
 
 extension StoredReadModels {
+    /// `eligible` with `created` kept out of index choice (`+`), so that the posts with a place
+    /// (every text is >= '') are found through the place index: SQLite took the created index
+    /// and walked every post (`docs/PERFORMANCE.md`).
+    static let eligibleAtPlaces = eligible.replacingOccurrences(of: "p.created <= ?", with: "+p.created <= ?")
+
     /// Places of the looks Popular looks would rank now, most points first, then most posts,
     /// then name; with `near`, only posts whose own coordinates lie within its radius.
     public func places(near: NearFilter? = nil, limit: Int? = 20) throws -> [PlaceLine] {
-        struct Group { var posts = 0, points = 0, authors: Set<String> = [] }
-        var groups: [String: Group] = [:]
+        var lines: [PlaceLine] = []
         try read { tables in
-            try tables.forEachRow(
-                "SELECT p.place, p.author, p.points, p.lat, p.lon FROM rm_posts p WHERE p.place IS NOT NULL AND \(Self.eligible)",
-                [.integer(now)]
-            ) { row in
-                if let near {
-                    let place = PostPlace(name: "", latitude: row[3].double, longitude: row[4].double)
-                    guard place.isWithin(near.km, ofLatitude: near.latitude, longitude: near.longitude) else { return true }
+            let posts = "FROM rm_posts p WHERE p.place >= '' AND \(Self.eligibleAtPlaces)"
+            guard let near else {
+                // SQL groups the posts itself: no row per post crosses into Swift.
+                try tables.forEachRow("SELECT p.place, COUNT(*), COUNT(DISTINCT p.author), SUM(p.points) \(posts) GROUP BY p.place",
+                                      [.integer(now)]) { row in
+                    lines.append(PlaceLine(rank: 0, place: row[0].string ?? "", posts: row[1].int, authors: row[2].int, points: row[3].int))
+                    return true
                 }
+                return
+            }
+            // A band of latitude holds every point within the radius; the haversine bound decides.
+            let band = near.km / (PostPlace.earthRadiusKm * Double.pi / 180) + 1e-9
+            struct Group { var posts = 0, points = 0, authors: Set<String> = [] }
+            var groups: [String: Group] = [:]
+            try tables.forEachRow(
+                "SELECT p.place, p.author, p.points, p.lat, p.lon \(posts) AND p.lat BETWEEN ? AND ?",
+                [.integer(now), .real(near.latitude - band), .real(near.latitude + band)]
+            ) { row in
+                let place = PostPlace(name: "", latitude: row[3].double, longitude: row[4].double)
+                guard place.isWithin(near.km, ofLatitude: near.latitude, longitude: near.longitude) else { return true }
                 let name = row[0].string ?? ""
                 groups[name, default: Group()].posts += 1
                 groups[name]!.points += row[2].int
                 groups[name]!.authors.insert(row[1].string ?? "")
                 return true
             }
+            lines = groups.map { PlaceLine(rank: 0, place: $0.key, posts: $0.value.posts, authors: $0.value.authors.count, points: $0.value.points) }
         }
-        var lines = groups.map { PlaceLine(rank: 0, place: $0.key, posts: $0.value.posts, authors: $0.value.authors.count, points: $0.value.points) }
         lines.sort { a, b in
             if a.points != b.points { return a.points > b.points }
             if a.posts != b.posts { return a.posts > b.posts }
