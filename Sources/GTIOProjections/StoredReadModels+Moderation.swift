@@ -18,6 +18,11 @@ extension StoredReadModels {
             clauses.append("author = ?")
             arguments.append(.text(author))
         }
+        if let reason = filter.reason {
+            // The reason of each open flag, whole: the joined column cannot tell "a;b" from "a" and "b".
+            clauses.append("item IN (SELECT item FROM rm_flag_marks WHERE open = 1 AND reason = ?)")
+            arguments.append(.text(reason))
+        }
         if let minimum = filter.minimumFlaggers {
             clauses.append("flaggers >= ?")
             arguments.append(.integer(Int64(minimum)))
@@ -25,9 +30,6 @@ extension StoredReadModels {
         let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         return try read { tables in
             try tables.rows("SELECT \(Self.flagColumns) FROM rm_flags\(condition)", arguments).map(Self.flaggedItem)
-        }
-        .filter { item in
-            filter.reason.map { item.reasons.split(separator: ";", omittingEmptySubsequences: false).contains(Substring($0)) } ?? true
         }
         .sorted(by: FlaggedItem.queueOrder)
     }

@@ -13,6 +13,9 @@ import Testing
         log.flag("p", by: "f", reason: "a;b")  // joined unescaped
         #expect(log.models().moderationQueue()[0].reasons == "Spam;a;b;spam")
         #expect(try log.models().stored().moderationQueue()[0].reasons == "Spam;a;b;spam")
+        #expect(try log.models().stored().moderationQueue(QueueFilter(reason: "a;b")).count == 1)
+        #expect(try log.models().stored().moderationQueue(QueueFilter(reason: "a")).isEmpty)
+        #expect(try log.models().stored().moderationQueue(QueueFilter(reason: "nudity")).isEmpty)  // b's repeated flag
         log.resolve("post:p", "dismiss")
         log.flag("p", by: "g")
         #expect(try log.models().stored().moderationQueue()[0].reasons == "")
