@@ -56,6 +56,9 @@ let package = Package(
         // Figures over the read models: the onboarding funnel, retention, quick-add acceptance,
         // the moderation desk, and the standard answers as tables.
         .target(name: "GTIOAnalytics", dependencies: ["GTIOCatalog", "GTIOStore", "GTIOProjections", "GTIOTables"]),
+        // Insights: the analysts' own questions (trend, breakdown, funnel, retention, paths, top)
+        // over the log's typed columns and extracted properties.
+        .target(name: "GTIOInsights", dependencies: ["GTIOCatalog", "GTIOStore", "GTIOTables"]),
         // The nightly report: HTML with inline SVG charts, Markdown and CSV, written atomically.
         .target(name: "GTIOReports", dependencies: ["GTIOCatalog", "GTIOStore", "GTIOProjections", "GTIOAnalytics", "GTIOTables"]),
         // A seeded, simulated GTIO community for demos and benchmarks.
@@ -67,7 +70,7 @@ let package = Package(
             name: "GTIOConsole",
             dependencies: [
                 "GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOIngest", "GTIOSimulation", "GTIOProjections", "GTIOTables",
-                "GTIOAnalytics", "GTIOReports", "CReadline",
+                "GTIOAnalytics", "GTIOReports", "GTIOInsights", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),
@@ -97,9 +100,12 @@ let package = Package(
             dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOStoreSQLite", "GTIOTestSupport"]),
         .testTarget(
             name: "GTIOProjectionsTests",
-            dependencies: ["GTIOProjections", "GTIOAnalytics", "GTIOIngest", "GTIOSimulation", "GTIOStoreSQLite", "GTIOTestSupport",
+            dependencies: ["GTIOProjections", "GTIOAnalytics", "GTIOInsights", "GTIOIngest", "GTIOSimulation", "GTIOStoreSQLite", "GTIOTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(
+            name: "GTIOInsightsTests",
+            dependencies: ["GTIOInsights", "GTIOStoreSQLite", "GTIOTables", "GTIOTestSupport"]),
         .testTarget(
             name: "GTIOReportsTests",
             // Runs the real `gtio`, which `swift test` builds through this dependency.

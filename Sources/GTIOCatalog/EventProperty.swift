@@ -18,6 +18,37 @@ public struct EventProperty: Sendable, Equatable, Hashable {
         self.number = number
     }
 
+    /// The members of an object field (a track's `props`) as properties `FIELD.KEY`: a string as
+    /// it is, a boolean `true`/`false`, a number as its shortest text (and its value), an
+    /// object as compact JSON, a list as one property per element (an empty one as none), null
+    /// as none.
+    public static func members(of object: JSONObject, in field: String) -> [EventProperty] {
+        var found: [EventProperty] = []
+        for (index, (key, value)) in object.members.enumerated() {
+            // Duplicate keys: the last wins, as everywhere in the contract.
+            guard !object.members[(index + 1)...].contains(where: { $0.key == key }) else { continue }
+            let name = field + "." + key
+            if case .null = value { continue }
+            if case .array(let elements) = value {
+                for (position, element) in elements.enumerated() where element != .null {
+                    found.append(property(name, position, element))
+                }
+            } else {
+                found.append(property(name, 0, value))
+            }
+        }
+        return found
+    }
+
+    private static func property(_ name: String, _ position: Int, _ value: JSONValue) -> EventProperty {
+        switch value {
+        case .string(let text): EventProperty(name: name, position: position, text: text)
+        case .number(let number): EventProperty(name: name, position: position, text: JSONValue.text(of: number), number: number.value)
+        case .bool(let flag): EventProperty(name: name, position: position, text: flag ? "true" : "false")
+        default: EventProperty(name: name, position: position, text: value.compact)
+        }
+    }
+
     /// The names the validator extracts, for documentation and completion.
     public static let brands = "brands"
     public static let locationName = "location.name"

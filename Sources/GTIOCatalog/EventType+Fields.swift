@@ -34,7 +34,7 @@ extension EventType {
         .track: [
             FieldSpec("name", .string, column: .value),
             FieldSpec("screen", .string, required: false, column: .object),
-            FieldSpec("props", .object, required: false),
+            FieldSpec("props", .object, required: false, column: .properties),
         ],
         .userSignedUp: [
             FieldSpec("provider", .enumeration(providers), column: .value),
@@ -49,9 +49,9 @@ extension EventType {
         .userProfileCompleted: [],
         .userProfileUpdated: [
             FieldSpec("name", .string, required: false, column: .text),
-            FieldSpec("location", .string, required: false),
-            FieldSpec("bio", .string, required: false),
-            FieldSpec("website", .string, required: false),
+            FieldSpec("location", .string, required: false, column: .properties),
+            FieldSpec("bio", .string, required: false, column: .properties),
+            FieldSpec("website", .string, required: false, column: .properties),
         ],
         .userPrivacyChanged: [FieldSpec("private", .bool, column: .flag)],
         .userFollowed: [
@@ -72,7 +72,7 @@ extension EventType {
             FieldSpec("voting", .bool, column: .flag),
             FieldSpec("description", .string, required: false, column: .text),
             FieldSpec("brands", .stringList, required: false, column: .properties),
-            FieldSpec("frames", .integer(allowed: [1, 3]), required: false),
+            FieldSpec("frames", .integer(allowed: [1, 3]), required: false, column: .properties),
             FieldSpec("product", .id, required: false, column: .object),
             FieldSpec("price", .number(minimum: 0), required: false, column: .number),
             FieldSpec("location", .location, required: false, column: .properties),

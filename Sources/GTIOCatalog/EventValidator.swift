@@ -96,7 +96,9 @@ public enum EventValidator {
             try checkID(text, field: field, maximum: FieldKind.maximumIDLength)
             store(text, in: spec.column, of: &event)
         case .string:
-            store(try string(value, field: field), in: spec.column, of: &event)
+            let text = try string(value, field: field)
+            store(text, in: spec.column, of: &event)
+            if spec.column == .properties { event.properties.append(EventProperty(name: spec.name, text: text)) }
         case .bool:
             guard case .bool(let flag) = value else {
                 throw Rejection(field: field, "expected true or false, got \(describe(value))")
@@ -108,6 +110,9 @@ public enum EventValidator {
             }
             guard allowed.contains(integer) else {
                 throw Rejection(field: field, "must be \(allowed.map(String.init).joined(separator: " or ")), got \(integer)")
+            }
+            if spec.column == .properties {
+                event.properties.append(EventProperty(name: spec.name, text: String(integer), number: Double(integer)))
             }
         case .number(let minimum):
             guard case .number(let number) = value else {
@@ -148,9 +153,10 @@ public enum EventValidator {
                 if spec.column == .properties { event.properties.append(EventProperty(name: spec.name, position: index, text: text)) }
             }
         case .object:
-            guard case .object = value else {
+            guard case .object(let members) = value else {
                 throw Rejection(field: field, "expected an object, got \(describe(value))")
             }
+            if spec.column == .properties { event.properties += EventProperty.members(of: members, in: spec.name) }
         case .location:
             guard case .object(let location) = value else {
                 throw Rejection(field: field, "expected an object {name, lat?, lon?}, got \(describe(value))")

@@ -59,6 +59,7 @@ public enum EventColumn: String, Sendable, CaseIterable {
     case text
     /// A list of user ids: the users quick-add showed.
     case list
-    /// Rows of `EventProperty`: the elements of nested and multi-valued fields (brands, location).
+    /// Rows of `EventProperty`: every field no other column keeps (brands, location, frames,
+    /// a track's props, a profile's bio …), one row per element of a list or member of props.
     case properties
 }

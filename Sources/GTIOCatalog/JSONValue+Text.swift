@@ -52,3 +52,29 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// JSON text without spaces, members in their order: how an object reads as a property value.
+    public var compact: String {
+        switch self {
+        case .null: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .number(let number): Self.text(of: number)
+        case .string(let text): Self.quoted(text)
+        case .array(let elements): "[" + elements.map(\.compact).joined(separator: ",") + "]"
+        case .object(let object): "{" + object.members.map { Self.quoted($0.key) + ":" + $0.value.compact }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// A number as a property value reads: without a fraction when whole (`120.0` → `120`), else
+    /// the shortest text that reads back as the same double (`12.5`, `0.1`).
+    public static func text(of number: JSONNumber) -> String {
+        if let integer = number.integer { return String(integer) }
+        return text(of: number.value)
+    }
+
+    public static func text(of value: Double) -> String {
+        if value == value.rounded(), abs(value) < 9e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

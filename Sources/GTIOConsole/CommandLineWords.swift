@@ -1,5 +1,7 @@
 /// Splits a command line into words the way a POSIX shell would for simple input:
 /// white space separates, single quotes keep everything, double quotes keep all but `\"` and `\\`.
+/// A word with an unclosed `[` runs on to its `]`, so that an insight's selector
+/// `track[name=Outfit Detail]` needs no quotes.
 enum CommandLineWords {
     struct SplitError: Error, CustomStringConvertible {
         var description: String
@@ -9,11 +11,21 @@ enum CommandLineWords {
         var words: [String] = []
         var current = ""
         var inWord = false
+        /// Open brackets of the current word, outside quotes.
+        var brackets = 0
         var iterator = line.makeIterator()
         while let character = iterator.next() {
             switch character {
             case " ", "\t", "\n":
-                if inWord { words.append(current); current = ""; inWord = false }
+                if brackets > 0 {
+                    current.append(character)
+                } else if inWord {
+                    words.append(current); current = ""; inWord = false
+                }
+            case "[", "]":
+                inWord = true
+                current.append(character)
+                brackets = max(0, brackets + (character == "[" ? 1 : -1))
             case "'":
                 inWord = true
                 var closed = false

@@ -30,7 +30,8 @@ public struct GTIOCommand: ParsableCommand {
             SuggestCommand.self, FlagsCommand.self, StatsCommand.self, FunnelCommand.self, RetentionCommand.self, ReportCommand.self, AnomaliesCommand.self, RebuildCommand.self,
             PostCommand.self, UserCommand.self, RunCommand.self, ResolveCommand.self,
             ItemCommand.self, DecisionsCommand.self, ProductsCommand.self, ProductCommand.self, PlacesCommand.self,
-            PricesCommand.self, FlaggersCommand.self, VerifyCommand.self, KeysCommand.self, AnchorCommand.self, SQLCommand.self,
+            PricesCommand.self, FlaggersCommand.self, TrendCommand.self, BreakdownCommand.self, TopCommand.self,
+            PathsCommand.self, VerifyCommand.self, KeysCommand.self, AnchorCommand.self, SQLCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -23,6 +23,8 @@ extension EventType {
         if !valueReaders.contains(type) { columns.remove(.value) }
         if !textReaders.contains(type) { columns.remove(.text) }
         if !flagReaders.contains(type) { columns.remove(.flag) }
+        // Only a post's brands and place count in a rule; a track's props and a profile's bio do not.
+        if type != .postCreated { columns.remove(.properties) }
         return columns
     }
 }

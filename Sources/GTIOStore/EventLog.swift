@@ -27,6 +27,10 @@ public protocol EventLog: AnyObject, Sendable {
     func event(at seq: Int64) throws -> StoredEvent?
 
     /// Counts, extent and files of the store.
+    /// The earliest and latest `at` of the events in view (seq up to `throughSeq`, `at` up to
+    /// `atMost`), nil when none: an insight's "now" and the log's extent, without a scan.
+    func timeExtent(throughSeq: Int64?, atMost: Int64?) throws -> ClosedRange<Int64>?
+
     func status() throws -> StoreStatus
     /// Recomputes the hash chain over the whole log and holds it to `audit`'s key and anchors;
     /// `progress` hears the seq reached.

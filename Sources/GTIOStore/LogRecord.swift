@@ -55,10 +55,16 @@ public struct LogScope: Sendable, Equatable {
     public var throughSeq: Int64?
     /// Only events with `at` up to this (UTC ms).
     public var atMost: Int64?
+    /// Only events with `at` from this on (UTC ms): an insight's window.
+    public var atLeast: Int64?
+    /// Only events of these types; nil for all.
+    public var types: [EventType]?
 
-    public init(afterSeq: Int64 = 0, throughSeq: Int64? = nil, atMost: Int64? = nil) {
+    public init(afterSeq: Int64 = 0, throughSeq: Int64? = nil, atMost: Int64? = nil, atLeast: Int64? = nil, types: [EventType]? = nil) {
         self.afterSeq = afterSeq
         self.throughSeq = throughSeq
         self.atMost = atMost
+        self.atLeast = atLeast
+        self.types = types
     }
 }

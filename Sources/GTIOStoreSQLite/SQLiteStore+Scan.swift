@@ -54,6 +54,8 @@ extension SQLiteStore {
         var sql = "SELECT seq, type, at, user, device, subject, object, value, flag, text, number FROM events WHERE seq > ?"
         if scope.throughSeq != nil { sql += " AND seq <= ?" }
         if scope.atMost != nil { sql += " AND at <= ?" }
+        if scope.atLeast != nil { sql += " AND at >= ?" }
+        if let types = scope.types { sql += " AND type IN (" + types.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
         sql += " ORDER BY seq"
         let statement = try db.makeStatement(sql: sql)
         let handle = statement.sqliteStatement
@@ -61,6 +63,7 @@ extension SQLiteStore {
         sqlite3_bind_int64(handle, index, scope.afterSeq)
         if let through = scope.throughSeq { index += 1; sqlite3_bind_int64(handle, index, through) }
         if let atMost = scope.atMost { index += 1; sqlite3_bind_int64(handle, index, atMost) }
+        if let atLeast = scope.atLeast { index += 1; sqlite3_bind_int64(handle, index, atLeast) }
         let cursor = SQLiteRowCursor(
             handle: handle, lists: try ListCursor(afterSeq: scope.afterSeq, in: db),
             properties: try PropertyCursor(afterSeq: scope.afterSeq, in: db))

@@ -185,10 +185,11 @@ enum StoreSchema {
                 """)
         }
         migrator.registerMigration("v5 event properties") { db in
-            // The elements of nested and multi-valued fields (a post's brands and place), one row
-            // each, written by the append path beside the event, so that no reader parses the
-            // stored JSON. They derive from `original`, which the hash chain covers. Events
-            // appended before this table get theirs here, from their originals, the one time.
+            // Every `data` field no typed column keeps (a post's brands and place, a track's
+            // props, a profile's bio …), one row per element, written by the append path beside
+            // the event, so that no reader parses the stored JSON. They derive from `original`,
+            // which the hash chain covers. Events appended before this table get theirs here,
+            // from their originals, the one time. Insights read the log by type and time.
             try db.execute(sql: """
                 CREATE TABLE event_properties (
                     seq      INTEGER NOT NULL,
@@ -198,6 +199,7 @@ enum StoreSchema {
                     number   REAL,
                     PRIMARY KEY (seq, name, position)
                 ) WITHOUT ROWID;
+                CREATE INDEX events_type_at ON events (type, at);
                 """)
             let insert = SQLiteStatementBinding(try db.makeStatement(
                 sql: "INSERT INTO event_properties (seq, name, position, text, number) VALUES (?, ?, ?, ?, ?)"))

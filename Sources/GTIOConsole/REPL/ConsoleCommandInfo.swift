@@ -3,7 +3,7 @@ import ArgumentParser
 /// What the REPL knows of each command: for help, completion and "did you mean".
 struct ConsoleCommandInfo: Sendable {
     /// The kind of id a command's first argument is, for completion from the store.
-    enum Argument: Sendable { case user, post, item, product, tab, readModel, command, format, onOff, report, none }
+    enum Argument: Sendable { case user, post, item, product, tab, readModel, command, format, onOff, report, selector, property, none }
 
     var name: String
     var summary: String
@@ -63,10 +63,23 @@ struct ConsoleCommandInfo: Sendable {
               example: "decisions --moderator mod-1", type: DecisionsCommand.self, takesFormat: true, takesAsOf: true),
         .init(name: "stats", summary: "DAU, WAU, MAU, sign-ups, actions of a day", usage: "stats [--date YYYY-MM-DD]",
               example: "stats --date 2012-05-01", type: StatsCommand.self, takesFormat: true, takesAsOf: true),
-        .init(name: "funnel", summary: "onboarding funnel: opened → signed up → profile → quick-add", usage: "funnel [--from D] [--to D] [--by-day]",
-              example: "funnel --from 2012-05-01 --by-day", type: FunnelCommand.self, takesFormat: true, takesAsOf: true),
-        .init(name: "retention", summary: "sign-up cohorts active again on day 1, 7, 30", usage: "retention [--from D] [--to D]",
-              example: "retention --from 2012-05-01", type: RetentionCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "funnel", summary: "onboarding funnel, or actors through STEP STEP … in order",
+              usage: "funnel [--from D] [--to D] [--by-day] | funnel STEP STEP… [--within 7d] [--by PROP] [--actor user|device]",
+              example: "funnel post.created post.hearted --within 1d", argument: .selector, type: FunnelCommand.self,
+              takesFormat: true, takesAsOf: true),
+        .init(name: "retention", summary: "sign-up cohorts active again, or any start and return",
+              usage: "retention [--from D] [--to D] | retention --start SELECTOR --return SELECTOR [--interval day|week] [--periods N]",
+              example: "retention --start user.signed_up --return post.created --interval week", type: RetentionCommand.self,
+              takesFormat: true, takesAsOf: true),
+        .init(name: "trend", summary: "a number over time, split by a property", usage: "trend SELECTOR [--measure M] [--by PROP] [--interval day|week|month] [--top N]",
+              example: "trend post.shared --by channel --interval week", argument: .selector, type: TrendCommand.self,
+              takesFormat: true, takesAsOf: true),
+        .init(name: "breakdown", summary: "one number per value of a property", usage: "breakdown SELECTOR --by PROP [--measure M] [--top N]",
+              example: "breakdown post.flagged --by reason", argument: .selector, type: BreakdownCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "top", summary: "the biggest values of any property", usage: "top DIMENSION [--measure M] [--limit N]",
+              example: "top brands", argument: .property, type: TopCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "paths", summary: "where people go between screens", usage: "paths [--start SELECTOR] [--depth N] [--top K] [--actor user|device]",
+              example: "paths --depth 3", type: PathsCommand.self, takesFormat: true, takesAsOf: true),
         .init(name: "report", summary: "write the nightly report (HTML, Markdown, CSV)", usage: "report nightly [--date D] [--out DIR]",
               example: "report nightly --date 2012-05-01 --out Reports", argument: .report, type: NightlyReportCommand.self),
         .init(name: "post", summary: "one post on one screen", usage: "post POST", example: "post p2545f4914f6d",

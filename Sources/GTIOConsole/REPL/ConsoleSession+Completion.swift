@@ -1,4 +1,5 @@
 import GTIOCatalog
+import GTIOInsights
 import GTIOProjections
 
 extension ConsoleSession {
@@ -17,15 +18,24 @@ extension ConsoleSession {
         case "--author": return ids(.user, word)
         case "--place": return placeNames(word)
         case "--by" where first == "prices": return PriceGrouping.allCases.map(\.rawValue)
+        case "--by": return InsightProperty.knownNames + ["props."]
+        case "--measure": return ["events", "users", "devices", "sum:", "avg:"]
+        case "--interval": return InsightInterval.allCases.map(\.rawValue)
+        case "--actor": return InsightActor.allCases.map(\.rawValue)
+        case "--where": return InsightProperty.knownNames.map { $0 + "=" }
+        case "--start", "--return": return EventType.allCases.map(\.rawValue)
         default: break
         }
-        guard words.count == 1 else { return [] }
+        // Steps of a funnel are all selectors.
+        guard words.count == 1 || (info.argument == .selector && first == "funnel" && !(words.last ?? "").hasPrefix("-")) else { return [] }
         switch info.argument {
         case .tab: return LooksTab.allCases.map(\.rawValue)
         case .user: return ids(.user, word)
         case .post: return ids(.post, word)
         case .item: return ids(.item, word)
         case .product: return ids(.product, word)
+        case .selector: return EventType.allCases.map(\.rawValue) + ["*"]
+        case .property: return InsightProperty.knownNames
         case .readModel: return ReadModelName.allCases.map(\.rawValue)
         case .command: return ConsoleCommandInfo.all.map(\.name)
         case .format: return OutputFormat.allCases.map(\.rawValue)

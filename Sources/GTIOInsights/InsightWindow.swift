@@ -1,0 +1,108 @@
+import GTIOCatalog
+
+/// The UTC days an insight looks at, both ends inclusive (INSIGHTS.md §1): `--to` defaults to
+/// the date of "now", `--from` to 29 days before `--to`.
+public struct InsightWindow: Sendable, Equatable {
+    public var from: Int64
+    public var to: Int64
+
+    /// The window from the options given, with "now" from `reader`; refuses `--from` after
+    /// `--to`, and a window that holds no day of the log (naming where it begins and ends).
+    public static func resolve(from: Int64?, to: Int64?, reader: InsightReader) throws -> InsightWindow {
+        guard let extent = try reader.extent() else {
+            throw InsightError.badWindow("the log has no events in view: ingest events first (gtio ingest FILE)")
+        }
+        let now = try reader.now() ?? extent.upperBound
+        let nowDay = Timestamp(milliseconds: now).day
+        let end = to ?? (from.map { max($0, nowDay) } ?? nowDay)
+        let start = from ?? end - 29
+        guard start <= end else {
+            throw InsightError.badWindow(
+                "--from \(Timestamp.dateString(ofDay: start)) is after --to \(Timestamp.dateString(ofDay: end))")
+        }
+        let first = Timestamp(milliseconds: extent.lowerBound).day, last = Timestamp(milliseconds: extent.upperBound).day
+        guard end >= first, start <= last else {
+            throw InsightError.windowOutsideLog(
+                from: Timestamp.dateString(ofDay: start), to: Timestamp.dateString(ofDay: end),
+                first: Timestamp.dateString(ofDay: first), last: Timestamp.dateString(ofDay: last))
+        }
+        return InsightWindow(from: start, to: end)
+    }
+
+    public init(from: Int64, to: Int64) {
+        self.from = from
+        self.to = to
+    }
+
+    /// Its times in UTC milliseconds.
+    public var times: ClosedRange<Int64> { from * Self.day...(to + 1) * Self.day - 1 }
+
+    static let day: Int64 = 86_400_000
+}
+
+/// How a trend or a retention cuts time: UTC days, ISO weeks (labelled by their Monday) or months.
+public enum InsightInterval: String, Sendable, CaseIterable {
+    case day, week, month
+
+    /// The first day of the interval holding `day`.
+    func start(of day: Int64) -> Int64 {
+        switch self {
+        case .day: return day
+        case .week: return day - ((day + 3) % 7 + 7) % 7
+        case .month:
+            let date = Timestamp.dateString(ofDay: day)
+            return Timestamp(rfc3339: String(date.prefix(8)) + "01T00:00:00Z")!.day
+        }
+    }
+
+    /// The first day of the interval `count` intervals after the one starting on `start`.
+    func advance(_ start: Int64, by count: Int) -> Int64 {
+        switch self {
+        case .day: return start + Int64(count)
+        case .week: return start + 7 * Int64(count)
+        case .month:
+            let date = Timestamp.dateString(ofDay: start)
+            var year = Int(date.prefix(4))!, month = Int(date.dropFirst(5).prefix(2))! + count
+            year += (month - 1) / 12
+            month = (month - 1) % 12 + 1
+            func padded(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }
+            return Timestamp(rfc3339: "\(padded(year, 4))-\(padded(month, 2))-01T00:00:00Z")!.day
+        }
+    }
+
+    /// The interval's label: the date of its first day, or `YYYY-MM` for a month.
+    func label(_ start: Int64) -> String {
+        let date = Timestamp.dateString(ofDay: start)
+        return self == .month ? String(date.prefix(7)) : date
+    }
+
+    /// The starts of every interval that meets the days `from`…`to`.
+    func starts(_ from: Int64, _ to: Int64) -> [Int64] {
+        var starts: [Int64] = []
+        var current = start(of: from)
+        while current <= to {
+            starts.append(current)
+            current = advance(current, by: 1)
+        }
+        return starts
+    }
+}
+
+/// A length of time: `30m`, `12h`, `7d`, `2w`, `90s`.
+public enum InsightDuration {
+    public static func milliseconds(_ text: String) throws(InsightError) -> Int64 {
+        guard let unit = text.last, let amount = Double(text.dropLast()), amount >= 0, amount.isFinite else {
+            throw .badDuration(text)
+        }
+        let scale: Double
+        switch unit {
+        case "s": scale = 1_000
+        case "m": scale = 60_000
+        case "h": scale = 3_600_000
+        case "d": scale = 86_400_000
+        case "w": scale = 604_800_000
+        default: throw .badDuration(text)
+        }
+        return Int64((amount * scale).rounded())
+    }
+}
