@@ -21,6 +21,11 @@ public struct BreakdownInsight: Sendable {
     public static let columns = ["group", "value", "share"]
 
     public func run(_ reader: InsightReader, window: InsightWindow) throws -> ResultTable {
+        var selector = self.selector
+        if leavesOutNone, let types = by.types {
+            // The other types read (none), which is left out: they need not be read at all.
+            selector.types = selector.types.map { $0.intersection(types) } ?? types
+        }
         let events = try GroupedEvents(reader, selector: selector, filters: filters, by: by, measure: measure, window: window,
                                        interval: nil)
         let excluded: Set<String> = leavesOutNone ? [InsightProperty.none] : []

@@ -61,6 +61,16 @@ public enum InsightProperty: Hashable, Sendable, CustomStringConvertible {
     public static let knownNames: [String] = (["type", "user", "device", "day", "hour", "weekday", "location",
                                                "user.provider", "user.signup_day"] + fieldNames).uniqued().sorted()
 
+    /// The types that can have a value of it; nil when every type can.
+    var types: Set<EventType>? {
+        switch self {
+        case .field(let name): Set(EventType.allCases.filter { $0.fields.contains { $0.name == name } })
+        case .location: [.postCreated]
+        case .prop: [.track]
+        default: nil
+        }
+    }
+
     /// Whether its values come from the acting user's first sign-up rather than the event.
     var needsSignups: Bool { self == .userProvider || self == .userSignupDay }
 }

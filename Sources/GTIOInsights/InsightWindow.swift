@@ -14,7 +14,7 @@ public struct InsightWindow: Sendable, Equatable {
         }
         let now = try reader.now() ?? extent.upperBound
         let nowDay = Timestamp(milliseconds: now).day
-        let end = to ?? (from.map { max($0, nowDay) } ?? nowDay)
+        let end = to ?? nowDay
         let start = from ?? end - 29
         guard start <= end else {
             throw InsightError.badWindow(

@@ -58,7 +58,8 @@ struct FunnelCommand: ParsableCommand {
             }
             funnel.filters = try filters.map { try PropertyFilter($0) }
             let (reader, window) = try insightReader(query, from: range.from, to: range.to)
-            return try funnel.run(reader, window: window)
+            let answer = try funnel.run(reader, window: window)
+            return query.format == .table && query.out == nil ? InsightTables.withBars(answer) : answer
         }
         try query.emit(table)
     }

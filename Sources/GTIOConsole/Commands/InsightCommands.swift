@@ -30,7 +30,11 @@ struct TrendCommand: ParsableCommand {
             trend.top = try checkedTop(top, "--top")
             trend.filters = try options.parsedFilters()
             let (reader, window) = try options.reader()
-            return try trend.run(reader, window: window)
+            let long = try trend.run(reader, window: window)
+            // On a terminal, buckets down and groups across; files and programs get the long form.
+            guard options.query.format == .table, options.query.out == nil else { return long }
+            let adds = [InsightMeasure.events, .devices, .users].contains(trend.measure) || measure.hasPrefix("sum:")
+            return InsightTables.pivoted(long, totals: adds && trend.measure != .users && trend.measure != .devices)
         }
         try options.query.emit(table)
     }

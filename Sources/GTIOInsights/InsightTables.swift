@@ -1,0 +1,61 @@
+import GTIOTables
+
+/// Insights' answers made readable on a terminal: the long forms that CSV and JSON keep are
+/// for programs; a person reads a trend as buckets down and groups across, with a sparkline.
+public enum InsightTables {
+    /// Sparkline blocks, lowest to highest.
+    static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// A trend's `bucket,group,value` rows pivoted: one row per bucket, one column per group
+    /// (in the order they first appear), then a `total` row (for counts and sums) and a
+    /// sparkline row.
+    public static func pivoted(_ trend: ResultTable, totals: Bool) -> ResultTable {
+        var groups: [String] = [], buckets: [String] = []
+        var values: [String: [String: Cell]] = [:]
+        for row in trend.rows {
+            let bucket = row[0].plainText, group = row[1].plainText
+            if !buckets.contains(bucket) { buckets.append(bucket) }
+            if !groups.contains(group) { groups.append(group) }
+            values[bucket, default: [:]][group] = row[2]
+        }
+        var rows = buckets.map { bucket in [Cell.text(bucket)] + groups.map { values[bucket]?[$0] ?? .null } }
+        func number(_ cell: Cell?) -> Double? {
+            switch cell {
+            case .integer(let value)?: Double(value)
+            case .number(let value)?: value
+            default: nil
+            }
+        }
+        if totals {
+            rows.append([.text("total")] + groups.map { group in
+                let sum = buckets.reduce(0.0) { $0 + (number(values[$1]?[group]) ?? 0) }
+                return sum == sum.rounded() ? .integer(Int64(sum)) : .number(sum)
+            })
+        }
+        rows.append([.text("trend")] + groups.map { group in .text(sparkline(buckets.map { number(values[$0]?[group]) })) })
+        return ResultTable(columns: ["bucket"] + groups, rows: rows)
+    }
+
+    /// One block per value, scaled to the largest; a space for a missing one.
+    static func sparkline(_ values: [Double?]) -> String {
+        let top = values.compactMap { $0 }.max() ?? 0
+        return String(values.map { value -> Character in
+            guard let value else { return " " }
+            guard top > 0 else { return blocks[0] }
+            return blocks[min(blocks.count - 1, Int((value / top * Double(blocks.count - 1)).rounded()))]
+        })
+    }
+
+    /// A funnel with a bar per step: its conversion as a run of blocks, 20 for all.
+    public static func withBars(_ funnel: ResultTable) -> ResultTable {
+        guard let conversion = funnel.columns.firstIndex(of: "conversion") else { return funnel }
+        return ResultTable(columns: funnel.columns + ["bar"], rows: funnel.rows.map { row in
+            let share: Double = switch row[conversion] {
+            case .number(let value): value
+            case .integer(let value): Double(value)
+            default: 0
+            }
+            return row + [.text(String(repeating: "█", count: Int((share * 20).rounded())))]
+        })
+    }
+}
