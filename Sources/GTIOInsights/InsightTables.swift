@@ -18,7 +18,6 @@ public enum InsightTables {
             if !groups.contains(group) { groups.append(group) }
             values[bucket, default: [:]][group] = row[2]
         }
-        var rows = buckets.map { bucket in [Cell.text(bucket)] + groups.map { values[bucket]?[$0] ?? .null } }
         func number(_ cell: Cell?) -> Double? {
             switch cell {
             case .integer(let value)?: Double(value)
@@ -26,6 +25,16 @@ public enum InsightTables {
             default: nil
             }
         }
+        // Groups across by their window total, as --top ranks them; (other) last.
+        let total = Dictionary(uniqueKeysWithValues: groups.map { group in
+            (group, buckets.reduce(0.0) { $0 + (number(values[$1]?[group]) ?? 0) })
+        })
+        groups.sort { a, b in
+            if (a == otherGroup) != (b == otherGroup) { return b == otherGroup }
+            if total[a]! != total[b]! { return total[a]! > total[b]! }
+            return groupPrecedes(a, b)
+        }
+        var rows = buckets.map { bucket in [Cell.text(bucket)] + groups.map { values[bucket]?[$0] ?? .null } }
         if totals {
             rows.append([.text("total")] + groups.map { group in
                 let sum = buckets.reduce(0.0) { $0 + (number(values[$1]?[group]) ?? 0) }

@@ -1,0 +1,54 @@
+import Foundation
+import GTIOTestSupport
+import Testing
+
+/// Insights through the real binary: words, windows, errors and the two shapes of a trend.
+@Suite struct InsightCommandTests {
+    let folder = TemporaryDirectory()
+    var store: String { folder.file("log.gtio") }
+
+    init() throws {
+        let lines = [
+            #"{"id":"1","type":"track","at":"2012-04-23T10:00:00Z","user":"ann","data":{"name":"Outfit Detail"}}"#,
+            #"{"id":"2","type":"track","at":"2012-04-23T10:01:00Z","user":"ann","data":{"name":"Shop"}}"#,
+            #"{"id":"3","type":"post.shared","at":"2012-04-23T11:00:00Z","user":"ann","data":{"post":"p1","channel":"twitter"}}"#,
+            #"{"id":"4","type":"post.shared","at":"2012-04-24T11:00:00Z","user":"bob","data":{"post":"p1","channel":"facebook"}}"#,
+        ]
+        _ = try GTIOBinary.run(["ingest", folder.write("log.jsonl", lines.joined(separator: "\n") + "\n"), "--store", store])
+    }
+
+    func gtio(_ command: String) throws -> GTIOBinary.Output {
+        try GTIOBinary.run(["--store", store, "-c", command])
+    }
+
+    @Test func aTrendIsLongInCSVAndPivotedOnATerminal() throws {
+        let csv = try gtio("trend post.shared --by channel --from 2012-04-23 --format csv")
+        #expect(csv.status == 0)
+        #expect(csv.stdout == "bucket,group,value\r\n2012-04-23,twitter,1\r\n2012-04-23,facebook,0\r\n2012-04-24,facebook,1\r\n2012-04-24,twitter,0\r\n")
+        let table = try gtio("trend post.shared --by channel --from 2012-04-23").stdout
+        #expect(table.contains("bucket      facebook  twitter"))
+        #expect(table.contains("trend       ▁█        █▁"))
+    }
+
+    @Test func aBracketRunsOnToItsCloseWithoutQuotes() throws {
+        let result = try gtio("trend track[name=Outfit Detail] --from 2012-04-23 --to 2012-04-23 --format csv")
+        #expect(result.stdout == "bucket,group,value\r\n2012-04-23,all,1\r\n")
+        let paths = try gtio("paths --format csv")
+        #expect(paths.stdout == "step,from,to,actors,paths\r\n1,Outfit Detail,Shop,1,1\r\n")
+    }
+
+    @Test func mistakesAreBadUsageThatSaysWhatWouldBeRight() throws {
+        let property = try gtio("breakdown post.shared --by chanel")
+        #expect(property.status == 2)
+        #expect(property.stderr.hasPrefix("gtio: unknown property \"chanel\" (did you mean channel?); known: "))
+        let type = try gtio("trend post.shard")
+        #expect(type.status == 2)
+        #expect(type.stderr.hasPrefix("gtio: unknown event type \"post.shard\" (did you mean post.shared?)"))
+        let window = try gtio("trend post.shared --from 2013-01-01 --to 2013-01-31")
+        #expect(window.status == 2)
+        #expect(window.stderr == "gtio: the window 2013-01-01 to 2013-01-31 holds no day of the log, which runs from 2012-04-23 to 2012-04-24\n")
+        #expect(try gtio("funnel post.shared").status == 2)
+        #expect(try gtio("retention --start post.shared").status == 2)
+        #expect(try gtio("trend post.shared --from 2012-04-25 --to 2012-04-23").status == 2)
+    }
+}
