@@ -67,6 +67,16 @@ struct MarkdownReport {
         out += "Decisions on the day: \(today.decisions) (\(today.removed) removed, \(today.dismissed) dismissed), "
         out += "wait median \(ReportText.hours(today.medianHours)), 90th percentile \(ReportText.hours(today.p90Hours)).\n\n"
 
+        out += "## Saved insights\n\n"
+        if report.savedInsights.isEmpty { out += "No insight is saved.\n\n" }
+        for saved in report.savedInsights {
+            out += "### \(saved.name)\n\n`\(saved.command)`\n\n"
+            switch saved.answer {
+            case .success(let table): out += table.rows.isEmpty ? "No rows.\n\n" : MarkdownRenderer.render(table) + "\n"
+            case .failure(let failure): out += "Not answered: \(failure.reason)\n\n"
+            }
+        }
+
         out += "## Anomalies of the day\n\n"
         out += report.anomalies.isEmpty ? "None.\n\n" : table(["type", "why it was ignored", "events"], report.anomalies.map {
             [.text($0.type.rawValue), .text($0.anomaly.rawValue), .integer(Int64($0.count))]

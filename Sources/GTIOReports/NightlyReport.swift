@@ -41,6 +41,8 @@ public struct NightlyReport: Sendable {
     public var suggestionChannels: [(channel: String, count: Int)]
     public var places: [PlaceLine]
     public var dayPrices: [Double]
+    /// Every saved insight's answer for the day, by name; set by whoever can run them.
+    public var savedInsights: [SavedInsightAnswer] = []
     public var anomalies: [AnomalyCount]
     /// Input still waiting in quarantine, and how many entries that is.
     public var quarantine: [QuarantineEntry]

@@ -12,6 +12,10 @@ extension NightlyReport {
             let verdict = verdict(of: look.post)
             looks.rows[index] += [.integer(Int64(verdict?.wearIt ?? 0)), .integer(Int64(verdict?.changeIt ?? 0)), Cell(verdict?.label)]
         }
+        let insightFiles: [(name: String, contents: String)] = savedInsights.compactMap { saved in
+            guard case .success(let table) = saved.answer else { return nil }
+            return ("insight-\(saved.name).csv", csv(table))
+        }
         return [
             ("index.html", HTMLReport(report: self).render()),
             ("summary.md", MarkdownReport(report: self).render()),
@@ -24,6 +28,6 @@ extension NightlyReport {
             ("products.csv", csv(AnswerTable.products(products))),
             ("places.csv", csv(AnswerTable.places(places))),
             ("prices.csv", csv(AnswerTable.prices(priceSummary.map { [$0] } ?? []))),
-        ]
+        ] + insightFiles
     }
 }

@@ -10,7 +10,7 @@ import Testing
         "", "ingest", "status", "events", "event", "quarantine", "demo", "catalog", "looks", "verdict", "verdicts",
         "followers", "following", "suggest", "flags", "stats", "funnel", "retention", "report", "anomalies", "rebuild",
         "post", "user", "run", "resolve", "item", "decisions", "verify", "keys", "anchor", "sql",
-        "products", "product", "places", "prices", "flaggers", "trend", "breakdown", "top", "paths",
+        "products", "product", "places", "prices", "flaggers", "trend", "breakdown", "top", "paths", "insight",
     ]
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Help")

@@ -52,3 +52,26 @@ import Testing
         #expect(try gtio("trend post.shared --from 2012-04-25 --to 2012-04-23").status == 2)
     }
 }
+
+extension InsightCommandTests {
+    @Test func savedInsightsRunAgainAndFillTheReportsSection() throws {
+        let save = try GTIOBinary.run(["insight", "save", "shares", "trend post.shared --by channel", "--store", store])
+        #expect(save.status == 0)
+        #expect(save.stdout == "saved shares: trend post.shared --by channel\n")
+        #expect(try GTIOBinary.run(["insight", "save", "typo", "trend post.shard", "--store", store]).status == 2)
+        #expect(try GTIOBinary.run(["insight", "save", "not", "looks top", "--store", store]).status == 2)
+        #expect(try gtio("insight list").stdout.contains("shares  trend post.shared --by channel"))
+        let run = try GTIOBinary.run(["insight", "run", "shares", "--from", "2012-04-24", "--format", "csv", "--store", store])
+        #expect(run.stdout == "bucket,group,value\r\n2012-04-24,facebook,1\r\n")  // the window's groups only
+        let reports = folder.file("Reports")
+        #expect(try GTIOBinary.run(["report", "nightly", "--date", "2012-04-23", "--out", reports, "--store", store]).status == 0)
+        let csv = try String(contentsOfFile: reports + "/2012-04-23/insight-shares.csv", encoding: .utf8)
+        #expect(csv == "bucket,group,value\r\n2012-04-23,twitter,1\r\n")  // the report's day is the window
+        let summary = try String(contentsOfFile: reports + "/2012-04-23/summary.md", encoding: .utf8)
+        #expect(summary.contains("### shares\n\n`trend post.shared --by channel`\n"))
+        #expect(try gtio("insight delete shares").status == 0)
+        let gone = try gtio("insight run shares")
+        #expect(gone.status == 1)
+        #expect(gone.stderr == "gtio: no insight saved as \"shares\" (saved: none; insight save NAME 'COMMAND')\n")
+    }
+}

@@ -2,11 +2,12 @@ import ArgumentParser
 import GTIOAnalytics
 import GTIOCatalog
 import GTIOInsights
+import GTIOTables
 import GTIOProjections
 
 /// `funnel`: the onboarding funnel of devices by the day of their first `app.opened`; with
 /// steps, how many actors go through them in order (an insight).
-struct FunnelCommand: ParsableCommand {
+struct FunnelCommand: InsightAnswering {
     static let configuration = CommandConfiguration(
         commandName: "funnel",
         abstract: "The onboarding funnel, or how many go through STEP STEP … in order.",
@@ -31,7 +32,7 @@ struct FunnelCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        if !steps.isEmpty { return try runSteps() }
+        if let table = try answer() { return try query.emit(query.format == .table && query.out == nil ? readable(table) : table) }
         if within != nil || by != nil || actor != nil || !filters.isEmpty {
             throw ValidationError("--within, --by, --actor and --where need steps (e.g. funnel post.created post.hearted --within 1d)")
         }
@@ -46,9 +47,11 @@ struct FunnelCommand: ParsableCommand {
         }
     }
 
-    private func runSteps() throws {
+    /// The funnel of the steps; nil without steps (the onboarding funnel).
+    func answer() throws -> ResultTable? {
+        guard !steps.isEmpty else { return nil }
         if byDay { throw ValidationError("--by-day is for the onboarding funnel, not for steps") }
-        let table = try insight {
+        return try insight {
             var funnel = try FunnelInsight(steps: try steps.map { try EventSelector($0) })
             if let within { funnel.within = try InsightDuration.milliseconds(within) }
             funnel.by = try by.map { try InsightProperty($0) }
@@ -58,9 +61,10 @@ struct FunnelCommand: ParsableCommand {
             }
             funnel.filters = try filters.map { try PropertyFilter($0) }
             let (reader, window) = try insightReader(query, from: range.from, to: range.to)
-            let answer = try funnel.run(reader, window: window)
-            return query.format == .table && query.out == nil ? InsightTables.withBars(answer) : answer
+            return try funnel.run(reader, window: window)
         }
-        try query.emit(table)
     }
+
+    /// A bar per step.
+    func readable(_ table: ResultTable) -> ResultTable { InsightTables.withBars(table) }
 }

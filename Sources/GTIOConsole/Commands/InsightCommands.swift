@@ -1,8 +1,30 @@
 import ArgumentParser
 import GTIOInsights
+import GTIOTables
+
+/// A command whose answer is an insight's table, in the long form CSV and JSON give: what
+/// `insight run` and the nightly report's saved insights ask for.
+protocol InsightAnswering: ParsableCommand {
+    /// The query options the answer honours (format, output, view).
+    var query: QueryOptions { get }
+    /// nil when this invocation is not an insight (`funnel` without steps).
+    func answer() throws -> ResultTable?
+    /// The answer as a person reads it on a terminal.
+    func readable(_ table: ResultTable) -> ResultTable
+}
+
+extension InsightAnswering {
+    func run() throws {
+        guard let table = try answer() else { return }
+        try query.emit(query.format == .table && query.out == nil ? readable(table) : table)
+    }
+
+    /// The long form, by default.
+    func readable(_ table: ResultTable) -> ResultTable { table }
+}
 
 /// `trend SELECTOR`: how a number moves over time.
-struct TrendCommand: ParsableCommand {
+struct TrendCommand: InsightAnswering {
     static let configuration = CommandConfiguration(
         commandName: "trend",
         abstract: "How a number moves over time: events, users, devices, or a sum or average, per day, week or month.",
@@ -18,8 +40,10 @@ struct TrendCommand: ParsableCommand {
     @Option(help: "Groups kept by their total; the rest are summed into (other) (0: all).") var top = 10
     @OptionGroup var options: InsightOptions
 
-    func run() throws {
-        let table = try insight {
+    var query: QueryOptions { options.query }
+
+    func answer() throws -> ResultTable? {
+        try insight {
             var trend = TrendInsight(selector: try EventSelector(selector))
             trend.measure = try InsightMeasure(measure)
             trend.by = try by.map { try InsightProperty($0) }
@@ -30,18 +54,18 @@ struct TrendCommand: ParsableCommand {
             trend.top = try checkedTop(top, "--top")
             trend.filters = try options.parsedFilters()
             let (reader, window) = try options.reader()
-            let long = try trend.run(reader, window: window)
-            // On a terminal, buckets down and groups across; files and programs get the long form.
-            guard options.query.format == .table, options.query.out == nil else { return long }
-            let adds = [InsightMeasure.events, .devices, .users].contains(trend.measure) || measure.hasPrefix("sum:")
-            return InsightTables.pivoted(long, totals: adds && trend.measure != .users && trend.measure != .devices)
+            return try trend.run(reader, window: window)
         }
-        try options.query.emit(table)
+    }
+
+    /// Buckets down and groups across, with a total for counts and sums and a sparkline.
+    func readable(_ table: ResultTable) -> ResultTable {
+        InsightTables.pivoted(table, totals: measure == "events" || measure.hasPrefix("sum:"))
     }
 }
 
 /// `breakdown SELECTOR --by PROP`: one number per value of a property.
-struct BreakdownCommand: ParsableCommand {
+struct BreakdownCommand: InsightAnswering {
     static let configuration = CommandConfiguration(
         commandName: "breakdown",
         abstract: "One number per value of a property over the window, with its share.",
@@ -52,8 +76,10 @@ struct BreakdownCommand: ParsableCommand {
     @Option(help: "Rows kept; the rest are summed into (other) (0: all).") var top = 20
     @OptionGroup var options: InsightOptions
 
-    func run() throws {
-        let table = try insight {
+    var query: QueryOptions { options.query }
+
+    func answer() throws -> ResultTable? {
+        try insight {
             var breakdown = BreakdownInsight(selector: try EventSelector(selector), by: try InsightProperty(by))
             breakdown.measure = try InsightMeasure(measure)
             breakdown.top = try checkedTop(top, "--top")
@@ -61,12 +87,11 @@ struct BreakdownCommand: ParsableCommand {
             let (reader, window) = try options.reader()
             return try breakdown.run(reader, window: window)
         }
-        try options.query.emit(table)
     }
 }
 
 /// `top DIMENSION`: the biggest values of any property.
-struct TopCommand: ParsableCommand {
+struct TopCommand: InsightAnswering {
     static let configuration = CommandConfiguration(
         commandName: "top",
         abstract: "The biggest values of any property over every event of the window (breakdown * --by it, less (none)).",
@@ -76,8 +101,10 @@ struct TopCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "How many (0: all).", transform: Limit.parse) var limit = 20
     @OptionGroup var options: InsightOptions
 
-    func run() throws {
-        let table = try insight {
+    var query: QueryOptions { options.query }
+
+    func answer() throws -> ResultTable? {
+        try insight {
             var breakdown = BreakdownInsight(selector: try EventSelector("*"), by: try InsightProperty(dimension))
             breakdown.measure = try InsightMeasure(measure)
             breakdown.top = try checkedTop(limit, "--limit")
@@ -86,12 +113,11 @@ struct TopCommand: ParsableCommand {
             let (reader, window) = try options.reader()
             return try breakdown.run(reader, window: window)
         }
-        try options.query.emit(table)
     }
 }
 
 /// `paths`: where people go between screens.
-struct PathsCommand: ParsableCommand {
+struct PathsCommand: InsightAnswering {
     static let configuration = CommandConfiguration(
         commandName: "paths",
         abstract: "Where people go between /Tracking screens: transitions by step, in sessions cut by 30 idle minutes.",
@@ -103,8 +129,10 @@ struct PathsCommand: ParsableCommand {
     @Option(help: "user or device.") var actor = "user"
     @OptionGroup var options: InsightOptions
 
-    func run() throws {
-        let table = try insight {
+    var query: QueryOptions { options.query }
+
+    func answer() throws -> ResultTable? {
+        try insight {
             var paths = PathsInsight()
             paths.start = try start.map { try EventSelector($0) }
             paths.depth = depth
@@ -115,6 +143,5 @@ struct PathsCommand: ParsableCommand {
             let (reader, window) = try options.reader()
             return try paths.run(reader, window: window)
         }
-        try options.query.emit(table)
     }
 }

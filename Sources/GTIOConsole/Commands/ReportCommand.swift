@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import GTIOCatalog
+import GTIOInsights
 import GTIOReports
+import GTIOTables
 
 /// `report nightly`: the day's report as HTML, Markdown and CSV files.
 struct ReportCommand: ParsableCommand {
@@ -33,10 +35,31 @@ struct NightlyReportCommand: ParsableCommand {
         }
     }
 
+    /// A saved insight's answer for one day: its window is the day and its view the end of it,
+    /// unless the command names its own.
+    private func answer(_ command: String, on date: String) -> Result<ResultTable, SavedInsightFailure> {
+        do {
+            let words = try CommandLineWords.split(command)
+            var extra = ["--store", storeOptions.path]
+            if !words.contains("--from") { extra += ["--from", date] }
+            if !words.contains("--to") { extra += ["--to", date] }
+            if !words.contains("--as-of"), !words.contains("--at-seq") { extra += ["--as-of", date] }
+            guard let table = try InsightCommand.parsed(command, adding: extra).answer() else {
+                return .failure(SavedInsightFailure("not an insight"))
+            }
+            return .success(table)
+        } catch {
+            return .failure(SavedInsightFailure("\(error)"))
+        }
+    }
+
     func run() throws {
         let store = try storeOptions.openForReading()
         let started = Date()
-        let report = try NightlyReport.compute(store: store, day: date.flatMap(Timestamp.init(date:))?.day)
+        var report = try NightlyReport.compute(store: store, day: date.flatMap(Timestamp.init(date:))?.day)
+        report.savedInsights = try SavedInsights.all(in: store).map { saved in
+            SavedInsightAnswer(name: saved.name, command: saved.command, answer: answer(saved.command, on: report.date))
+        }
         let files = report.files(rawCSV: rawCsv)
         let folder = try ReportWriter.write(files, to: out, as: report.date)
         Terminal.line(String(format: "wrote %@/ in %.2f s: %@", folder, Date().timeIntervalSince(started),

@@ -1,10 +1,11 @@
 import ArgumentParser
 import GTIOAnalytics
 import GTIOInsights
+import GTIOTables
 import GTIOProjections
 
 /// `retention`: sign-up cohorts and how many came back on day 1, 7 and 30.
-struct RetentionCommand: ParsableCommand {
+struct RetentionCommand: InsightAnswering {
     static let configuration = CommandConfiguration(
         commandName: "retention",
         abstract: "Retention by sign-up day, or of any start and return events.",
@@ -26,15 +27,19 @@ struct RetentionCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        guard start != nil || comeback != nil else {
-            if interval != nil || periods != nil || !filters.isEmpty {
-                throw ValidationError("--interval, --periods and --where need --start and --return")
-            }
-            return try query.emit(AnswerTable.retention(try query.storedModels().retention(cohorts: range.days)))
+        if let table = try answer() { return try query.emit(table) }
+        if interval != nil || periods != nil || !filters.isEmpty {
+            throw ValidationError("--interval, --periods and --where need --start and --return")
         }
+        try query.emit(AnswerTable.retention(try query.storedModels().retention(cohorts: range.days)))
+    }
+
+    /// The retention of the start and return events; nil without them (sign-up cohorts).
+    func answer() throws -> ResultTable? {
+        guard start != nil || comeback != nil else { return nil }
         guard let start, let comeback else { throw ValidationError("give both --start SELECTOR and --return SELECTOR") }
         if let periods, periods < 1 { throw ValidationError("--periods must be 1 or more, got \(periods)") }
-        let table = try insight {
+        return try insight {
             var retention = RetentionInsight(start: try EventSelector(start), comeback: try EventSelector(comeback))
             if let interval {
                 guard let kind = InsightInterval(rawValue: interval), kind != .month else {
@@ -47,6 +52,5 @@ struct RetentionCommand: ParsableCommand {
             let (reader, window) = try insightReader(query, from: range.from, to: range.to)
             return try retention.run(reader, window: window)
         }
-        try query.emit(table)
     }
 }

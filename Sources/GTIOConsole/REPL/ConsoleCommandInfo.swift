@@ -78,6 +78,8 @@ struct ConsoleCommandInfo: Sendable {
               example: "breakdown post.flagged --by reason", argument: .selector, type: BreakdownCommand.self, takesFormat: true, takesAsOf: true),
         .init(name: "top", summary: "the biggest values of any property", usage: "top DIMENSION [--measure M] [--limit N]",
               example: "top brands", argument: .property, type: TopCommand.self, takesFormat: true, takesAsOf: true),
+        .init(name: "insight", summary: "save an insight by name, run it again, list them", usage: "insight save NAME 'COMMAND' | run NAME | list | delete NAME",
+              example: "insight save shares 'trend post.shared --by channel'", type: InsightCommand.self),
         .init(name: "paths", summary: "where people go between screens", usage: "paths [--start SELECTOR] [--depth N] [--top K] [--actor user|device]",
               example: "paths --depth 3", type: PathsCommand.self, takesFormat: true, takesAsOf: true),
         .init(name: "report", summary: "write the nightly report (HTML, Markdown, CSV)", usage: "report nightly [--date D] [--out DIR]",

@@ -1,0 +1,38 @@
+import GTIOStore
+
+/// Insights an analyst saved by name, kept in the store beside the log (`insights`): a saved
+/// command is run again as typed, against the log as it stands then.
+public enum SavedInsights {
+    static let table = TableLayout(name: "insights", columns: [("name", .text), ("command", .text)], keyCount: 1)
+
+    /// The commands an insight may be: the six insight commands.
+    public static let commands = ["trend", "breakdown", "top", "funnel", "retention", "paths"]
+
+    /// Saves (or replaces) `command` under `name`.
+    public static func save(_ name: String, command: String, in store: any TableStore) throws {
+        try store.writeTables { tx in
+            if try !tx.tableNames(prefix: table.name).contains(table.name) { try tx.create(table) }
+            try tx.delete(from: table, key: [.text(name)])
+            try tx.insert([.text(name), .text(command)], into: table)
+        }
+    }
+
+    /// Forgets `name`; false when nothing was saved under it.
+    public static func delete(_ name: String, in store: any TableStore) throws -> Bool {
+        try store.writeTables { tx in
+            guard try tx.tableNames(prefix: table.name).contains(table.name),
+                  try tx.row("SELECT 1 FROM insights WHERE name = ?", [.text(name)]) != nil
+            else { return false }
+            try tx.delete(from: table, key: [.text(name)])
+            return true
+        }
+    }
+
+    /// Every saved insight by name.
+    public static func all(in source: any TableSource) throws -> [(name: String, command: String)] {
+        try source.readTables { tables in
+            guard try tables.tableNames(prefix: table.name).contains(table.name) else { return [] }
+            return try tables.rows("SELECT name, command FROM insights ORDER BY name").map { ($0[0].string ?? "", $0[1].string ?? "") }
+        }
+    }
+}
