@@ -18,9 +18,13 @@ import Testing
         let file = feed("f.jsonl", ids: ["a", "b", "c"])
         for round in 0..<6 {
             let path = folder.file("new\(round).gtio")
-            let runs = try (0..<4).map { _ in try GTIOBinary.start(["ingest", file, "--store", path]) }
-            for run in runs { run.waitUntilExit() }
-            #expect(runs.map(\.terminationStatus) == [0, 0, 0, 0], "round \(round)")
+            // Four processes at once, each on its own thread, with what they said kept for the message.
+            let results = Results()
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                results.add(try? GTIOBinary.run(["ingest", file, "--store", path]))
+            }
+            let outputs = results.all
+            #expect(outputs.map { $0?.status } == [0, 0, 0, 0], "round \(round): \(outputs.map { $0?.stderr ?? "(did not run)" })")
             let status = try GTIOBinary.run(["status", "--format", "json", "--store", path])
             #expect(status.stdout.contains(#""events":3"#), "\(status.stdout)")
         }
@@ -123,5 +127,24 @@ import Testing
             #expect(result.stderr == "gtio: no store at \(typo) (check --store or GTIO_STORE; gtio ingest FILE creates one)\n", "\(arguments)")
             #expect(!FileManager.default.fileExists(atPath: typo), "\(arguments) created the store")
         }
+    }
+}
+
+/// Outputs gathered from several threads.
+private final class Results: @unchecked Sendable {
+    // @unchecked: every access holds `lock`.
+    private let lock = NSLock()
+    private var outputs: [GTIOBinary.Output?] = []
+
+    func add(_ output: GTIOBinary.Output?) {
+        lock.lock()
+        outputs.append(output)
+        lock.unlock()
+    }
+
+    var all: [GTIOBinary.Output?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return outputs
     }
 }
