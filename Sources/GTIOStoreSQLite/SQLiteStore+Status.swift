@@ -41,19 +41,11 @@ extension SQLiteStore {
                 guard let first: Int64 = row[0], let last: Int64 = row[1] else { return nil }
                 return first...last
             }
-            // One look-up per type in the (type, at) index for each end.
-            var first: Int64?, last: Int64?
-            for type in EventType.allCases {
-                if let low = try Int64.fetchOne(db, sql: "SELECT MIN(at) FROM events WHERE type = ?", arguments: [type.rawValue]),
-                   atMost.map({ low <= $0 }) ?? true {
-                    first = min(first ?? low, low)
-                }
-                let high = try atMost.map {
-                    try Int64.fetchOne(db, sql: "SELECT MAX(at) FROM events WHERE type = ? AND at <= ?", arguments: [type.rawValue, $0])
-                } ?? Int64.fetchOne(db, sql: "SELECT MAX(at) FROM events WHERE type = ?", arguments: [type.rawValue])
-                if let high { last = max(last ?? high, high) }
-            }
-            guard let first, let last else { return nil }
+            // Each end is one look-up in the index on `at`.
+            let first = try Int64.fetchOne(db, sql: "SELECT MIN(at) FROM events")
+            let last = try atMost.map { try Int64.fetchOne(db, sql: "SELECT MAX(at) FROM events WHERE at <= ?", arguments: [$0]) }
+                ?? Int64.fetchOne(db, sql: "SELECT MAX(at) FROM events")
+            guard let first, let last, first <= last else { return nil }
             return first...last
         }
     }

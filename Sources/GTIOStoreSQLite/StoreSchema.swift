@@ -189,7 +189,8 @@ enum StoreSchema {
             // props, a profile's bio …), one row per element, written by the append path beside
             // the event, so that no reader parses the stored JSON. They derive from `original`,
             // which the hash chain covers. Events appended before this table get theirs here,
-            // from their originals, the one time. Insights read the log by type and time.
+            // from their originals, the one time. Insights read the log by time: an index on
+            // `at` alone, as appends come in nearly increasing `at` (docs/PERFORMANCE.md).
             try db.execute(sql: """
                 CREATE TABLE event_properties (
                     seq      INTEGER NOT NULL,
@@ -199,7 +200,7 @@ enum StoreSchema {
                     number   REAL,
                     PRIMARY KEY (seq, name, position)
                 ) WITHOUT ROWID;
-                CREATE INDEX events_type_at ON events (type, at);
+                CREATE INDEX events_at ON events (at);
                 """)
             let insert = SQLiteStatementBinding(try db.makeStatement(
                 sql: "INSERT INTO event_properties (seq, name, position, text, number) VALUES (?, ?, ?, ?, ?)"))

@@ -46,7 +46,7 @@ import Testing
             try store.pool.write { db in
                 try db.execute(sql: """
                     DROP TABLE event_properties;
-                    DROP INDEX events_type_at;
+                    DROP INDEX events_at;
                     DELETE FROM grdb_migrations WHERE identifier = 'v5 event properties';
                     """)
             }
