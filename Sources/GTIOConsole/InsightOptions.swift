@@ -34,17 +34,17 @@ struct InsightOptions: ParsableArguments {
 
 /// The reader of the view `query` asks for, and the window of `from`…`to` in it.
 func insightReader(_ query: QueryOptions, from: String?, to: String?) throws -> (InsightReader, InsightWindow) {
-        let view: InsightView = switch try query.view {
-        case .latest: InsightView()
-        case .asOf(let moment): InsightView(asOf: moment.milliseconds)
-        case .atSeq(let seq): InsightView(throughSeq: seq)
-        }
-        let reader = InsightReader(store: try query.storeOptions.openForReading(), view: view)
-        let window = try insight {
-            try InsightWindow.resolve(
-                from: from.flatMap(Timestamp.init(date:))?.day, to: to.flatMap(Timestamp.init(date:))?.day, reader: reader)
-        }
-        return (reader, window)
+    let view: InsightView = switch try query.view {
+    case .latest: InsightView()
+    case .asOf(let moment): InsightView(asOf: moment.milliseconds)
+    case .atSeq(let seq): InsightView(throughSeq: seq)
+    }
+    let reader = InsightReader(store: try query.storeOptions.openForReading(), view: view)
+    let window = try insight {
+        try InsightWindow.resolve(
+            from: from.flatMap(Timestamp.init(date:))?.day, to: to.flatMap(Timestamp.init(date:))?.day, reader: reader)
+    }
+    return (reader, window)
 }
 
 /// Runs `body`, turning an insight's error into bad usage (exit 2) with its words.

@@ -27,8 +27,7 @@ extension SQLiteStore {
             """))
         let insertListItem = SQLiteStatementBinding(try db.cachedStatement(
             sql: "INSERT INTO event_lists (seq, position, user) VALUES (?, ?, ?)"))
-        let insertProperty = SQLiteStatementBinding(try db.cachedStatement(
-            sql: "INSERT INTO event_properties (seq, name, position, text, number) VALUES (?, ?, ?, ?, ?)"))
+        let insertProperty = SQLiteStatementBinding(try db.cachedStatement(sql: insertPropertySQL))
         var previousHash = lastSeq == 0 ? EventHashChain.genesis
             : try Data.fetchOne(db, sql: "SELECT hash FROM events WHERE seq = ?", arguments: [lastSeq]).map(Array.init)
                 ?? EventHashChain.genesis
@@ -83,14 +82,7 @@ extension SQLiteStore {
                 insertListItem.bind(3, user)
                 try insertListItem.step(db)
             }
-            for property in event.properties {
-                insertProperty.bind(1, seq)
-                insertProperty.bind(2, property.name)
-                insertProperty.bind(3, Int64(property.position))
-                insertProperty.bind(4, property.text)
-                insertProperty.bind(5, property.number)
-                try insertProperty.step(db)
-            }
+            try insert(event.properties, of: seq, with: insertProperty, in: db)
 
             if openLines.contains(line) { seqOfLine[line] = .some(seq) }
         }
@@ -119,6 +111,20 @@ extension SQLiteStore {
             try insert(signer.sign(record: record, lastSeq: seq, head: previousHash), in: db)
         }
         return outcome
+    }
+
+    static let insertPropertySQL = "INSERT INTO event_properties (seq, name, position, text, number) VALUES (?, ?, ?, ?, ?)"
+
+    /// Inserts the properties of the event at `seq` with `statement` (`insertPropertySQL`).
+    static func insert(_ properties: [EventProperty], of seq: Int64, with statement: SQLiteStatementBinding, in db: Database) throws {
+        for property in properties {
+            statement.bind(1, seq)
+            statement.bind(2, property.name)
+            statement.bind(3, Int64(property.position))
+            statement.bind(4, property.text)
+            statement.bind(5, property.number)
+            try statement.step(db)
+        }
     }
 
     /// Inserts the batch's ids into `event_ids` in sorted order and says, per event in input
