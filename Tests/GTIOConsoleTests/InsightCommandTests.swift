@@ -1,6 +1,7 @@
 import Foundation
 import GTIOTestSupport
 import Testing
+@testable import GTIOConsole
 
 /// Insights through the real binary: words, windows, errors and the two shapes of a trend.
 @Suite struct InsightCommandTests {
@@ -73,5 +74,16 @@ extension InsightCommandTests {
         let gone = try gtio("insight run shares")
         #expect(gone.status == 1)
         #expect(gone.stderr == "gtio: no insight saved as \"shares\" (saved: none; insight save NAME 'COMMAND')\n")
+    }
+}
+
+extension InsightCommandTests {
+    @Test func tabCompletesSelectorsPropertiesAndTheValuesSeen() throws {
+        let session = ConsoleSession(storeOptions: try StoreOptions.parse(["--store", store]), interactive: false)
+        #expect(session.completions(before: "trend ", word: "post.sh").contains("post.shared"))
+        #expect(session.completions(before: "trend post.shared --by ", word: "ch").contains("channel"))
+        #expect(session.completions(before: "trend post.shared --where ", word: "channel=") == ["channel=facebook", "channel=twitter"])
+        #expect(session.completions(before: "top ", word: "").contains("brands"))
+        #expect(session.completions(before: "funnel post.created ", word: "post.h").contains("post.hearted"))
     }
 }

@@ -112,7 +112,8 @@ import Testing
 
     @Test func everyConsoleMdCommandIsKnownWithUsageAndExample() {
         for name in ["looks", "verdict", "verdicts", "followers", "following", "suggest", "flags", "stats", "rebuild",
-                     "events", "event", "post", "user", "status", "sql", "help", "quit"] {
+                     "events", "event", "post", "user", "status", "sql", "help", "quit", "products", "product", "places",
+                     "prices", "flaggers", "trend", "breakdown", "funnel", "retention", "paths", "top", "insight"] {
             let info = ConsoleCommandInfo.named(name)
             #expect(info != nil, "\(name)")
             #expect(info?.example.hasPrefix(name) == true, "\(name)")

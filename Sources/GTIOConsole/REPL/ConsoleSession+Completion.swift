@@ -22,7 +22,15 @@ extension ConsoleSession {
         case "--measure": return ["events", "users", "devices", "sum:", "avg:"]
         case "--interval": return InsightInterval.allCases.map(\.rawValue)
         case "--actor": return InsightActor.allCases.map(\.rawValue)
-        case "--where": return InsightProperty.knownNames.map { $0 + "=" }
+        case "--where":
+            // After PROP= (or PROP!=), the values seen for it.
+            if let equals = word.firstIndex(of: "="), let property = try? InsightProperty(String(word[..<equals]).replacingOccurrences(of: "!", with: "")),
+               let store = try? storeOptions.openForReading(),
+               let values = try? PropertyValues.seen(property, in: InsightReader(store: store)) {
+                let head = String(word[...equals])
+                return values.map { head + $0 }
+            }
+            return InsightProperty.knownNames.map { $0 + "=" }
         case "--start", "--return": return EventType.allCases.map(\.rawValue)
         default: break
         }
