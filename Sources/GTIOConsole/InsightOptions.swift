@@ -13,6 +13,7 @@ struct InsightOptions: ParsableArguments {
     var from: String?
     @Option(help: ArgumentHelp("The last UTC day, YYYY-MM-DD (default: the day of now).", valueName: "date"))
     var to: String?
+    @Option(help: ArgumentHelp("Also write the answer's figure to this SVG file.", valueName: "file.svg")) var chart: String?
     @OptionGroup var query: QueryOptions
 
     func validate() throws {

@@ -15,22 +15,41 @@ struct SVGChart {
 
     /// A line with a point per value, labels under every seventh point counted back from the last.
     func line(_ points: [(label: String, value: Int)]) -> String {
-        let (left, right, top, bottom) = (78.0, 28.0, 14.0, 52.0)
-        let height = 250.0, plotWidth = Self.width - left - right, plotHeight = height - top - bottom
-        let (maximum, step) = Self.scale(points.map(\.value).max() ?? 0)
+        lines(points.map(\.label), [(name: "", values: points.map(\.value))])
+    }
+
+    /// Colours of the series of a chart with several lines, in order.
+    static let palette = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563", "#65a30d", "#9333ea"]
+
+    /// One line per series over the same labels, with a legend when there are several.
+    func lines(_ labels: [String], _ series: [(name: String, values: [Int])]) -> String {
+        let legend = series.count > 1 ? 24.0 * Double((series.count + 3) / 4) : 0
+        let (left, right, top, bottom) = (78.0, 28.0, 14.0 + legend, 52.0)
+        let height = 250.0 + legend, plotWidth = Self.width - left - right, plotHeight = height - top - bottom
+        let (maximum, step) = Self.scale(series.flatMap(\.values).max() ?? 0)
         func x(_ index: Int) -> Double {
-            points.count == 1 ? left + plotWidth / 2 : left + plotWidth * Double(index) / Double(points.count - 1)
+            labels.count == 1 ? left + plotWidth / 2 : left + plotWidth * Double(index) / Double(labels.count - 1)
         }
         func y(_ value: Int) -> Double { top + plotHeight * (1 - Double(value) / Double(maximum)) }
         var out = open(height: height)
         out += grid(left: left, right: Self.width - right, maximum: maximum, step: step, y: y)
-        for index in points.indices where (points.count - 1 - index) % 7 == 0 {
-            out += "<text x=\"\(n(x(index)))\" y=\"\(n(top + plotHeight + 18))\" text-anchor=\"middle\" \(Self.font)>\(HTML.escape(points[index].label))</text>"
+        for index in labels.indices where (labels.count - 1 - index) % 7 == 0 {
+            out += "<text x=\"\(n(x(index)))\" y=\"\(n(top + plotHeight + 18))\" text-anchor=\"middle\" \(Self.font)>\(HTML.escape(labels[index]))</text>"
         }
-        let path = points.indices.map { "\(n(x($0))),\(n(y(points[$0].value)))" }.joined(separator: " ")
-        out += "<polyline class=\"series\" fill=\"none\" stroke=\"#2563eb\" stroke-width=\"2\" points=\"\(path)\"/>"
-        for (index, point) in points.enumerated() {
-            out += "<circle class=\"point\" cx=\"\(n(x(index)))\" cy=\"\(n(y(point.value)))\" r=\"3\" fill=\"#2563eb\"><title>\(HTML.escape("\(point.label): \(ReportText.grouped(point.value))"))</title></circle>"
+        for (number, line) in series.enumerated() {
+            let color = Self.palette[number % Self.palette.count]
+            if series.count > 1 {
+                let (column, row) = (number % 4, number / 4)
+                let lx = left + Double(column) * 200, ly = 14.0 + Double(row) * 24
+                out += "<rect x=\"\(n(lx))\" y=\"\(n(ly))\" width=\"14\" height=\"14\" fill=\"\(color)\"/>"
+                out += "<text x=\"\(n(lx + 20))\" y=\"\(n(ly + 12))\" \(Self.font)>\(HTML.escape(line.name))</text>"
+            }
+            let path = line.values.indices.map { "\(n(x($0))),\(n(y(line.values[$0])))" }.joined(separator: " ")
+            out += "<polyline class=\"series\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(path)\"/>"
+            for (index, value) in line.values.enumerated() {
+                let label = (line.name.isEmpty ? "" : line.name + ", ") + labels[index] + ": " + ReportText.grouped(value)
+                out += "<circle class=\"point\" cx=\"\(n(x(index)))\" cy=\"\(n(y(value)))\" r=\"3\" fill=\"\(color)\"><title>\(HTML.escape(label))</title></circle>"
+            }
         }
         out += axisLabels(left: left, plotWidth: plotWidth, top: top, plotHeight: plotHeight, height: height)
         return out + "</svg>"

@@ -87,3 +87,13 @@ extension InsightCommandTests {
         #expect(session.completions(before: "funnel post.created ", word: "post.h").contains("post.hearted"))
     }
 }
+
+extension InsightCommandTests {
+    @Test func chartWritesTheFigureAsSVG() throws {
+        let path = folder.file("trend.svg")
+        #expect(try gtio("trend post.shared --by channel --from 2012-04-23 --chart \(path) --format csv").status == 0)
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.components(separatedBy: "<polyline").count == 3)  // one line per channel
+    }
+}

@@ -27,12 +27,16 @@ struct FunnelCommand: InsightAnswering {
     @Option(help: "With steps: user or device.") var actor: String?
     @Option(name: .customLong("where"), help: ArgumentHelp("With steps: keep only events with PROP=VALUE or PROP!=VALUE.", valueName: "filter"))
     var filters: [String] = []
+    @Option(help: ArgumentHelp("With steps: also write the funnel's figure to this SVG file.", valueName: "file.svg")) var chart: String?
     @OptionGroup var range: DayRangeOptions
     @Flag(help: "One row per first-open day instead of one row per step.") var byDay = false
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        if let table = try answer() { return try query.emit(query.format == .table && query.out == nil ? readable(table) : table) }
+        if let table = try answer() {
+            if let chart { try writeChart(table, to: chart) }
+            return try query.emit(query.format == .table && query.out == nil ? readable(table) : table)
+        }
         if within != nil || by != nil || actor != nil || !filters.isEmpty {
             throw ValidationError("--within, --by, --actor and --where need steps (e.g. funnel post.created post.hearted --within 1d)")
         }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import GTIOReports
 import GTIOInsights
 import GTIOTables
 
@@ -7,6 +9,8 @@ import GTIOTables
 protocol InsightAnswering: ParsableCommand {
     /// The query options the answer honours (format, output, view).
     var query: QueryOptions { get }
+    /// Where to write the answer's figure as SVG, if anywhere.
+    var chart: String? { get }
     /// nil when this invocation is not an insight (`funnel` without steps).
     func answer() throws -> ResultTable?
     /// The answer as a person reads it on a terminal.
@@ -16,7 +20,19 @@ protocol InsightAnswering: ParsableCommand {
 extension InsightAnswering {
     func run() throws {
         guard let table = try answer() else { return }
+        if let chart { try writeChart(table, to: chart) }
         try query.emit(query.format == .table && query.out == nil ? readable(table) : table)
+    }
+
+    /// Writes the answer's figure, titled by the command's name, as a self-contained SVG file.
+    func writeChart(_ table: ResultTable, to path: String) throws {
+        guard let svg = InsightChart.svg(table, title: Self.configuration.commandName ?? "insight") else {
+            throw ConsoleError.badArgument("--chart: this answer has no figure")
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(svg.utf8)) else {
+            throw ConsoleError.badArgument("--chart \(path): cannot be written (does its folder exist?)")
+        }
+        Terminal.writeError("wrote the chart to \(path)\n")
     }
 
     /// The long form, by default.
@@ -41,6 +57,7 @@ struct TrendCommand: InsightAnswering {
     @OptionGroup var options: InsightOptions
 
     var query: QueryOptions { options.query }
+    var chart: String? { options.chart }
 
     func answer() throws -> ResultTable? {
         try insight {
@@ -77,6 +94,7 @@ struct BreakdownCommand: InsightAnswering {
     @OptionGroup var options: InsightOptions
 
     var query: QueryOptions { options.query }
+    var chart: String? { options.chart }
 
     func answer() throws -> ResultTable? {
         try insight {
@@ -102,6 +120,7 @@ struct TopCommand: InsightAnswering {
     @OptionGroup var options: InsightOptions
 
     var query: QueryOptions { options.query }
+    var chart: String? { options.chart }
 
     func answer() throws -> ResultTable? {
         try insight {
@@ -130,6 +149,7 @@ struct PathsCommand: InsightAnswering {
     @OptionGroup var options: InsightOptions
 
     var query: QueryOptions { options.query }
+    var chart: String? { options.chart }
 
     func answer() throws -> ResultTable? {
         try insight {

@@ -23,6 +23,8 @@ struct RetentionCommand: InsightAnswering {
     @Option(help: ArgumentHelp("With --start: periods after the cohort's (default 7 days or 4 weeks).", valueName: "N")) var periods: Int?
     @Option(name: .customLong("where"), help: ArgumentHelp("With --start: keep only events with PROP=VALUE or PROP!=VALUE.", valueName: "filter"))
     var filters: [String] = []
+    /// Retention draws no figure yet.
+    var chart: String? { nil }
     @OptionGroup var range: DayRangeOptions
     @OptionGroup var query: QueryOptions
 
