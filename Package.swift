@@ -17,6 +17,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-algorithms", exact: "1.2.1"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
     ],
     targets: [
         // The event contract: types, validation, timestamps. No I/O, no SQLite.
@@ -63,6 +69,20 @@ let package = Package(
         .target(name: "GTIOReports", dependencies: ["GTIOCatalog", "GTIOStore", "GTIOProjections", "GTIOAnalytics", "GTIOTables"]),
         // A seeded, simulated GTIO community for demos and benchmarks.
         .target(name: "GTIOSimulation", dependencies: ["GTIOCatalog"]),
+        // `gtio serve`: the /Tracking collector (group commit, back-pressure) and the JSON read
+        // API over HTTP, on Hummingbird, with keys, structured logs and Prometheus metrics.
+        .target(
+            name: "GTIOServer",
+            dependencies: [
+                "GTIOCatalog", "GTIOStore", "GTIOProjections", "GTIOAnalytics", "GTIOTables",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The system's GNU readline (libreadline-dev), for the REPL.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
         // The command surface: subcommands, output formats, the REPL.
@@ -70,7 +90,7 @@ let package = Package(
             name: "GTIOConsole",
             dependencies: [
                 "GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOIngest", "GTIOSimulation", "GTIOProjections", "GTIOTables",
-                "GTIOAnalytics", "GTIOReports", "GTIOInsights", "CReadline",
+                "GTIOAnalytics", "GTIOReports", "GTIOInsights", "GTIOServer", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),

@@ -2,10 +2,12 @@
 public enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     case badArgument(String)
     case notFound(String)
+    /// Something that was not the person's doing went wrong (a server that stopped).
+    case failed(String)
 
     public var description: String {
         switch self {
-        case .badArgument(let message), .notFound(let message): message
+        case .badArgument(let message), .notFound(let message), .failed(let message): message
         }
     }
 
@@ -13,7 +15,7 @@ public enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     public var exitCode: Int32 {
         switch self {
         case .badArgument: 2
-        case .notFound: 1
+        case .notFound, .failed: 1
         }
     }
 }

@@ -11,6 +11,10 @@ public struct AppendOutcome: Sendable, Equatable {
     public var settled = 0
     public var firstSeq: Int64?
     public var lastSeq: Int64?
+    /// Of one batch: the indexes in its `events` of those not appended, their id being in the
+    /// log already, in order. The others took `firstSeq`, `firstSeq + 1`, … in input order:
+    /// what a collector tells each sender. Not summed by `add`.
+    public var duplicateIndexes: [Int] = []
 
     public init() {}
 

@@ -38,6 +38,7 @@ extension SQLiteStore {
         for (index, (line, event)) in batch.events.enumerated() {
             guard isNew[index] else {
                 outcome.duplicates += 1
+                outcome.duplicateIndexes.append(index)
                 if openLines.contains(line) { seqOfLine[line] = .some(nil) }
                 continue
             }

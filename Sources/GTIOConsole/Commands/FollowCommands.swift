@@ -1,4 +1,5 @@
 import ArgumentParser
+import GTIOAnalytics
 import GTIOProjections
 import GTIOTables
 
@@ -13,7 +14,7 @@ private func emitFollowList(
     }
     var users = try list(models)(user)
     if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
-    try query.emit(ResultTable(columns: ["user", "name"], rows: users.map { [.text($0.user), Cell($0.name)] }))
+    try query.emit(AnswerTable.follows(users))
 }
 
 /// `followers USER` (6.5).
@@ -55,12 +56,6 @@ struct SuggestCommand: ParsableCommand {
     }
 
     func run() throws {
-        let rows = try query.storedModels().suggestions(for: user, page: page, pageSize: pageSize)
-        try query.emit(ResultTable(
-            columns: ["rank", "user", "mutual", "followers", "reason"],
-            rows: rows.map {
-                [.integer(Int64($0.rank)), .text($0.user), .integer(Int64($0.mutual)), .integer(Int64($0.followers)),
-                 .text($0.reason)]
-            }))
+        try query.emit(AnswerTable.suggestions(query.storedModels().suggestions(for: user, page: page, pageSize: pageSize)))
     }
 }

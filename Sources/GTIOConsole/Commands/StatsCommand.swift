@@ -24,23 +24,8 @@ struct StatsCommand: ParsableCommand {
         }
         // A day without events has no row of its own; its WAU and MAU still count the days before it.
         let figures = try models.engagement(on: day) ?? query.readModels().engagement(on: day)
-        let engagement = AnswerTable.engagement([figures])
-        var columns = engagement.columns
-        var row = engagement.rows[0]
-        // The moderation desk as of now: the queue, and how long decided items waited.
-        let queue = try models.queueSize(), decided = try models.decisionFigures()
-        let desk = ModerationFigures(
-            queue: queue.items, hidden: queue.hidden, decisions: decided.count, removed: decided.removed,
-            dismissed: decided.dismissed, medianWait: decided.medianWait, p90Wait: decided.p90Wait,
-            byModerator: decided.byModerator.map { (moderator: $0.0, decisions: $0.1) })
-        columns += ["queue", "queue_hidden", "decisions", "decision_median_h", "decision_p90_h"]
-        row += [.integer(Int64(desk.queue)), .integer(Int64(desk.hidden)), .integer(Int64(desk.decisions)),
-                Cell(desk.medianHours), Cell(desk.p90Hours)]
-        for (moderator, count) in desk.byModerator {
-            columns.append("decisions_\(moderator)")
-            row.append(.integer(Int64(count)))
-        }
-        let table = ResultTable(columns: columns, rows: [row])
+        let table = try AnswerTable.stats(figures, in: models)
+        let columns = table.columns, row = table.rows[0]
         if query.format == .table && query.out == nil {
             // One day reads better down the page.
             try query.emit(ResultTable(columns: ["metric", "value"], rows: zip(columns, row).map { [.text($0), $1] }))

@@ -1,0 +1,118 @@
+import CompressNIO
+import GTIOCatalog
+import GTIOStore
+import GTIOTables
+import Hummingbird
+import NIOCore
+
+/// `POST /Tracking` and `/v1/events`: what the app sends, checked event by event as `ingest`
+/// checks lines, appended through the commit queue, and answered per event.
+struct Collector: Sendable {
+    let configuration: ServerConfiguration
+    let gate: AccessGate
+    let queue: CommitQueue
+
+    /// What happened to one event of a request.
+    enum Result {
+        case appended(id: String, seq: Int64)
+        case duplicate(id: String)
+        case rejected(reason: String)
+    }
+
+    func register(on router: Router<ServerContext>) {
+        router.post("/Tracking") { request, context in try await self.collect(request, context: context) }
+        router.post("/v1/events") { request, context in try await self.collect(request, context: context) }
+    }
+
+    func collect(_ request: Request, context: ServerContext) async throws -> Response {
+        try gate.check(request, needs: .write)
+        guard let format = EventBody.Format(contentType: request.headers[.contentType]) else {
+            throw ServerError.unsupportedMediaType(request.headers[.contentType] ?? "")
+        }
+        let texts = try EventBody.events(in: try await body(of: request), as: format)
+        var batch = EventBatch(source: "http \(context.peer) \(context.id)")
+        var results = [Result?](repeating: nil, count: texts.count)
+        var indexOfEvent: [Int] = []
+        for (index, text) in texts.enumerated() {
+            let line = index + 1
+            guard text.count <= configuration.maxEvent else {
+                let reason = "event is \(text.count) bytes, over the limit of \(configuration.maxEvent) bytes per event"
+                batch.rejected.append(RejectedLine(line: line, reason: reason, original: text))
+                results[index] = .rejected(reason: reason)
+                continue
+            }
+            switch text.withUnsafeBufferPointer(EventValidator.validate) {
+            case .success(let event):
+                batch.events.append((line, event))
+                indexOfEvent.append(index)
+            case .failure(let rejection):
+                batch.rejected.append(RejectedLine(line: line, reason: rejection.description, original: text))
+                results[index] = .rejected(reason: rejection.description)
+            }
+        }
+        let outcome = texts.isEmpty ? AppendOutcome() : try await queue.submit(batch)
+        var duplicates = outcome.duplicateIndexes.makeIterator()
+        var nextDuplicate = duplicates.next()
+        var seq = outcome.firstSeq ?? 0
+        for (position, index) in indexOfEvent.enumerated() {
+            let id = batch.events[position].event.id
+            if position == nextDuplicate {
+                results[index] = .duplicate(id: id)
+                nextDuplicate = duplicates.next()
+            } else {
+                results[index] = .appended(id: id, seq: seq)
+                seq += 1
+            }
+        }
+        return Self.response(results.map { $0! }, outcome: outcome)
+    }
+
+    /// The body, gunzipped when it says so, within the per-request limit.
+    private func body(of request: Request) async throws -> [UInt8] {
+        var request = request
+        var buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: configuration.maxBody)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ServerError.bodyTooLarge(limit: configuration.maxBody)
+        }
+        switch request.headers[.contentEncoding]?.lowercased() {
+        case nil, "identity":
+            break
+        case "gzip", "x-gzip":
+            do {
+                buffer = try buffer.decompress(with: .gzip(), maxSize: configuration.maxBody)
+            } catch let error as CompressNIOError where error == .bufferOverflow {
+                throw ServerError.bodyTooLarge(limit: configuration.maxBody)
+            } catch {
+                throw ServerError.badEncoding("\(error)")
+            }
+        case let other?:
+            throw ServerError.badEncoding("Content-Encoding \(other) is not read here (gzip is)")
+        }
+        return Array(buffer.readableBytesView)
+    }
+
+    /// 200 with the totals and one result per event, in body order.
+    static func response(_ results: [Result], outcome: AppendOutcome) -> Response {
+        let each = results.enumerated().map { index, result in
+            switch result {
+            case .appended(let id, let seq):
+                JSONRenderer.object([("index", .integer(Int64(index))), ("status", .text("appended")), ("id", .text(id)),
+                                     ("seq", .integer(seq))])
+            case .duplicate(let id):
+                JSONRenderer.object([("index", .integer(Int64(index))), ("status", .text("duplicate")), ("id", .text(id))])
+            case .rejected(let reason):
+                JSONRenderer.object([("index", .integer(Int64(index))), ("status", .text("rejected")), ("reason", .text(reason))])
+            }
+        }
+        let totals: [(String, Cell)] = [
+            ("received", .integer(Int64(results.count))), ("appended", .integer(Int64(outcome.appended))),
+            ("duplicates", .integer(Int64(outcome.duplicates))), ("rejected", .integer(Int64(outcome.rejected))),
+            ("first_seq", Cell(outcome.firstSeq)), ("last_seq", Cell(outcome.lastSeq)),
+        ]
+        let body = JSONRenderer.object(
+            encoded: totals.map { ($0.0, JSONRenderer.value($0.1)) } + [("results", "[" + each.joined(separator: ",") + "]")]) + "\n"
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import GTIOStore
+import ServiceLifecycle
+
+/// Group commit: requests hand their batches to one writer thread, which gathers what arrived
+/// within a bounded wait into one transaction, so that one fsync acknowledges many requests.
+///
+/// A request's batch stays its own batch in the log (its source names the request), only the
+/// transaction is shared; every request waits until its events are committed before it is
+/// answered. The queue is bounded in events: when full, `submit` refuses at once (503) rather
+/// than let memory grow. On graceful shutdown it stops taking batches, commits what it holds,
+/// and returns.
+final class CommitQueue: Service, @unchecked Sendable {
+    // @unchecked: `pending`, `pendingEvents`, `accepting`, `stopping` and `finished` are only
+    // touched while holding `condition`.
+    private let condition = NSCondition()
+    private var pending: [(batch: EventBatch, reply: CheckedContinuation<AppendOutcome, any Error>)] = []
+    private var pendingEvents = 0
+    private var accepting = true
+    private var stopping = false
+    private var finished: CheckedContinuation<Void, Never>?
+    private var done = false
+
+    private let store: any EventLog
+    private let capacity: Int
+    private let wait: Double
+    private let metrics: ServerMetrics
+    private let committed: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - capacity: events that may wait for a commit at once.
+    ///   - wait: seconds the writer waits after a first batch for others to join it.
+    ///   - committed: called on the writer thread after each commit (to nudge the read models).
+    init(store: any EventLog, capacity: Int, wait: Double, metrics: ServerMetrics, committed: @escaping @Sendable () -> Void) {
+        self.store = store
+        self.capacity = capacity
+        self.wait = wait
+        self.metrics = metrics
+        self.committed = committed
+    }
+
+    /// Appends `batch` in the next commit and returns what the append did, once committed.
+    func submit(_ batch: EventBatch) async throws -> AppendOutcome {
+        try await withCheckedThrowingContinuation { reply in
+            condition.lock()
+            guard accepting else {
+                condition.unlock()
+                reply.resume(throwing: ServerError.shuttingDown)
+                return
+            }
+            // One request larger than the whole queue still goes through when the queue is empty.
+            guard pending.isEmpty || pendingEvents + batch.read <= capacity else {
+                condition.unlock()
+                metrics.queueRefusals.increment()
+                reply.resume(throwing: ServerError.queueFull(retryAfter: 1))
+                return
+            }
+            pending.append((batch, reply))
+            pendingEvents += batch.read
+            metrics.queueDepth.record(pendingEvents)
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    func run() async throws {
+        let writer = Thread { [self] in writeLoop() }
+        writer.name = "gtio-commit"
+        writer.start()
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+                    condition.lock()
+                    if done {
+                        condition.unlock()
+                        finished.resume()
+                    } else {
+                        self.finished = finished
+                        condition.unlock()
+                    }
+                }
+            } onCancel: {
+                stop()
+            }
+        } onGracefulShutdown: {
+            self.stop()
+        }
+    }
+
+    /// Takes no more batches; the writer commits those it holds and ends.
+    func stop() {
+        condition.lock()
+        accepting = false
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func writeLoop() {
+        while let group = nextGroup() {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let result = Result { try store.write { tx in try group.map { try tx.append($0.batch) } } }
+            metrics.commitDuration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+            switch result {
+            case .success(let outcomes):
+                var events = 0
+                for (entry, outcome) in zip(group, outcomes) {
+                    metrics.appended.increment(by: outcome.appended)
+                    metrics.duplicates.increment(by: outcome.duplicates)
+                    metrics.rejected.increment(by: outcome.rejected)
+                    events += outcome.read
+                    entry.reply.resume(returning: outcome)
+                }
+                metrics.commitEvents.record(events)
+                metrics.commitRequests.record(group.count)
+                committed()
+            case .failure(let error):
+                for entry in group { entry.reply.resume(throwing: ServerError.storeFailed("\(error)")) }
+            }
+        }
+        condition.lock()
+        done = true
+        let finished = self.finished
+        self.finished = nil
+        condition.unlock()
+        finished?.resume()
+    }
+
+    /// The batches of the next commit: waits for a first one, then up to `wait` seconds for
+    /// others (not when stopping, or when the queue is already full); nil once stopped and empty.
+    private func nextGroup() -> [(batch: EventBatch, reply: CheckedContinuation<AppendOutcome, any Error>)]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty && !stopping { condition.wait() }
+        if pending.isEmpty { return nil }
+        if wait > 0 {
+            let deadline = Date(timeIntervalSinceNow: wait)
+            while !stopping && pendingEvents < capacity / 2 && condition.wait(until: deadline) {}
+        }
+        let group = pending
+        pending = []
+        pendingEvents = 0
+        metrics.queueDepth.record(0)
+        return group
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import GTIOAnalytics
+import GTIOCatalog
+import GTIOProjections
+import GTIOStore
+import GTIOTables
+import Hummingbird
+import NIOCore
+
+/// `GET /v1/…`: the answers of the console's queries as JSON, the same rows as `--format json`,
+/// read from the read models in the store; and moderators' decisions.
+///
+/// Each answer carries an `ETag` naming the log position it reflects, so a dashboard polling
+/// with `If-None-Match` gets 304 without the query being run until the log moves.
+struct ReadAPI: Sendable {
+    let store: any EventStore
+    let gate: AccessGate
+    let projector: ReadModelProjector
+
+    func register(on router: Router<ServerContext>) {
+        router.get("/v1/looks/{tab}") { request, context in
+            let tabName = context.parameters.get("tab") ?? ""
+            guard let tab = LooksTab(rawValue: tabName) else {
+                throw ServerError.notFound("unknown tab \"\(tabName)\" (popular, new, top or wear-it)")
+            }
+            let limit = try Self.limit(request, default: 20)
+            let place = request.uri.queryParameters.get("place")
+            return try await self.answer(request) { models in
+                .table(AnswerTable.looks(try models.looks(tab, limit: limit, place: place)))
+            }
+        }
+        router.get("/v1/verdicts") { request, _ in
+            let limit = try Self.limit(request, default: nil)
+            return try await self.answer(request) { models in
+                .table(AnswerTable.verdicts(Array(try models.verdicts().prefix(limit ?? .max))))
+            }
+        }
+        router.get("/v1/posts/{id}") { request, context in
+            let post = context.parameters.get("id") ?? ""
+            return try await self.answer(request) { models in
+                guard let found = try AnswerTable.post(post, in: models) else {
+                    throw ServerError.notFound("unknown post \"\(post)\": no post.created with that id in the log")
+                }
+                return .row(found.table)
+            }
+        }
+        router.get("/v1/users/{id}") { request, context in
+            let user = context.parameters.get("id") ?? ""
+            return try await self.answer(request) { models in
+                guard let found = try AnswerTable.user(user, in: models) else { throw Self.unknown(user) }
+                return .row(found.table)
+            }
+        }
+        router.get("/v1/users/{id}/followers") { request, context in
+            try await self.follows(request, context, StoredReadModels.followers)
+        }
+        router.get("/v1/users/{id}/following") { request, context in
+            try await self.follows(request, context, StoredReadModels.following)
+        }
+        router.get("/v1/users/{id}/suggestions") { request, context in
+            let user = context.parameters.get("id") ?? ""
+            let page = try Self.integer(request, "page", default: 1, minimum: 1)
+            let size = try Self.integer(request, "page_size", default: 10, minimum: 1)
+            return try await self.answer(request) { models in
+                .table(AnswerTable.suggestions(try models.suggestions(for: user, page: page, pageSize: size)))
+            }
+        }
+        router.get("/v1/flags") { request, _ in
+            let limit = try Self.limit(request, default: nil)
+            let query = request.uri.queryParameters
+            let filter = QueueFilter(reason: query.get("reason"), author: query.get("author"))
+            return try await self.answer(request) { models in
+                let queue = Array(try models.moderationQueue(filter).prefix(limit ?? .max))
+                let previews = try models.previews(of: queue.map(\.item))
+                return .table(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
+            }
+        }
+        router.get("/v1/stats") { request, _ in
+            let date = request.uri.queryParameters.get("date")
+            let day: Int64? = try date.map { text in
+                guard let start = Timestamp(date: text) else {
+                    throw ServerError.badParameter("date: \"\(text)\" is not a date (expected YYYY-MM-DD)")
+                }
+                return start.day
+            }
+            return try await self.answer(request) { models in
+                let day = day ?? models.today
+                guard let figures = try models.engagement(on: day) ?? self.projector.latest?.engagement(on: day) else {
+                    throw ServerError.notReady("the read models are still loading; retry shortly")
+                }
+                return .row(try AnswerTable.stats(figures, in: models))
+            }
+        }
+        router.post("/v1/flags/{item}/resolve") { request, context in
+            try await self.resolve(request, context: context)
+        }
+    }
+
+    /// An answer: a table sent as an array of rows, or its one row as an object.
+    enum Answer {
+        case table(ResultTable)
+        case row(ResultTable)
+    }
+
+    private func follows(
+        _ request: Request, _ context: ServerContext,
+        _ list: @escaping @Sendable (StoredReadModels) -> (String) throws -> [(user: String, name: String?)]
+    ) async throws -> Response {
+        let user = context.parameters.get("id") ?? ""
+        let limit = try Self.limit(request, default: nil)
+        return try await answer(request) { models in
+            guard try models.knows(user: user) else { throw Self.unknown(user) }
+            return .table(AnswerTable.follows(Array(try list(models)(user).prefix(limit ?? .max))))
+        }
+    }
+
+    private static func unknown(_ user: String) -> ServerError {
+        .notFound("unknown user \"\(user)\": no event in the log names them")
+    }
+
+    /// Checks the key, picks the view (`as_of`, `at_seq`), answers 304 when `If-None-Match`
+    /// names the position the answer would reflect, and runs `query` off the event loop.
+    private func answer(_ request: Request, _ query: @escaping @Sendable (StoredReadModels) throws -> Answer) async throws -> Response {
+        try gate.check(request, needs: .read)
+        let parameters = request.uri.queryParameters
+        let asOf = parameters.get("as_of"), atSeq = parameters.get("at_seq")
+        if asOf != nil && atSeq != nil { throw ServerError.badParameter("give as_of or at_seq, not both") }
+        let view: LogView
+        if let asOf {
+            guard let moment = Timestamp(rfc3339: asOf) ?? Timestamp(date: asOf).map({ Timestamp.endOfDay($0.day) }) else {
+                throw ServerError.badParameter("as_of: \"\(asOf)\" is not a time (expected YYYY-MM-DD or an ISO 8601 time with its offset)")
+            }
+            view = .asOf(moment)
+        } else if let atSeq {
+            guard let seq = Int64(atSeq), seq >= 0 else { throw ServerError.badParameter("at_seq: \"\(atSeq)\" is not a seq (0 or more)") }
+            view = .atSeq(seq)
+        } else {
+            view = .latest
+        }
+        let store = self.store
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        return try await Self.offLoop {
+            let tag: String
+            let models: StoredReadModels
+            switch view {
+            case .latest:
+                models = try StoredReadModels(source: store)
+                tag = "\"\(models.lastSeq)\""
+            case .atSeq(let seq):
+                let last = try store.lastSeq()
+                tag = "\"s\(min(seq, last))\""
+                if ifNoneMatch == tag { return Self.notModified(tag) }
+                models = try ReadModelEngine(store: store).scratch(view)
+            case .asOf(let moment):
+                // Events appended later may be older than the moment: the log's end is in the tag.
+                tag = "\"a\(moment.milliseconds)-\(try store.lastSeq())\""
+                if ifNoneMatch == tag { return Self.notModified(tag) }
+                models = try ReadModelEngine(store: store).scratch(view)
+            }
+            if ifNoneMatch == tag { return Self.notModified(tag) }
+            let json: String
+            switch try query(models) {
+            case .table(let table): json = JSONRenderer.render(table)
+            case .row(let table):
+                json = JSONRenderer.object(Array(zip(table.columns, table.rows.first ?? []))) + "\n"
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json", .eTag: tag],
+                            body: .init(byteBuffer: ByteBuffer(string: json)))
+        }
+    }
+
+    private static func notModified(_ tag: String) -> Response {
+        Response(status: .notModified, headers: [.eTag: tag])
+    }
+
+    /// `POST /v1/flags/{item}/resolve` with `{"action": "remove"|"dismiss", "version": N,
+    /// "moderator"?: …, "note"?: …}`: the decision as `resolve` appends it, refused with 409
+    /// when the item changed since `version` or has nothing open.
+    private func resolve(_ request: Request, context: ServerContext) async throws -> Response {
+        let keyName = try gate.check(request, needs: .moderate)
+        var request = request
+        let buffer = try await request.collectBody(upTo: 64 << 10)
+        let object: JSONObject
+        do {
+            guard case .object(let parsed) = try Array(buffer.readableBytesView).withUnsafeBufferPointer({ try JSONReader.parse($0) }) else {
+                throw ServerError.badParameter("the body must be a JSON object: {\"action\": \"remove\", \"version\": N}")
+            }
+            object = parsed
+        } catch let error as JSONSyntaxError {
+            throw ServerError.notJSON("\(error)")
+        }
+        let item = context.parameters.get("item") ?? ""
+        guard case .string(let action)? = object["action"], action == "remove" || action == "dismiss" else {
+            throw ServerError.badParameter("\"action\" must be \"remove\" or \"dismiss\"")
+        }
+        guard case .number(let number)? = object["version"], let version = number.integer else {
+            throw ServerError.badParameter("\"version\" must be the item's version as flags lists it (the seq of its latest open flag)")
+        }
+        let moderator: String
+        if case .string(let named)? = object["moderator"] { moderator = named } else { moderator = keyName ?? "" }
+        guard !moderator.isEmpty, moderator.unicodeScalars.count <= 64 else {
+            throw ServerError.badParameter("\"moderator\": a moderator id of 1–64 characters (the key's name by default)")
+        }
+        let note: String?
+        if case .string(let text)? = object["note"] { note = text } else { note = nil }
+        guard let models = projector.latest else { throw ServerError.notReady("the read models are still loading; retry shortly") }
+        let store = self.store, projector = self.projector
+        return try await Self.offLoop {
+            let moment = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+            let seqs: [Int64]
+            do {
+                seqs = try ModerationDesk(store: store).resolve(
+                    [.init(item: item, expectedVersion: version)], action: action, moderator: moderator, note: note,
+                    at: moment, from: models)
+            } catch let refusal as ModerationDesk.Refusal {
+                switch refusal {
+                case .malformed: throw ServerError.badParameter(refusal.description)
+                case .noSuchItem: throw ServerError.notFound(refusal.description)
+                case .nothingOpen, .changed: throw ServerError.conflict(refusal.description)
+                }
+            }
+            projector.nudge()
+            let body = JSONRenderer.object([
+                ("item", .text(item)), ("action", .text(action)), ("moderator", .text(moderator)), ("seq", .integer(seqs[0])),
+            ]) + "\n"
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+    }
+
+    private static func limit(_ request: Request, default value: Int?) throws -> Int? {
+        guard let text = request.uri.queryParameters.get("limit") else { return value }
+        guard let limit = Int(text), limit >= 0 else { throw ServerError.badParameter("limit: \"\(text)\" is not 0 (all) or more") }
+        return limit == 0 ? nil : limit
+    }
+
+    private static func integer(_ request: Request, _ name: String, default value: Int, minimum: Int) throws -> Int {
+        guard let text = request.uri.queryParameters.get(name) else { return value }
+        guard let number = Int(text), number >= minimum else { throw ServerError.badParameter("\(name): \"\(text)\" must be \(minimum) or more") }
+        return number
+    }
+
+    /// Runs blocking store work on a GCD thread, off the event loops and the cooperative pool.
+    static func offLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Swift.Result { try body() }) }
+        }
+    }
+}

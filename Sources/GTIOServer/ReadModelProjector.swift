@@ -1,0 +1,130 @@
+import Foundation
+import GTIOProjections
+import GTIOStore
+import Logging
+import ServiceLifecycle
+
+/// Keeps the store's read models current while the server runs: after each commit the
+/// collector nudges it, and it applies the new events on its own thread, so appends never wait
+/// for the read models and several commits in a row are applied together.
+final class ReadModelProjector: Service, @unchecked Sendable {
+    // @unchecked: `live`, `dirty`, `stopping`, `finished`, `done` and `failure` are only
+    // touched while holding `condition`.
+    private let condition = NSCondition()
+    private var live: LiveReadModels?
+    private var dirty = true
+    private var stopping = false
+    private var done = false
+    private var finished: CheckedContinuation<Void, Never>?
+    private var failure: String?
+
+    private let store: any EventStore
+    private let metrics: ServerMetrics
+    private let logger: Logger
+
+    init(store: any EventStore, metrics: ServerMetrics, logger: Logger) {
+        self.store = store
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// New events were committed: apply them soon.
+    func nudge() {
+        condition.lock()
+        dirty = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The in-memory fold of the last catch-up (what a moderator's decision checks against);
+    /// nil until the first catch-up is done.
+    var latest: ReadModels? {
+        condition.lock()
+        defer { condition.unlock() }
+        return live?.latest
+    }
+
+    /// Why the last catch-up failed, nil when it succeeded.
+    var lastFailure: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+
+    func run() async throws {
+        let worker = Thread { [self] in loop() }
+        worker.name = "gtio-read-models"
+        worker.start()
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+                    condition.lock()
+                    if done {
+                        condition.unlock()
+                        finished.resume()
+                    } else {
+                        self.finished = finished
+                        condition.unlock()
+                    }
+                }
+            } onCancel: {
+                stop()
+            }
+        } onGracefulShutdown: {
+            self.stop()
+        }
+    }
+
+    /// Applies what is left and ends.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while !dirty && !stopping { condition.wait() }
+            let last = stopping
+            dirty = false
+            condition.unlock()
+            catchUp()
+            if last { break }
+        }
+        condition.lock()
+        done = true
+        let finished = self.finished
+        self.finished = nil
+        condition.unlock()
+        finished?.resume()
+    }
+
+    private func catchUp() {
+        do {
+            let models: LiveReadModels
+            condition.lock()
+            let existing = live
+            condition.unlock()
+            if let existing {
+                models = existing
+            } else {
+                let started = Date()
+                models = try LiveReadModels(store: store)
+                logger.info("read models loaded", metadata: ["seconds": "\(Date().timeIntervalSince(started))"])
+            }
+            let applied = try models.catchUp()
+            condition.lock()
+            live = models
+            failure = nil
+            condition.unlock()
+            metrics.readModelLag.record(max(0, try store.lastSeq() - applied.state.lastSeq))
+        } catch {
+            condition.lock()
+            failure = "\(error)"
+            condition.unlock()
+            logger.error("read models could not catch up", metadata: ["error": "\(error)"])
+        }
+    }
+}
