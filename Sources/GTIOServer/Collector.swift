@@ -75,6 +75,8 @@ struct Collector: Sendable {
             buffer = try await request.collectBody(upTo: configuration.maxBody)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw ServerError.bodyTooLarge(limit: configuration.maxBody)
+        } catch is NIOTooManyBytesError {
+            throw ServerError.bodyTooLarge(limit: configuration.maxBody)
         }
         switch request.headers[.contentEncoding]?.lowercased() {
         case nil, "identity":

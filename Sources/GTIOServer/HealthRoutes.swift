@@ -39,7 +39,7 @@ struct HealthRoutes: Sendable {
             }
             let lag = last - applied
             var reason: String?
-            if projector.latest == nil { reason = "the read models are still loading" }
+            if !projector.isLoaded { reason = "the read models are still loading" }
             if let failure = projector.lastFailure { reason = "the read models failed to catch up: \(failure)" }
             if lag > maxLag { reason = "the read models are \(lag) events behind the log (at most \(maxLag))" }
             let body = JSONRenderer.object([

@@ -85,7 +85,7 @@ struct ReadAPI: Sendable {
             }
             return try await self.answer(request) { models in
                 let day = day ?? models.today
-                guard let figures = try models.engagement(on: day) ?? self.projector.latest?.engagement(on: day) else {
+                guard let figures = try models.engagement(on: day) ?? self.projector.current()?.engagement(on: day) else {
                     throw ServerError.notReady("the read models are still loading; retry shortly")
                 }
                 return .row(try AnswerTable.stats(figures, in: models))
@@ -203,9 +203,9 @@ struct ReadAPI: Sendable {
         }
         let note: String?
         if case .string(let text)? = object["note"] { note = text } else { note = nil }
-        guard let models = projector.latest else { throw ServerError.notReady("the read models are still loading; retry shortly") }
         let store = self.store, projector = self.projector
         return try await Self.offLoop {
+            guard let models = try projector.current() else { throw ServerError.notReady("the read models are still loading; retry shortly") }
             let moment = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
             let seqs: [Int64]
             do {

@@ -36,12 +36,20 @@ final class ReadModelProjector: Service, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The in-memory fold of the last catch-up (what a moderator's decision checks against);
-    /// nil until the first catch-up is done.
-    var latest: ReadModels? {
+    /// The read models in memory, brought up to the end of the log (waiting for a catch-up in
+    /// progress): what a moderator's decision checks against. Nil until they are loaded.
+    func current() throws -> ReadModels? {
+        condition.lock()
+        let live = self.live
+        condition.unlock()
+        return try live?.catchUp()
+    }
+
+    /// Whether the read models are loaded.
+    var isLoaded: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return live?.latest
+        return live != nil
     }
 
     /// Why the last catch-up failed, nil when it succeeded.
