@@ -9,9 +9,13 @@ import Darwin
 ///
 /// flock rather than fcntl locks because SQLite's own locks on the same file are fcntl locks,
 /// which a process loses when it closes any descriptor of the file; flock locks belong to this
-/// descriptor alone and never meet SQLite's.
-struct OpeningLock {
-    private let descriptor: Int32
+/// descriptor alone and never meet SQLite's. For the same reason the descriptor stays open
+/// until the store has closed its connections (`close()`): closing it while they are open
+/// would drop their locks, and another process closing its last connection would then take
+/// the file for itself and delete the write-ahead log under them ("disk I/O error").
+final class OpeningLock: @unchecked Sendable {
+    // @unchecked: the descriptor is set once; `release` and `close` are called by the owner.
+    private var descriptor: Int32
 
     /// Takes the lock, creating an empty file for a writer when none exists (SQLite accepts an
     /// empty file as a new database). A reader of a missing file holds no lock.
@@ -29,9 +33,20 @@ struct OpeningLock {
         }
     }
 
+    /// Lets other processes open the store; the descriptor stays open.
     func release() {
         guard descriptor >= 0 else { return }
         _ = flock(descriptor, LOCK_UN)
-        _ = close(descriptor)
+    }
+
+    /// Closes the descriptor (once): only when no connection of this process has the file open.
+    func close() {
+        guard descriptor >= 0 else { return }
+        defer { descriptor = -1 }
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #elseif canImport(Darwin)
+        _ = Darwin.close(descriptor)
+        #endif
     }
 }

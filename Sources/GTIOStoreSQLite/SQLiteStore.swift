@@ -17,6 +17,9 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// Signs the head of every batch this process appends, when given.
     public let signer: BatchSigner?
 
+    /// The descriptor the opening lock was taken on, closed only after the pool (see `OpeningLock`).
+    private let openingFile: OpeningLock
+
     /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
     /// `readOnly` opens an existing store without ever writing to it, not even to migrate it:
     /// a missing file is `.missing`, and a store whose schema is older than this build's
@@ -31,8 +34,14 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         // Checking, creating and migrating happen under a lock on the file, so that processes
         // opening a new store at once see it either absent or complete.
         let lock = OpeningLock(path: absolute, exclusive: !readOnly)
+        openingFile = lock
         defer { lock.release() }
-        try Self.checkBeforeOpening(absolute)
+        do {
+            try Self.checkBeforeOpening(absolute)
+        } catch {
+            lock.close()
+            throw error
+        }
 
         var configuration = Configuration()
         // Two ingests on one store take turns per batch; a batch commits in well under a
@@ -57,12 +66,20 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
                 try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
             }
         } catch let error as DatabaseError {
+            lock.close()
             throw Self.translate(error, path: absolute)
         } catch let error as StoreError {
+            lock.close()
             throw error
         } catch {
+            lock.close()
             throw .cannotOpen(path: absolute, reason: "\(error)")
         }
+    }
+
+    deinit {
+        try? pool.close()
+        openingFile.close()
     }
 
     /// Refuses, before SQLite touches the file, a missing folder, a file that is not SQLite,

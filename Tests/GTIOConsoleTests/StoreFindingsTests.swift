@@ -1,4 +1,7 @@
 import Foundation
+import GTIOCatalog
+import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 
@@ -12,6 +15,31 @@ import Testing
         folder.write(name, ids.map {
             #"{"id":"\#($0)","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u1","data":{"post":"p1"}}"#
         }.joined(separator: "\n") + "\n")
+    }
+
+    /// A long-running process (gtio serve) keeps its store working while other programs open
+    /// and close it (here Python's sqlite3, as an operator's SQLite shell would): the opening
+    /// lock's descriptor once dropped the process's SQLite locks, and the next program to close
+    /// its last connection deleted the write-ahead log under it ("disk I/O error").
+    @Test func aStoreStaysReadableWhileOtherProcessesOpenAndCloseIt() throws {
+        let file = feed("g.jsonl", ids: ["a", "b"])
+        #expect(try GTIOBinary.run(["ingest", file, "--store", store]).status == 0)
+        let open = try SQLiteStore(path: store)
+        _ = try open.append(EventBatch(source: "test", events: [(1, try EventValidator.validate(
+            #"{"id":"c","type":"post.hearted","at":"2012-04-23T00:00:01Z","user":"u1","data":{"post":"p1"}}"#).get())]))
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute('SELECT COUNT(*) FROM events').fetchone()[0]); c.close()", store]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        python.waitUntilExit()
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "3\n")
+        #expect(try open.lastSeq() == 3)
+        _ = try open.append(EventBatch(source: "test", events: [(2, try EventValidator.validate(
+            #"{"id":"d","type":"post.hearted","at":"2012-04-23T00:00:02Z","user":"u1","data":{"post":"p1"}}"#).get())]))
+        #expect(try open.lastSeq() == 4)
+        #expect(try GTIOBinary.run(["verify", "--store", store]).status == 0)
     }
 
     @Test func fourProcessesCreatingOneStoreAllSucceed() throws {
