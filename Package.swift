@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
+        // Tests only: reads Events/openapi.yaml to hold the server to it.
+        .package(url: "https://github.com/jpsim/Yams", exact: "5.0.1"),
     ],
     targets: [
         // The event contract: types, validation, timestamps. No I/O, no SQLite.
@@ -134,8 +136,8 @@ let package = Package(
         .testTarget(
             name: "GTIOConsoleTests",
             // Depending on the executable makes `swift test` build the real `gtio` the tests run.
-            dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOIngest", "GTIOStore", "GTIOStoreSQLite", "GTIOTestSupport", "gtio",
-                           .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOIngest", "GTIOStore", "GTIOStoreSQLite", "GTIOTestSupport", "GTIOServer", "gtio",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams")],
             exclude: ["Help"]),
     ]
 )

@@ -34,7 +34,7 @@ public struct CollectorServer: Sendable {
         let logger = Logger(label: "gtio.serve")
         let metrics = ServerMetrics()
 
-        let projector = ReadModelProjector(store: store, metrics: metrics, logger: logger)
+        let projector = ReadModelProjector(store: store, metrics: metrics, logger: logger, interval: configuration.projectInterval)
         let queue = CommitQueue(
             store: store, capacity: configuration.queueCapacity, wait: configuration.commitWait, metrics: metrics,
             committed: { projector.nudge() })

@@ -16,6 +16,7 @@ struct ReadAPI: Sendable {
     let store: any EventStore
     let gate: AccessGate
     let projector: ReadModelProjector
+    let cache = AnswerCache()
 
     func register(on router: Router<ServerContext>) {
         router.get("/v1/looks/{tab}") { request, context in
@@ -137,32 +138,34 @@ struct ReadAPI: Sendable {
         } else {
             view = .latest
         }
-        let store = self.store
+        let store = self.store, cache = self.cache
         let ifNoneMatch = request.headers[.ifNoneMatch]
+        let key = request.uri.description
         return try await Self.offLoop {
+            // The tag first (one read), so that a 304 or a kept answer costs no query.
             let tag: String
-            let models: StoredReadModels
+            var models: StoredReadModels?
             switch view {
             case .latest:
                 models = try StoredReadModels(source: store)
-                tag = "\"\(models.lastSeq)\""
+                tag = "\"\(models!.lastSeq)\""
             case .atSeq(let seq):
-                let last = try store.lastSeq()
-                tag = "\"s\(min(seq, last))\""
-                if ifNoneMatch == tag { return Self.notModified(tag) }
-                models = try ReadModelEngine(store: store).scratch(view)
+                tag = "\"s\(min(seq, try store.lastSeq()))\""
             case .asOf(let moment):
                 // Events appended later may be older than the moment: the log's end is in the tag.
                 tag = "\"a\(moment.milliseconds)-\(try store.lastSeq())\""
-                if ifNoneMatch == tag { return Self.notModified(tag) }
-                models = try ReadModelEngine(store: store).scratch(view)
             }
             if ifNoneMatch == tag { return Self.notModified(tag) }
             let json: String
-            switch try query(models) {
-            case .table(let table): json = JSONRenderer.render(table)
-            case .row(let table):
-                json = JSONRenderer.object(Array(zip(table.columns, table.rows.first ?? []))) + "\n"
+            if let kept = cache.answer(for: key, tag: tag) {
+                json = kept
+            } else {
+                switch try query(models ?? ReadModelEngine(store: store).scratch(view)) {
+                case .table(let table): json = JSONRenderer.render(table)
+                case .row(let table):
+                    json = JSONRenderer.object(Array(zip(table.columns, table.rows.first ?? []))) + "\n"
+                }
+                cache.keep(json, for: key, tag: tag)
             }
             return Response(status: .ok, headers: [.contentType: "application/json", .eTag: tag],
                             body: .init(byteBuffer: ByteBuffer(string: json)))

@@ -11,6 +11,8 @@ public struct ServerConfiguration: Sendable {
     public var queueCapacity = 50_000
     /// Seconds the writer waits after a first request for others to share its commit.
     public var commitWait = 0.002
+    /// Seconds between two catch-ups of the read models at most once.
+    public var projectInterval = 0.25
     /// Events the read models may lag behind the log before /ready says not ready.
     public var maxLag: Int64 = 100_000
     /// Accept requests without a key (loopback binds only).

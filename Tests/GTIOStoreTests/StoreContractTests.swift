@@ -22,6 +22,9 @@ import Testing
         #expect(second.duplicates == 2)
         #expect(second.firstSeq == 4)
         #expect(second.lastSeq == 5)
+        // Which of the batch were duplicates, so that a collector can give each event its seq.
+        #expect(first.duplicateIndexes == [])
+        #expect(second.duplicateIndexes == [0, 2])
         var ids: [String] = []
         try store.readEvents(in: 1...99) { ids.append($0.event.id) }
         #expect(ids == ["a", "b", "c", "d", "e"])
@@ -34,6 +37,7 @@ import Testing
         let outcome = try store.append(batch([heart("x", user: "first"), heart("x", user: "second")]))
         #expect(outcome.appended == 1)
         #expect(outcome.duplicates == 1)
+        #expect(outcome.duplicateIndexes == [1])
         #expect(try store.event(at: 1)?.event.user == "first")
     }
 

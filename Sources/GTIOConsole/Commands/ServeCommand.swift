@@ -27,6 +27,8 @@ struct ServeCommand: ParsableCommand {
     var queue = 50_000
     @Option(help: ArgumentHelp("Milliseconds a commit waits for more requests to join it.", valueName: "ms"))
     var commitWait = 2.0
+    @Option(help: ArgumentHelp("Milliseconds between two catch-ups of the read models at most.", valueName: "ms"))
+    var projectInterval = 250.0
     @Option(help: ArgumentHelp("Events the read models may lag before /ready says not ready.", valueName: "events"))
     var maxLag: Int64 = 100_000
     @Option(help: ArgumentHelp("debug, info (one line per request), warning or error.", valueName: "level"))
@@ -45,6 +47,9 @@ struct ServeCommand: ParsableCommand {
         }
         guard queue >= 1 else { throw ValidationError("--queue must be 1 or more, got \(queue)") }
         guard commitWait >= 0 && commitWait <= 1000 else { throw ValidationError("--commit-wait must be 0–1000 ms, got \(commitWait)") }
+        guard projectInterval >= 0 && projectInterval <= 600_000 else {
+            throw ValidationError("--project-interval must be 0–600000 ms, got \(projectInterval)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, got \(logLevel)")
         }
@@ -63,6 +68,7 @@ struct ServeCommand: ParsableCommand {
         settings.queueCapacity = queue
         settings.commitWait = commitWait / 1000
         settings.maxLag = maxLag
+        settings.projectInterval = projectInterval / 1000
         let server = CollectorServer(store: store, configuration: settings, logLevel: Logger.Level(rawValue: logLevel)!)
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)

@@ -1,0 +1,130 @@
+import Foundation
+import GTIOSimulation
+import GTIOTestSupport
+import Testing
+import Yams
+
+/// Events/openapi.yaml held to the real server: every documented route answers with a
+/// documented status, and every answer has the documented shape.
+@Suite(.serialized) struct OpenAPIContractTests {
+    let folder = TemporaryDirectory()
+
+    static var document: [String: Any] {
+        get throws {
+            let path = SharedFiles.packageRoot.appendingPathComponent("Events/openapi.yaml").path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            return try #require(try Yams.load(yaml: text) as? [String: Any])
+        }
+    }
+
+    /// Where `value` does not match `schema` (types, required members, properties, items, enums).
+    static func problems(_ value: Any, _ schema: [String: Any], in document: [String: Any], at place: String = "$") -> [String] {
+        if let ref = schema["$ref"] as? String {
+            var target: Any = document
+            for part in ref.dropFirst(2).split(separator: "/") { target = (target as? [String: Any])?[String(part)] as Any }
+            return problems(value, target as? [String: Any] ?? [:], in: document, at: place)
+        }
+        if let choices = schema["oneOf"] as? [[String: Any]] {
+            return choices.contains { problems(value, $0, in: document, at: place).isEmpty } ? [] : ["\(place): matches no choice"]
+        }
+        var found: [String] = []
+        let types = (schema["type"] as? [String]) ?? (schema["type"] as? String).map { [$0] } ?? []
+        let actual: String = switch value {
+        case is NSNull: "null"
+        case is Bool: "boolean"
+        case is Int: "integer"
+        case is Double: "number"
+        case is String: "string"
+        case is [Any]: "array"
+        case is [String: Any]: "object"
+        default: "unknown \(type(of: value))"
+        }
+        if !types.isEmpty && !types.contains(actual) && !(actual == "integer" && types.contains("number")) {
+            found.append("\(place): \(actual), expected \(types.joined(separator: " or "))")
+        }
+        if let allowed = schema["enum"] as? [String], let text = value as? String, !allowed.contains(text) {
+            found.append("\(place): \(text) is not one of \(allowed)")
+        }
+        if let object = value as? [String: Any] {
+            for name in schema["required"] as? [String] ?? [] where object[name] == nil {
+                found.append("\(place): no member \(name)")
+            }
+            for (name, member) in schema["properties"] as? [String: [String: Any]] ?? [:] {
+                if let present = object[name] { found += problems(present, member, in: document, at: "\(place).\(name)") }
+            }
+        }
+        if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
+            for (index, element) in array.enumerated() { found += problems(element, items, in: document, at: "\(place)[\(index)]") }
+        }
+        return found
+    }
+
+    @Test func everyDocumentedRouteAnswersInTheDocumentedShape() async throws {
+        let document = try Self.document
+        var bytes: [UInt8] = []
+        try DemoCommunity(seed: 5, eventCount: 3_000).write { bytes += $0 }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        let store = folder.file("api.gtio")
+        #expect(try GTIOBinary.run(["ingest", "--store", store, folder.write("a.jsonl", lines.dropLast(10).joined(separator: "\n"))]).status == 0)
+        func key(_ role: String) throws -> String {
+            try GTIOBinary.run(["keys", "add", role, "--role", role, "--store", store]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let keys = ["read": try key("read"), "write": try key("write"), "moderate": try key("moderate")]
+        func first(_ command: [String], _ column: String) throws -> String {
+            let out = try GTIOBinary.run(command + ["--format", "json", "--store", store]).stdout
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]])
+            return try #require(rows.first?[column] as? String)
+        }
+        let post = try first(["looks", "popular", "--limit", "1"], "post")
+        let user = try first(["looks", "popular", "--limit", "1"], "author")
+        let flagged = try #require(try JSONSerialization.jsonObject(with: Data(
+            GTIOBinary.run(["flags", "--limit", "1", "--format", "json", "--store", store]).stdout.utf8)) as? [[String: Any]])
+        let item = try #require(flagged.first?["item"] as? String), version = try #require(flagged.first?["version"] as? Int)
+
+        let server = try ServerProcess(store: store, folder: folder.path)
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var checked = 0
+        for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
+            for (method, operation) in operations {
+                guard let operation = operation as? [String: Any] else { continue }
+                let path = template.replacingOccurrences(of: "{tab}", with: "popular")
+                    .replacingOccurrences(of: "{item}", with: item)
+                    .replacingOccurrences(of: "{id}", with: template.hasPrefix("/v1/posts") ? post : user)
+                var headers: [String: String] = [:]
+                var body: Data?
+                if method == "post" && template.hasSuffix("resolve") {
+                    headers = ["Authorization": "Bearer \(keys["moderate"]!)", "Content-Type": "application/json"]
+                    body = Data("{\"action\":\"dismiss\",\"version\":\(version)}".utf8)
+                } else if method == "post" {
+                    headers = ["Authorization": "Bearer \(keys["write"]!)", "Content-Type": "application/x-ndjson"]
+                    body = Data((lines.suffix(10).joined(separator: "\n") + "\n").utf8)
+                } else if operation["security"] == nil {
+                    headers = ["Authorization": "Bearer \(keys["read"]!)"]
+                }
+                let reply = try await server.request(method.uppercased(), path, headers: headers, body: body)
+                let responses = try #require(operation["responses"] as? [String: Any])
+                guard var response = responses["\(reply.status)"] as? [String: Any] else {
+                    Issue.record("\(method) \(path): status \(reply.status) is not documented: \(reply.text)")
+                    continue
+                }
+                if let ref = response["$ref"] as? String, let name = ref.split(separator: "/").last {
+                    response = ((document["components"] as? [String: Any])?["responses"] as? [String: Any])?[String(name)] as? [String: Any] ?? [:]
+                }
+                let content = response["content"] as? [String: [String: Any]] ?? [:]
+                if let schema = content["application/json"]?["schema"] as? [String: Any] {
+                    let value = try #require(reply.json, "\(method) \(path): not JSON: \(reply.text)")
+                    #expect(Self.problems(value, schema, in: document).isEmpty, "\(method) \(path): \(Self.problems(value, schema, in: document))")
+                }
+                #expect(reply.status == 200, "\(method) \(path): \(reply.status) \(reply.text)")
+                checked += 1
+            }
+        }
+        #expect(checked == 15)
+        // The documented error shape, for one refusal.
+        let refused = try await server.request("GET", "/v1/verdicts")
+        #expect(refused.status == 401)
+        let error = try #require(((document["components"] as? [String: Any])?["schemas"] as? [String: Any])?["Error"] as? [String: Any])
+        #expect(Self.problems(try #require(refused.json), error, in: document).isEmpty)
+        #expect(server.stop() == 0)
+    }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# gtio serve under load (issue: the live collector). Release build, wrk on loopback (Debian's
+# `wrk` package). Prints, each beside `gtio ingest` of the same events into a fresh store:
+#   1. batches of 100 events over 32 connections: events/s appended (counted in the store),
+#      and wrk's latency percentiles;
+#   2. single-event requests over 64 connections: requests/s and latency;
+#   3. GET /v1/looks/popular?limit=10 over 64 connections: requests/s and latency;
+#   4. the server's peak RSS over all of it.
+# Usage: scripts/bench-serve.sh [SECONDS] [WORK_FOLDER]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+work=${2:-}
+if [ -z "$work" ]; then work=$(mktemp -d); trap 'rm -rf "$work"; kill "$pid" 2>/dev/null || true' EXIT; fi
+mkdir -p "$work"
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+
+swift build -c release --product gtio >/dev/null
+gtio=$PWD/.build/release/gtio
+port=${PORT:-18480}
+events=$((seconds * 150000))
+[ -f "$work/demo.jsonl" ] || "$gtio" demo --events "$events" --seed 9 --out "$work/demo.jsonl"
+
+# The yardstick: ingest of the same events, one process, fresh store.
+rm -f "$work/ingest.gtio"*
+start=$(date +%s.%N)
+"$gtio" ingest "$work/demo.jsonl" --store "$work/ingest.gtio" --quiet
+ingest_seconds=$(echo "$(date +%s.%N) - $start" | bc)
+ingest_rate=$(echo "$(sqlite3 "$work/ingest.gtio" 'SELECT COUNT(*) FROM events') / $ingest_seconds" | bc)
+echo "gtio ingest of $events demo events: ${ingest_seconds}s, $ingest_rate events/s (incl. read models)"
+
+# The server starts from an empty log, so that every posted event is new.
+rm -f "$work/serve.gtio"*
+: > "$work/empty.jsonl"
+"$gtio" ingest --store "$work/serve.gtio" "$work/empty.jsonl" --quiet
+write=$("$gtio" keys add bench-write --role write --store "$work/serve.gtio" 2>/dev/null)
+read=$("$gtio" keys add bench-read --role read --store "$work/serve.gtio" 2>/dev/null)
+"$gtio" serve --store "$work/serve.gtio" --port "$port" --log-level warning > "$work/serve.out" 2> "$work/serve.err" &
+pid=$!
+until grep -q listening "$work/serve.out" 2>/dev/null; do sleep 0.1; done
+
+# Each wrk thread sends its own share of the demo lines, $2 per request, in order.
+cat > "$work/post.lua" <<LUA
+local size = tonumber(os.getenv("BATCH"))
+local key = os.getenv("KEY")
+local threads = {}
+local counter = 0
+function setup(thread)
+  thread:set("id", counter)
+  table.insert(threads, thread)
+  counter = counter + 1
+end
+function init(args)
+  lines = {}
+  local n = 0
+  for line in io.lines(os.getenv("FILE")) do
+    if n >= tonumber(os.getenv("FROM")) and math.floor(n / size) % tonumber(os.getenv("THREADS")) == id then
+      table.insert(lines, line)
+    end
+    n = n + 1
+  end
+  position = 1
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/x-ndjson"
+  wrk.headers["Authorization"] = "Bearer " .. key
+end
+function request()
+  local last = math.min(position + size - 1, #lines)
+  local body = table.concat(lines, "\n", position, last)
+  position = last + 1
+  if position > #lines then position = 1 end
+  return wrk.format(nil, "/Tracking", nil, body)
+end
+LUA
+
+# The log's end as the server sees it. Not through the sqlite3 command: Debian's SQLite opening
+# the live store beside the server's own build of it broke the server's reads (disk I/O error).
+last_seq() { curl -s "http://127.0.0.1:$port/ready" | sed 's/.*"last_seq":\([0-9]*\).*/\1/'; }
+
+run_post() {  # batch connections label first-line
+  local before after
+  before=$(last_seq)
+  BATCH=$1 KEY=$write FROM=$4 FILE=$work/demo.jsonl THREADS=2 wrk -t2 -c"$2" -d"${seconds}s" --latency -s "$work/post.lua" \
+    "http://127.0.0.1:$port" > "$work/wrk-$3.txt"
+  after=$(last_seq)
+  echo "$3: $(( (after - before) / seconds )) events/s appended ($((after - before)) in ${seconds}s);" \
+    "$(grep 'Requests/sec' "$work/wrk-$3.txt")"
+  grep -E '^ +(50|90|99)%' "$work/wrk-$3.txt" | tr -s ' ' | sed 's/^/   latency/'
+  grep -E 'Non-2xx|Socket errors' "$work/wrk-$3.txt" || true
+}
+# Each run posts lines the runs before did not, so that its events are new.
+run_post 100 32 "batches of 100, 32 connections" 0
+run_post 1 64 "single events, 64 connections" $((events * 2 / 3))
+
+for i in $(seq 1 50); do curl -s "http://127.0.0.1:$port/ready" | grep -q '"ready":true' && break; sleep 0.2; done
+wrk -t2 -c64 -d"${seconds}s" --latency -H "Authorization: Bearer $read" "http://127.0.0.1:$port/v1/looks/popular?limit=10" > "$work/wrk-read.txt"
+echo "GET /v1/looks/popular?limit=10, 64 connections: $(grep 'Requests/sec' "$work/wrk-read.txt")"
+grep -E '^ +(50|90|99)%' "$work/wrk-read.txt" | tr -s ' ' | sed 's/^/   latency/'
+grep -E 'Non-2xx|Socket errors' "$work/wrk-read.txt" || true
+echo "server peak RSS: $(grep VmHWM /proc/$pid/status | tr -s ' ' | cut -d' ' -f2-)"
+curl -s "http://127.0.0.1:$port/metrics" | grep -E '^gtio_(commit_(events|requests)_(sum|count)|queue_refusals_total|events_[a-z]+_total)' | sed 's/^/   /'
+kill -TERM "$pid"; wait "$pid" || true
+echo "server log (problems only):"; grep -v '"level":"info"' "$work/serve.err" | head -5 || true
+"$gtio" verify --store "$work/serve.gtio" | tail -1
