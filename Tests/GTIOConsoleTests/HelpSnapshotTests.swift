@@ -9,7 +9,7 @@ import Testing
     static let commands = [
         "", "ingest", "status", "events", "event", "quarantine", "demo", "catalog", "looks", "verdict", "verdicts",
         "followers", "following", "suggest", "flags", "stats", "funnel", "retention", "report", "anomalies", "rebuild",
-        "post", "user", "run", "resolve", "item", "decisions", "verify", "keys", "anchor", "sql",
+        "post", "user", "run", "resolve", "item", "decisions", "verify", "keys", "anchor", "sql", "serve",
         "products", "product", "places", "prices", "flaggers", "trend", "breakdown", "top", "paths", "insight",
     ]
 
