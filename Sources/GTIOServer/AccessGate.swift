@@ -48,7 +48,7 @@ final class AccessGate: Sendable {
 
     private func keys() throws -> [(digest: [UInt8], role: AccessRole, name: String)] {
         let now = DispatchTime.now().uptimeNanoseconds
-        if let fresh = cache.withLockedValue({ $0.loaded && now - $0.readAt < 1_000_000_000 ? $0.keys : nil }) {
+        if let fresh = cache.withLockedValue({ $0.loaded && (now < $0.readAt || now - $0.readAt < 1_000_000_000) ? $0.keys : nil }) {
             return fresh
         }
         let keys = try AccessKeys.live(in: store)

@@ -34,7 +34,10 @@ public struct CollectorServer: Sendable {
         let logger = Logger(label: "gtio.serve")
         let metrics = ServerMetrics()
 
-        let projector = ReadModelProjector(store: store, metrics: metrics, logger: logger, interval: configuration.projectInterval)
+        let answers = AnswerCache()
+        let projector = ReadModelProjector(
+            store: store, metrics: metrics, logger: logger, interval: configuration.projectInterval,
+            moved: { answers.forgetPosition() })
         let queue = CommitQueue(
             store: store, capacity: configuration.queueCapacity, wait: configuration.commitWait, metrics: metrics,
             committed: { projector.nudge() })
@@ -44,7 +47,7 @@ public struct CollectorServer: Sendable {
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: MetricsMiddleware())
         Collector(configuration: configuration, gate: gate, queue: queue).register(on: router)
-        ReadAPI(store: store, gate: gate, projector: projector).register(on: router)
+        ReadAPI(store: store, gate: gate, projector: projector, cache: answers).register(on: router)
         HealthRoutes(store: store, projector: projector, maxLag: configuration.maxLag, registry: registry).register(on: router)
 
         let app = Application(

@@ -22,11 +22,15 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let interval: Double
+    private let moved: @Sendable () -> Void
 
-    /// - Parameter interval: seconds between the starts of two catch-ups at most once: under a
+    /// - Parameters:
+    ///   - interval: seconds between the starts of two catch-ups at most once: under a
     ///   stream of commits, fewer and larger catch-ups write each touched row once per interval
     ///   instead of once per commit, and hold the store's write lock less often.
-    init(store: any EventStore, metrics: ServerMetrics, logger: Logger, interval: Double) {
+    ///   - moved: called after each catch-up that may have moved the tables.
+    init(store: any EventStore, metrics: ServerMetrics, logger: Logger, interval: Double, moved: @escaping @Sendable () -> Void) {
+        self.moved = moved
         self.store = store
         self.metrics = metrics
         self.logger = logger
@@ -132,6 +136,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
                 logger.info("read models loaded", metadata: ["seconds": "\(Date().timeIntervalSince(started))"])
             }
             let applied = try models.catchUp()
+            moved()
             condition.lock()
             live = models
             failure = nil
