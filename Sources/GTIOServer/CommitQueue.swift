@@ -11,15 +11,13 @@ import ServiceLifecycle
 /// than let memory grow. On graceful shutdown it stops taking batches, commits what it holds,
 /// and returns.
 final class CommitQueue: Service, @unchecked Sendable {
-    // @unchecked: `pending`, `pendingEvents`, `accepting`, `stopping` and `finished` are only
+    // @unchecked: `pending`, `pendingEvents`, `accepting` and `stopping` are only
     // touched while holding `condition`.
     private let condition = NSCondition()
     private var pending: [(batch: EventBatch, reply: CheckedContinuation<AppendOutcome, any Error>)] = []
     private var pendingEvents = 0
     private var accepting = true
     private var stopping = false
-    private var finished: CheckedContinuation<Void, Never>?
-    private var done = false
 
     private let store: any EventLog
     private let capacity: Int
@@ -64,27 +62,7 @@ final class CommitQueue: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        let writer = Thread { [self] in writeLoop() }
-        writer.name = "gtio-commit"
-        writer.start()
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-                    condition.lock()
-                    if done {
-                        condition.unlock()
-                        finished.resume()
-                    } else {
-                        self.finished = finished
-                        condition.unlock()
-                    }
-                }
-            } onCancel: {
-                stop()
-            }
-        } onGracefulShutdown: {
-            self.stop()
-        }
+        await WorkerThread.run(named: "gtio-commit", stop: { self.stop() }) { self.writeLoop() }
     }
 
     /// Takes no more batches; the writer commits those it holds and ends.
@@ -118,12 +96,6 @@ final class CommitQueue: Service, @unchecked Sendable {
                 for entry in group { entry.reply.resume(throwing: ServerError.storeFailed("\(error)")) }
             }
         }
-        condition.lock()
-        done = true
-        let finished = self.finished
-        self.finished = nil
-        condition.unlock()
-        finished?.resume()
     }
 
     /// The batches of the next commit: waits for a first one, then up to `wait` seconds for

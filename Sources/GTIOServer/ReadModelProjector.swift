@@ -8,14 +8,12 @@ import ServiceLifecycle
 /// collector nudges it, and it applies the new events on its own thread, so appends never wait
 /// for the read models and several commits in a row are applied together.
 final class ReadModelProjector: Service, @unchecked Sendable {
-    // @unchecked: `live`, `dirty`, `stopping`, `finished`, `done` and `failure` are only
+    // @unchecked: `live`, `dirty`, `stopping` and `failure` are only
     // touched while holding `condition`.
     private let condition = NSCondition()
     private var live: LiveReadModels?
     private var dirty = true
     private var stopping = false
-    private var done = false
-    private var finished: CheckedContinuation<Void, Never>?
     private var failure: String?
 
     private let store: any EventStore
@@ -69,27 +67,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        let worker = Thread { [self] in loop() }
-        worker.name = "gtio-read-models"
-        worker.start()
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-                    condition.lock()
-                    if done {
-                        condition.unlock()
-                        finished.resume()
-                    } else {
-                        self.finished = finished
-                        condition.unlock()
-                    }
-                }
-            } onCancel: {
-                stop()
-            }
-        } onGracefulShutdown: {
-            self.stop()
-        }
+        await WorkerThread.run(named: "gtio-read-models", stop: { self.stop() }) { self.loop() }
     }
 
     /// Applies what is left and ends.
@@ -114,12 +92,6 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             catchUp()
             if last { break }
         }
-        condition.lock()
-        done = true
-        let finished = self.finished
-        self.finished = nil
-        condition.unlock()
-        finished?.resume()
     }
 
     private func catchUp() {
