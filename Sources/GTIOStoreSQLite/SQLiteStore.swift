@@ -17,9 +17,6 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// Signs the head of every batch this process appends, when given.
     public let signer: BatchSigner?
 
-    /// The descriptor the opening lock was taken on, closed only after the pool (see `OpeningLock`).
-    private let openingFile: OpeningLock
-
     /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
     /// `readOnly` opens an existing store without ever writing to it, not even to migrate it:
     /// a missing file is `.missing`, and a store whose schema is older than this build's
@@ -34,14 +31,8 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         // Checking, creating and migrating happen under a lock on the file, so that processes
         // opening a new store at once see it either absent or complete.
         let lock = OpeningLock(path: absolute, exclusive: !readOnly)
-        openingFile = lock
         defer { lock.release() }
-        do {
-            try Self.checkBeforeOpening(absolute)
-        } catch {
-            lock.close()
-            throw error
-        }
+        try Self.checkBeforeOpening(absolute)
 
         var configuration = Configuration()
         // Two ingests on one store take turns per batch; a batch commits in well under a
@@ -66,20 +57,12 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
                 try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
             }
         } catch let error as DatabaseError {
-            lock.close()
             throw Self.translate(error, path: absolute)
         } catch let error as StoreError {
-            lock.close()
             throw error
         } catch {
-            lock.close()
             throw .cannotOpen(path: absolute, reason: "\(error)")
         }
-    }
-
-    deinit {
-        try? pool.close()
-        openingFile.close()
     }
 
     /// Refuses, before SQLite touches the file, a missing folder, a file that is not SQLite,
@@ -97,13 +80,13 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
             return
         }
         if isDirectory.boolValue { throw .isAFolder(path: path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // Read through the process's one descriptor of the file: closing another would drop the
+        // locks of this process's open connections to it (`StoreFiles`).
+        guard let header = StoreFiles.header(path, count: 16) else {
             throw .cannotOpen(path: path, reason: "the file cannot be read (check its permissions)")
         }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
         if header.isEmpty { return }
-        guard header == Data("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
+        guard header == Array("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
 
         var configuration = Configuration()
         configuration.readonly = true

@@ -237,6 +237,29 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
+    /// One event of each type of the contract (the app's `track` calls among them), each in a
+    /// request of its own as a phone sends it, gives the log that ingesting the file gives.
+    @Test func everyEventTypePostedOneByOneLandsAsIngestPutsIt() async throws {
+        let lines = SharedFiles.exampleLines
+        let keys = try storeWithKeys(events: 0, seed: 2)
+        let server = try ServerProcess(store: keys.store, folder: folder.path)
+        for line in lines {
+            let reply = try await server.post(line, key: keys.write, contentType: "application/json")
+            #expect((reply.json as? [String: Any])?["appended"] as? Int == 1, "\(line): \(reply.text)")
+        }
+        #expect(server.stop() == 0)
+        let ingested = folder.file("examples.gtio")
+        #expect(try GTIOBinary.run(["ingest", "--store", ingested, folder.write("examples.jsonl", lines.joined(separator: "\n") + "\n")]).status == 0)
+        let sql = "SELECT seq, id, type, at, user, device, subject, object, value, flag, number, text, CAST(original AS TEXT) FROM events ORDER BY seq"
+        let viaHTTP = try DatabaseQueue(path: keys.store).read { try Row.fetchAll($0, sql: sql) }
+        #expect(viaHTTP.count == lines.count)
+        #expect(viaHTTP == (try DatabaseQueue(path: ingested).read { try Row.fetchAll($0, sql: sql) }))
+        let properties = "SELECT seq, name, position, text, number FROM event_properties ORDER BY seq, name, position"
+        let httpProperties = try DatabaseQueue(path: keys.store).read { try Row.fetchAll($0, sql: properties) }
+        let ingestedProperties = try DatabaseQueue(path: ingested).read { try Row.fetchAll($0, sql: properties) }
+        #expect(httpProperties == ingestedProperties)
+    }
+
     @Test func eventsPostedOverHTTPLandAsIngestPutsThem() async throws {
         let lines = try demoLines(events: 4_000, seed: 21)
         let keys = try storeWithKeys(events: 0, seed: 21)
