@@ -34,7 +34,7 @@ extension SQLiteStore {
     static func openQuarantineLines(of batch: EventBatch, in db: Database) throws -> Set<Int> {
         guard let first = batch.events.first?.line, let last = batch.events.last?.line else { return [] }
         let lines = try Int.fetchAll(
-            db, sql: "SELECT line FROM quarantine WHERE status = 'open' AND source = ? AND line BETWEEN ? AND ?",
+            db.cachedStatement(sql: "SELECT line FROM quarantine WHERE status = 'open' AND source = ? AND line BETWEEN ? AND ?"),
             arguments: [batch.source, first, last])
         return Set(lines)
     }

@@ -5,9 +5,9 @@ import GTIOStore
 extension SQLiteStore {
     /// Records a batch's signature inside the append transaction.
     static func insert(_ signature: BatchSignature, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO batch_signatures (batch, last_seq, head, record, public_key, signature) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [signature.batch, signature.lastSeq, Data(signature.head), Data(signature.record),
+        try db.cachedStatement(
+            sql: "INSERT INTO batch_signatures (batch, last_seq, head, record, public_key, signature) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [signature.batch, signature.lastSeq, Data(signature.head), Data(signature.record),
                         Data(signature.publicKey), Data(signature.signature)])
     }
 
