@@ -1,3 +1,4 @@
+import GTIOCatalog
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,22 +46,11 @@ struct LineReader {
         var endOfInput = false
 
         func emit(_ from: Int, _ to: Int, number: Int) throws {
-            var last = to
-            if last > from && buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
-            var first = from
-            if atFileStart {
-                atFileStart = false
-                if last - first >= 3 && buffer[first] == 0xEF && buffer[first + 1] == 0xBB && buffer[first + 2] == 0xBF {
-                    first += 3
-                }
-            }
-            var blank = true
-            for index in first..<last {
-                let byte = buffer[index]
-                if byte != 0x20 && byte != 0x09 && byte != 0x0D { blank = false; break }
-            }
-            if blank { return }
-            try body(.line(number: number, bytes: UnsafeBufferPointer(rebasing: buffer[first..<last])), bytesRead)
+            let line = UnsafeBufferPointer(rebasing: buffer[from..<to])
+            let startsInput = atFileStart
+            atFileStart = false
+            guard let content = JSONLine.content(of: line, startsInput: startsInput) else { return }
+            try body(.line(number: number, bytes: UnsafeBufferPointer(rebasing: line[content])), bytesRead)
         }
 
         while true {

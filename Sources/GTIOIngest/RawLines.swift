@@ -38,12 +38,8 @@ struct RawLines {
                     for index in range {
                         let span = spans[index]
                         let line = UnsafeBufferPointer(rebasing: all[span.start..<(span.start + span.count)])
-                        switch EventValidator.validate(line) {
-                        case .success(let event):
-                            batch.events.append((span.line, event))
-                            if digests { chain.appendDigest(of: event, to: &batch.digests) }
-                        case .failure(let rejection):
-                            batch.rejected.append(RejectedLine(line: span.line, reason: rejection.description, original: Array(line)))
+                        if let event = batch.add(line, line: span.line), digests {
+                            chain.appendDigest(of: event, to: &batch.digests)
                         }
                     }
                     slots[half] = batch

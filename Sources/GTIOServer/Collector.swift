@@ -41,13 +41,10 @@ struct Collector: Sendable {
                 results[index] = .rejected(reason: reason)
                 continue
             }
-            switch text.withUnsafeBufferPointer(EventValidator.validate) {
-            case .success(let event):
-                batch.events.append((line, event))
+            if text.withUnsafeBufferPointer({ batch.add($0, line: line) }) != nil {
                 indexOfEvent.append(index)
-            case .failure(let rejection):
-                batch.rejected.append(RejectedLine(line: line, reason: rejection.description, original: text))
-                results[index] = .rejected(reason: rejection.description)
+            } else {
+                results[index] = .rejected(reason: batch.rejected.last!.reason)
             }
         }
         let outcome = texts.isEmpty ? AppendOutcome() : try await queue.submit(batch)

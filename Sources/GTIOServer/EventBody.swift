@@ -1,4 +1,5 @@
 import Foundation
+import GTIOCatalog
 
 /// A collector request's body cut into one text per event, each as `ingest` would have read it
 /// from a line: an object alone, the elements of an array, or the non-blank lines of JSON Lines.
@@ -40,14 +41,19 @@ public enum EventBody {
         }
     }
 
+    /// The events' lines by `ingest`'s rule (`JSONLine`): blank lines skipped, `\r\n` ends and a
+    /// leading byte-order mark dropped, everything else kept byte for byte.
     private static func lines(of body: [UInt8]) -> [[UInt8]] {
-        body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).compactMap { line in
-            var slice = line[...]
-            while let last = slice.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-                slice = slice.dropLast()
+        body.withUnsafeBufferPointer { all in
+            var lines: [[UInt8]] = []
+            var start = 0
+            while start < all.count {
+                let end = all[start...].firstIndex(of: UInt8(ascii: "\n")) ?? all.count
+                let line = UnsafeBufferPointer(rebasing: all[start..<end])
+                if let content = JSONLine.content(of: line, startsInput: start == 0) { lines.append(Array(line[content])) }
+                start = end + 1
             }
-            while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
-            return slice.isEmpty ? nil : Array(slice)
+            return lines
         }
     }
 

@@ -22,6 +22,20 @@ public struct EventBatch: Sendable {
         self.events = events
         self.rejected = rejected
     }
+
+    /// Validates `text`, input line `line`, and keeps it: with the events when valid, with the
+    /// rejected lines and the reason otherwise. The event when it was valid.
+    @discardableResult
+    public mutating func add(_ text: UnsafeBufferPointer<UInt8>, line: Int) -> ValidatedEvent? {
+        switch EventValidator.validate(text) {
+        case .success(let event):
+            events.append((line, event))
+            return event
+        case .failure(let rejection):
+            rejected.append(RejectedLine(line: line, reason: rejection.description, original: Array(text)))
+            return nil
+        }
+    }
 }
 
 /// A line that failed validation, kept byte for byte (it may not even be UTF-8).

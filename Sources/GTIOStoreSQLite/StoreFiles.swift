@@ -35,13 +35,7 @@ enum StoreFiles {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
         }
         guard descriptor >= 0 else { return nil }
-        guard fstat(descriptor, &status) == 0 else { return descriptor }
-        if let kept = descriptors[id(status)] {
-            // Opened twice by a race with another thread: keep the first, and this one open too
-            // (closing it would drop the locks this note is about).
-            return kept
-        }
-        descriptors[id(status)] = descriptor
+        if fstat(descriptor, &status) == 0 { descriptors[id(status)] = descriptor }
         return descriptor
     }
 
