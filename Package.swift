@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "GTIOCatalog", targets: ["GTIOCatalog"]),
         .library(name: "GTIOStore", targets: ["GTIOStore"]),
         .library(name: "GTIOStoreSQLite", targets: ["GTIOStoreSQLite"]),
+        .library(name: "GTIOStorePostgres", targets: ["GTIOStorePostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         // Tests only: reads Events/openapi.yaml to hold the server to it.
         .package(url: "https://github.com/jpsim/Yams", exact: "5.0.1"),
     ],
@@ -46,6 +50,18 @@ let package = Package(
                 "GTIOCatalog", "GTIOStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
+        // The shared store: one PostgreSQL database through postgres-nio, for many writers and
+        // consoles on many hosts. The only module that sees PostgreSQL.
+        .target(
+            name: "GTIOStorePostgres",
+            dependencies: [
+                "GTIOCatalog", "GTIOStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // Streaming JSON Lines ingest: read, validate on one core, append on the other.
         .target(
@@ -91,8 +107,8 @@ let package = Package(
         .target(
             name: "GTIOConsole",
             dependencies: [
-                "GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOIngest", "GTIOSimulation", "GTIOProjections", "GTIOTables",
-                "GTIOAnalytics", "GTIOReports", "GTIOInsights", "GTIOServer", "CReadline",
+                "GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOStorePostgres", "GTIOIngest", "GTIOSimulation", "GTIOProjections",
+                "GTIOTables", "GTIOAnalytics", "GTIOReports", "GTIOInsights", "GTIOServer", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),
@@ -103,7 +119,7 @@ let package = Package(
 
         .target(
             name: "GTIOTestSupport",
-            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOStoreSQLite"],
+            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOStorePostgres"],
             path: "Tests/GTIOTestSupport"),
         .testTarget(
             name: "GTIOCatalogTests",

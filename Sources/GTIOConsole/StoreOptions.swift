@@ -1,33 +1,39 @@
 import ArgumentParser
 import Foundation
 import GTIOStore
+import GTIOStorePostgres
 import GTIOStoreSQLite
 
-/// `--store PATH`, shared by every command that reads or writes the log.
+/// `--store PATH|URL`, shared by every command that reads or writes the log: an SQLite file
+/// (the default), or a `postgresql://` URL for a store that many hosts share.
 struct StoreOptions: ParsableArguments {
     /// The store used when neither `--store` nor `GTIO_STORE` names one.
     static let defaultPath = "events.gtio"
 
     @Option(name: .long, help: ArgumentHelp(
-        "The event store (an SQLite file; commands that write create it, others need it to exist).",
+        "The event store: an SQLite file, or a postgresql:// URL (commands that write create it, others need it to exist).",
         discussion: "Defaults to $GTIO_STORE, or \(defaultPath) in the current folder.",
-        valueName: "path"))
+        valueName: "path|url"))
     var store: String?
 
     var path: String {
         store ?? ProcessInfo.processInfo.environment["GTIO_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath
     }
 
+    /// Whether the store is a PostgreSQL database rather than a file.
+    var isPostgres: Bool { PostgresLocation.isURL(path) }
+
     /// Opens the store to write it, creating it when missing; batches are signed when a
     /// signing key is configured (see `SigningKeyLocation`).
     func open() throws -> any EventStore {
-        try SQLiteStore(path: path, signer: SigningKeyLocation.signer())
+        try open(readOnly: false, signer: SigningKeyLocation.signer())
     }
 
     /// Opens an existing store to write it, for commands that change a log but have nothing to
     /// add to an empty one (`resolve`, `rebuild`, `quarantine retry`): a mistyped path is an
     /// error naming it, not a new store.
     func openExisting() throws -> any EventStore {
+        if isPostgres { return try open(readOnly: false, create: false, signer: SigningKeyLocation.signer()) }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: absolute) else { throw StoreError.missing(path: absolute) }
         return try open()
@@ -37,9 +43,18 @@ struct StoreOptions: ParsableArguments {
     /// so that it is upgraded first.
     func openForReading() throws -> any EventStore {
         do {
-            return try SQLiteStore(path: path, readOnly: true)
-        } catch .needsUpgrade {
+            return try open(readOnly: true, signer: nil)
+        } catch StoreError.needsUpgrade {
             return try open()
         }
+    }
+
+    private func open(readOnly: Bool, create: Bool = true, signer: BatchSigner?) throws -> any EventStore {
+        if isPostgres {
+            // As-of views fold into tables in this process's memory, SQLite's as with a file store.
+            return try PostgresStore(
+                url: path, readOnly: readOnly, create: create, signer: signer, scratchTables: { try SQLiteStore.memoryTables() })
+        }
+        return try SQLiteStore(path: path, readOnly: readOnly, signer: signer)
     }
 }

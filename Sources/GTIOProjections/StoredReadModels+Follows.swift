@@ -76,7 +76,7 @@ extension StoredReadModels {
                 JOIN rm_follows f2 ON f2.follower = f1.target AND f2.state = 'following'
                 JOIN rm_users u ON u.user = f2.target AND \(Self.suggestable)
                 WHERE f1.follower = ? AND f1.state = 'following'
-                GROUP BY f2.target
+                GROUP BY f2.target, u.followers
                 """, [.integer(now), me])
             for row in shared {
                 let candidate = row[0].string ?? ""

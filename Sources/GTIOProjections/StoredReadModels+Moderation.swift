@@ -81,7 +81,7 @@ extension StoredReadModels {
         }
         return try read { tables in
             let counts = try tables.row("""
-                SELECT COUNT(*), IFNULL(SUM(action = 'remove'), 0), IFNULL(SUM(action = 'dismiss'), 0) FROM rm_decisions\(filter)
+                SELECT COUNT(*), COUNT(CASE WHEN action = 'remove' THEN 1 END), COUNT(CASE WHEN action = 'dismiss' THEN 1 END) FROM rm_decisions\(filter)
                 """, arguments)
             let count = counts?[0].int ?? 0
             func wait(_ p: Double) throws -> Int64? {
@@ -129,7 +129,7 @@ extension StoredReadModels {
 
     /// Every decision in the log, in seq order.
     public func decisions() throws -> [CommunityState.Decision] {
-        try decisions(where: "1", [])
+        try decisions(where: "TRUE", [])
     }
 
     /// The decisions `condition` keeps, in seq order.

@@ -50,3 +50,16 @@ public struct RejectedLine: Sendable, Equatable {
         self.original = original
     }
 }
+
+extension RejectedLine {
+    /// FNV-1a of the line's bytes: a cheap fingerprint to tell one rejected line's bytes from
+    /// another's, so that a store keeps the same line of the same source once.
+    public var fingerprint: Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in original {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return Int64(bitPattern: hash)
+    }
+}

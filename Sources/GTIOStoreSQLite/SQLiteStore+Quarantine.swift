@@ -23,7 +23,7 @@ extension SQLiteStore {
             } else {
                 insert.bind(4, line.original)
             }
-            insert.bind(5, fingerprint(line.original))
+            insert.bind(5, line.fingerprint)
             insert.bind(6, recorded)
             added += try insert.step(db)
         }
@@ -53,16 +53,6 @@ extension SQLiteStore {
             settled += db.changesCount
         }
         return settled
-    }
-
-    /// FNV-1a: a cheap fingerprint to tell one rejected line's bytes from another's.
-    static func fingerprint(_ bytes: [UInt8]) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return Int64(bitPattern: hash)
     }
 
     /// Quarantine entries, oldest first; only open ones unless `includeSettled`.

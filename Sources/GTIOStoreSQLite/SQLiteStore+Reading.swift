@@ -53,29 +53,3 @@ extension SQLiteStore {
         return StoredEvent(seq: seq, recorded: Timestamp(milliseconds: row["recorded"]), batch: row["batch"], event: event)
     }
 }
-
-extension EventFilter {
-    /// The statement selecting the filter's events, and its arguments.
-    func sql() -> (String, [StoreValue]) {
-        var clauses: [String] = []
-        var arguments: [StoreValue] = []
-        if !types.isEmpty {
-            clauses.append("type IN (\(types.map { _ in "?" }.joined(separator: ",")))")
-            arguments += types.map { .text($0.rawValue) }
-        }
-        if let user { clauses.append("user = ?"); arguments.append(.text(user)) }
-        if let post {
-            clauses.append("(subject = ? OR (type = 'review.added' AND object = ?))")
-            arguments += [.text(post), .text(post)]
-        }
-        if let since { clauses.append("at >= ?"); arguments.append(.integer(since.milliseconds)) }
-        if let until { clauses.append("at <= ?"); arguments.append(.integer(until.milliseconds)) }
-        if let afterSeq { clauses.append("seq > ?"); arguments.append(.integer(afterSeq)) }
-        if let throughSeq { clauses.append("seq <= ?"); arguments.append(.integer(throughSeq)) }
-        var sql = "SELECT * FROM events"
-        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
-        sql += newestFirst ? " ORDER BY seq DESC" : " ORDER BY seq"
-        if let limit, limit > 0 { sql += " LIMIT \(limit)" }
-        return (sql, arguments)
-    }
-}

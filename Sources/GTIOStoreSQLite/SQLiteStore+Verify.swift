@@ -51,97 +51,24 @@ extension SQLiteStore {
         }
     }
 
-    /// Walks the whole log: a gap in seq, a missing or wrong hash, a log shorter than its
-    /// batches say, ids that disagree with the dedup index, or (with `audit`) a head that its
-    /// signature or an anchor contradicts, reported at the first seq where it happens.
+    /// Walks the whole log (see `ChainVerifier`), after SQLite's check of the file and with its
+    /// own of the dedup index, reported at the first seq where something is wrong.
     public func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict {
         try readDatabase { db in
             if let problem = try Self.quickCheck(db) { return .broken(seq: 0, problem: problem) }
-            let stored = try Self.signatures(in: db)
-            let records = try Self.batchRecords(in: db)
-            // The signed heads to meet on the walk, by seq: those by the audit's key (all of
-            // them when it gave none, to check that each matches its own batch), and the anchors.
-            let signatures = audit.key.map { key in stored.filter { $0.publicKey == key.bytes } } ?? stored
-            // Each signature is checked with the audit's key, or without one with the key stored beside it.
-            func forged(_ signature: BatchSignature, _ what: String) -> LogVerdict? {
-                guard let key = audit.key ?? (try? SigningPublicKey(bytes: signature.publicKey)),
-                      !signature.isValid(by: key) else { return nil }
-                return .broken(seq: signature.lastSeq, problem: "forged: \(what) does not verify with key \(key.shortName)")
-            }
-            for signature in signatures {
-                if let verdict = forged(signature, "batch \(signature.batch)'s signature") { return verdict }
-                // A signature whose batch row is gone is judged after the walk: a cut tail, or a deleted row.
-                if let record = records[signature.batch], record.digest != signature.record {
-                    return .broken(seq: signature.lastSeq, problem: "changed: batch \(signature.batch)'s record (source, lines, counts) is not the one signed")
-                }
-            }
-            for anchor in audit.anchors {
-                if let verdict = forged(anchor, "the anchor of batch \(anchor.batch)") { return verdict }
-            }
-            var heads = (signatures + audit.anchors).map { ($0.lastSeq, $0) }.sorted { $0.0 < $1.0 }[...]
-            while let first = heads.first, first.0 == 0 { heads = heads.dropFirst() }
-
-            var expected: Int64 = 1
-            var head = EventHashChain.genesis
-            var lastMet: Int64 = 0
+            var verifier = ChainVerifier(audit: audit, signatures: try Self.signatures(in: db), records: try Self.batchRecords(in: db))
+            if let verdict = verifier.checkSignatures() { return verdict }
             var verdict: LogVerdict?
             try SQLiteStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, stored in
-                if seq != expected {
-                    verdict = .broken(seq: expected, problem: "missing: the log jumps from seq \(expected - 1) to \(seq)")
-                    return false
-                }
-                guard let stored else {
-                    verdict = .broken(seq: seq, problem: "no hash recorded for this event")
-                    return false
-                }
-                if !stored.elementsEqual(hash) {
-                    verdict = .broken(seq: seq, problem: "changed: its content does not match the hash chain")
-                    return false
-                }
-                while let (at, signature) = heads.first, at == seq {
-                    guard signature.head == hash else {
-                        verdict = .broken(seq: lastMet + 1, problem: """
-                            changed: the events from seq \(lastMet + 1) to \(seq) no longer give the head signed for batch \(signature.batch) \
-                            (rewritten with a recomputed chain)
-                            """)
-                        return false
-                    }
-                    lastMet = seq
-                    heads = heads.dropFirst()
-                }
+                verdict = verifier.visit(seq: seq, hash: hash, stored: stored)
                 if seq & 0xFFFF == 0 { progress(seq) }
-                head = hash
-                expected += 1
-                return true
+                return verdict == nil
             }
             if let verdict { return verdict }
-            let last = expected - 1
-            if let (at, signature) = heads.first {
-                return .broken(seq: last + 1, problem: """
-                    cut: batch \(signature.batch) was signed with the log reaching seq \(at), but it ends at seq \(last)
-                    """)
-            }
-            if let signature = signatures.first(where: { records[$0.batch] == nil }) {
-                return .broken(seq: signature.lastSeq, problem: "missing: the record of batch \(signature.batch), which was signed, is gone from batches")
-            }
-            if let odd = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events WHERE seq <= 0") {
-                return .broken(seq: odd, problem: "inserted: no event is ever appended at a seq below 1")
-            }
-            let batchesEnd = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(last_seq), 0) FROM batches") ?? 0
-            if batchesEnd > last {
-                return .broken(seq: last + 1, problem: "missing: batches appended up to seq \(batchesEnd) but the log ends at \(last)")
-            }
-            if let problem = try Self.idsDisagree(in: db) { return problem }
-            let lastSigned = signatures.map(\.lastSeq).max() ?? 0
-            if let key = audit.key, lastSigned < last {
-                let tail = lastSigned + 1 == last ? "seq \(last) carries" : "seqs \(lastSigned + 1)–\(last) carry"
-                return .broken(seq: lastSigned + 1, problem: """
-                    unsigned: \(tail) no head signed by key \(key.shortName) \
-                    (appended without the signing key, or forged); the log is proven up to seq \(lastSigned)
-                    """)
-            }
-            return .intact(events: last, head: head, signatures: SignatureFindings(
-                signedBatches: stored.count, lastSignedSeq: lastSigned, checked: audit.key != nil, anchors: audit.anchors.count))
+            return try verifier.finish(
+                lowestSeq: try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events"),
+                batchesEnd: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(last_seq), 0) FROM batches") ?? 0,
+                backendCheck: { try Self.idsDisagree(in: db) })
         }
     }
 

@@ -32,3 +32,11 @@ final class ScratchTables: TableStore, @unchecked Sendable {
         try queue.read { db in try body(SQLiteTableReader(db)) }
     }
 }
+
+extension SQLiteStore {
+    /// Empty tables in this process's memory, of the kind an as-of view folds into: for stores
+    /// of other backends, whose views are folded the same way.
+    public static func memoryTables() throws -> any TableStore {
+        try ScratchTables()
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import GTIOStorePostgres
+
+/// `gtio pg`: what an operator of a PostgreSQL store needs from gtio itself.
+struct PostgresCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pg",
+        abstract: "Help for running a store on PostgreSQL.",
+        discussion: "A store is on PostgreSQL when --store (or $GTIO_STORE) is a postgresql:// URL; see docs/POSTGRESQL.md.",
+        subcommands: [Roles.self])
+
+    struct Roles: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the SQL that makes a writer role (INSERT and SELECT on the log) and a reader role (SELECT only).")
+
+        @Option(help: "The database the roles are for.") var database = "gtio"
+        @Option(help: "The writer role's name.") var writer = "gtio_writer"
+        @Option(help: "The reader role's name.") var reader = "gtio_reader"
+
+        func run() throws {
+            Terminal.write(PostgresRoles.script(database: database, writer: writer, reader: reader))
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import GTIOStore
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+
+/// Connections to one PostgreSQL server, lent to one caller at a time and kept for the next.
+///
+/// The store protocols are synchronous (the console, the ingest pipeline and the collector's
+/// writer run on threads of their own), so a caller blocks on postgres-nio's futures, which
+/// complete on the shared event loop group: never call in from an event loop thread.
+final class PostgresConnectionPool: @unchecked Sendable {
+    // @unchecked: `idle`, `opened` and `nextID` are only touched while holding `lock`.
+    let location: PostgresLocation
+    private let configuration: PostgresConnection.Configuration
+    private let logger: Logger
+    private let lock = NSLock()
+    private var idle: [PostgresConnection] = []
+    private var nextID = 0
+    /// Connections kept for reuse; more are opened when needed and closed when given back.
+    private let keep = 4
+
+    init(_ location: PostgresLocation) throws(StoreError) {
+        self.location = location
+        var logger = Logger(label: "gtio.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            switch location.tls {
+            case .disable:
+                tls = .disable
+            case .prefer, .require:
+                var settings = TLSConfiguration.makeClientConfiguration()
+                settings.certificateVerification = .none
+                let context = try NIOSSLContext(configuration: settings)
+                tls = location.tls == .prefer ? .prefer(context) : .require(context)
+            case .verifyCA, .verifyFull:
+                var settings = TLSConfiguration.makeClientConfiguration()
+                settings.certificateVerification = location.tls == .verifyFull ? .fullVerification : .noHostnameVerification
+                tls = .require(try NIOSSLContext(configuration: settings))
+            }
+        } catch {
+            throw .cannotOpen(path: location.description, reason: "TLS could not be set up: \(error)")
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(10)
+        self.configuration = configuration
+    }
+
+    deinit {
+        for connection in idle { try? connection.close().wait() }
+    }
+
+    /// Runs `body` with a connection of its own, given back afterwards unless it broke.
+    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        let connection = try checkOut()
+        let session = PostgresSession(connection: connection, logger: logger)
+        do {
+            let result = try body(session)
+            checkIn(connection)
+            return result
+        } catch {
+            if connection.isClosed { try? connection.close().wait() } else { checkIn(connection) }
+            throw error
+        }
+    }
+
+    private func checkOut() throws -> PostgresConnection {
+        lock.lock()
+        while let connection = idle.popLast() {
+            if !connection.isClosed {
+                lock.unlock()
+                return connection
+            }
+        }
+        nextID += 1
+        let id = nextID
+        lock.unlock()
+        do {
+            return try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger
+            ).wait()
+        } catch {
+            throw StoreError.cannotOpen(path: location.description, reason: PostgresFailure.describe(error))
+        }
+    }
+
+    private func checkIn(_ connection: PostgresConnection) {
+        lock.lock()
+        if idle.count < keep && !connection.isClosed {
+            idle.append(connection)
+            lock.unlock()
+        } else {
+            lock.unlock()
+            try? connection.close().wait()
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import GTIOStore
+
+/// The store's tables in PostgreSQL, as numbered migrations recorded in `gtio_migrations`.
+/// The same tables and columns as the SQLite store's (docs/STORE.md), with PostgreSQL's types;
+/// text compares byte by byte (`COLLATE "C"`), as in SQLite, so that every ordering and every
+/// answer is the same on both backends whatever the database's locale.
+enum PostgresSchema {
+    /// The advisory lock key every append takes for its transaction ("GTIO" in ASCII): appends
+    /// run one at a time across all processes and hosts, so seqs are given in commit order.
+    static let appendLock: Int64 = 0x4754_494F
+    /// The key migrations take, so that two processes opening a new database create it once.
+    static let migrationLock: Int64 = 0x4754_494F_4D
+
+    static let migrations: [(version: Int, name: String, sql: String)] = [
+        (1, "event log", """
+            -- The log. seq is the gapless position; at and recorded are UTC milliseconds.
+            CREATE TABLE events (
+                seq      bigint PRIMARY KEY,
+                id       text COLLATE "C" NOT NULL UNIQUE,
+                type     text COLLATE "C" NOT NULL,
+                at       bigint NOT NULL,
+                recorded bigint NOT NULL,
+                "user"   text COLLATE "C",
+                device   text COLLATE "C",
+                v        bigint NOT NULL,
+                subject  text COLLATE "C",
+                object   text COLLATE "C",
+                value    text COLLATE "C",
+                flag     bigint,
+                number   double precision,
+                text     text COLLATE "C",
+                original text COLLATE "C" NOT NULL,
+                batch    bigint NOT NULL,
+                hash     bytea NOT NULL CHECK (length(hash) = 32)
+            );
+            CREATE INDEX events_at ON events (at);
+            -- List-valued fields (quickadd.shown suggested), one row per element.
+            CREATE TABLE event_lists (
+                seq      bigint NOT NULL,
+                position bigint NOT NULL,
+                "user"   text COLLATE "C" NOT NULL,
+                PRIMARY KEY (seq, position)
+            );
+            -- Every data field no typed column keeps, one row per element.
+            CREATE TABLE event_properties (
+                seq      bigint NOT NULL,
+                name     text COLLATE "C" NOT NULL,
+                position bigint NOT NULL,
+                text     text COLLATE "C",
+                number   double precision,
+                PRIMARY KEY (seq, name, position)
+            );
+            -- One row per committed batch: where its events came from.
+            CREATE TABLE batches (
+                batch      bigint PRIMARY KEY,
+                source     text COLLATE "C" NOT NULL,
+                first_line bigint,
+                last_line  bigint,
+                first_seq  bigint,
+                last_seq   bigint,
+                read       bigint NOT NULL,
+                appended   bigint NOT NULL,
+                duplicates bigint NOT NULL,
+                rejected   bigint NOT NULL,
+                recorded   bigint NOT NULL
+            );
+            -- One row per batch appended with a signing key.
+            CREATE TABLE batch_signatures (
+                batch      bigint PRIMARY KEY,
+                last_seq   bigint NOT NULL,
+                head       bytea NOT NULL,
+                record     bytea NOT NULL,
+                public_key bytea NOT NULL,
+                signature  bytea NOT NULL
+            );
+            -- Lines that failed validation, verbatim, with where they came from and why.
+            CREATE TABLE quarantine (
+                entry       bigint PRIMARY KEY,
+                source      text COLLATE "C" NOT NULL,
+                line        bigint NOT NULL,
+                reason      text COLLATE "C" NOT NULL,
+                original    bytea NOT NULL,
+                fingerprint bigint NOT NULL,
+                recorded    bigint NOT NULL,
+                status      text COLLATE "C" NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'appended', 'duplicate')),
+                seq         bigint,
+                settled     bigint,
+                UNIQUE (source, line, fingerprint)
+            );
+            CREATE INDEX quarantine_open ON quarantine (status, source, line);
+            -- How far each consumer of the log (read models) has applied it.
+            CREATE TABLE checkpoints (
+                name    text COLLATE "C" PRIMARY KEY,
+                seq     bigint NOT NULL,
+                updated bigint NOT NULL
+            );
+
+            -- Append-only, whoever connects: no row of the log changes or goes, and no table of
+            -- it is emptied. (Only the owner of the tables can drop these triggers; the roles of
+            -- `gtio pg roles` do not own them, and the hash chain shows what an owner changed.)
+            CREATE FUNCTION gtio_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION 'the event log is append-only: % cannot be %', TG_TABLE_NAME,
+                    CASE TG_OP WHEN 'UPDATE' THEN 'updated' WHEN 'DELETE' THEN 'deleted' ELSE 'truncated' END
+                    USING ERRCODE = 'insufficient_privilege';
+            END $$;
+            CREATE TRIGGER events_no_change BEFORE UPDATE OR DELETE ON events
+                FOR EACH ROW EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+                FOR EACH STATEMENT EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER event_lists_no_change BEFORE UPDATE OR DELETE ON event_lists
+                FOR EACH ROW EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER event_lists_no_truncate BEFORE TRUNCATE ON event_lists
+                FOR EACH STATEMENT EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER event_properties_no_change BEFORE UPDATE OR DELETE ON event_properties
+                FOR EACH ROW EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER event_properties_no_truncate BEFORE TRUNCATE ON event_properties
+                FOR EACH STATEMENT EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER batches_no_change BEFORE UPDATE OR DELETE ON batches
+                FOR EACH ROW EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER batches_no_truncate BEFORE TRUNCATE ON batches
+                FOR EACH STATEMENT EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER batch_signatures_no_change BEFORE UPDATE OR DELETE ON batch_signatures
+                FOR EACH ROW EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER batch_signatures_no_truncate BEFORE TRUNCATE ON batch_signatures
+                FOR EACH STATEMENT EXECUTE FUNCTION gtio_refuse_change();
+
+            -- Gapless: each statement's new events must follow the last committed one without a
+            -- hole and leave none after them. One check per statement (its new rows as a table),
+            -- not per row: a batch is thousands of rows. Two writers that bypass the append lock
+            -- cannot both pass: each sees only committed rows, so the second finds its first
+            -- seq not following the log's end, or collides on the primary key.
+            CREATE FUNCTION gtio_events_gapless() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                first_seq bigint; last_seq bigint; added_count bigint; before_seq bigint;
+            BEGIN
+                SELECT min(seq), max(seq), count(*) INTO first_seq, last_seq, added_count FROM added;
+                IF added_count = 0 THEN RETURN NULL; END IF;
+                SELECT COALESCE(max(seq), 0) INTO before_seq FROM events WHERE seq < first_seq;
+                IF last_seq - first_seq + 1 <> added_count OR first_seq <> before_seq + 1
+                   OR EXISTS (SELECT 1 FROM events WHERE seq > last_seq) THEN
+                    RAISE EXCEPTION 'the event log is gapless: events are added at the next seq (% after %)', first_seq, before_seq
+                        USING ERRCODE = 'integrity_constraint_violation';
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER events_gapless AFTER INSERT ON events
+                REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION gtio_events_gapless();
+            """),
+    ]
+
+    /// The version this build writes.
+    static var current: Int { migrations.last!.version }
+
+    /// The versions applied so far, nil when the database has no GTIO store.
+    static func applied(_ session: PostgresSession) throws -> Int? {
+        let exists = try session.rows("SELECT to_regclass('gtio_migrations') IS NOT NULL")
+        guard exists.first?.first?.bool == true else { return nil }
+        return try session.rows("SELECT COALESCE(MAX(version), 0) FROM gtio_migrations").first?.first?.int
+    }
+
+    /// Applies what is missing, each migration in its own transaction, under a lock shared by
+    /// every process opening the database.
+    static func migrate(_ session: PostgresSession, location: String) throws {
+        try session.transaction {
+            _ = try session.run("SELECT pg_advisory_xact_lock(\(migrationLock))")
+            try session.execute("""
+                CREATE TABLE IF NOT EXISTS gtio_migrations (
+                    version integer PRIMARY KEY,
+                    name    text NOT NULL,
+                    applied bigint NOT NULL
+                )
+                """)
+            let done = try applied(session) ?? 0
+            if done > current { throw StoreError.newerStore(path: location) }
+            for migration in migrations where migration.version > done {
+                try session.execute(migration.sql)
+                _ = try session.run(
+                    "INSERT INTO gtio_migrations (version, name, applied) VALUES (?, ?, ?)",
+                    [.integer(Int64(migration.version)), .text(migration.name), .integer(PostgresStore.now())])
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import GTIOStore
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// One connection lent by the pool: statements run one at a time, the caller blocking on each.
+struct PostgresSession {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    /// Runs `query` and collects its rows.
+    func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+        do {
+            return try connection.query(query, logger: logger).wait()
+        } catch {
+            throw PostgresFailure(error)
+        }
+    }
+
+    /// Runs `sql`, written with `?` placeholders as the read models write it, with `arguments`.
+    func run(_ sql: String, _ arguments: [StoreValue] = []) throws -> PostgresQueryResult {
+        try run(PostgresQuery(unsafeSQL: PostgresDialect.translate(sql), binds: Self.bindings(arguments)))
+    }
+
+    /// The rows `sql` selects, as values.
+    func rows(_ sql: String, _ arguments: [StoreValue] = []) throws -> [[StoreValue]] {
+        try run(sql, arguments).rows.map(Self.values)
+    }
+
+    /// Runs statements without parameters, one after another: the server takes one statement
+    /// per request, so `sql` is split at each `;` outside quotes, comments and `$$` bodies.
+    func execute(_ sql: String) throws {
+        for statement in Self.statements(sql) {
+            _ = try run(PostgresQuery(unsafeSQL: statement))
+        }
+    }
+
+    /// The statements of a script, without their `;`.
+    static func statements(_ sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var quote: Character?
+        var inDollarBody = false, inComment = false
+        var previous: Character = " "
+        for character in sql {
+            defer { previous = character }
+            if inComment {
+                current.append(character)
+                if character == "\n" { inComment = false }
+                continue
+            }
+            if inDollarBody {
+                current.append(character)
+                if character == "$" && previous == "$" { inDollarBody = false }
+                continue
+            }
+            if let open = quote {
+                current.append(character)
+                if character == open { quote = nil }
+                continue
+            }
+            switch character {
+            case "'", "\"": quote = character
+            case "-" where previous == "-": inComment = true
+            case "$" where previous == "$": inDollarBody = true
+            case ";":
+                let statement = current.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !statement.isEmpty { statements.append(statement) }
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        let statement = current.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !statement.isEmpty && !statement.allSatisfy({ $0 == "-" }) { statements.append(statement) }
+        return statements
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// `mode` follows BEGIN (`ISOLATION LEVEL REPEATABLE READ READ ONLY` for a snapshot).
+    func transaction<T>(_ mode: String = "", _ body: () throws -> T) throws -> T {
+        try execute("BEGIN" + (mode.isEmpty ? "" : " " + mode))
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Values bound as the read models give them. Numbers and text go as untyped text, as a
+    /// literal in the statement would, so that the server gives each the type its place asks for
+    /// (a count compared with an integer column, a date with a text one): SQLite, which the
+    /// read models' queries are also written for, never complains of a type either.
+    static func bindings(_ arguments: [StoreValue]) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .integer(let value): bindings.append(UntypedText(String(value)))
+            case .real(let value): bindings.append(UntypedText(String(value)))
+            case .text(let value): bindings.append(UntypedText(value))
+            case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            }
+        }
+        return bindings
+    }
+
+    /// A row as values: integers (and booleans, 0 or 1), doubles, text and bytes, as SQLite
+    /// would give them; a `numeric` (PostgreSQL's SUM of integers) is an integer when whole.
+    static func values(_ row: PostgresRow) -> [StoreValue] {
+        row.map(value)
+    }
+
+    static func value(_ cell: PostgresCell) -> StoreValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8, .oid:
+            return (try? cell.decode(Int64.self)).map(StoreValue.integer) ?? .null
+        case .bool:
+            return (try? cell.decode(Bool.self)).map { .integer($0 ? 1 : 0) } ?? .null
+        case .float4, .float8:
+            return (try? cell.decode(Double.self)).map(StoreValue.real) ?? .null
+        case .numeric:
+            guard let decimal = try? cell.decode(Decimal.self) else { return .null }
+            let number = NSDecimalNumber(decimal: decimal)
+            if decimal == Decimal(number.int64Value) { return .integer(number.int64Value) }
+            return .real(number.doubleValue)
+        case .bytea:
+            return (try? cell.decode(ByteBuffer.self)).map { .blob(Array($0.readableBytesView)) } ?? .null
+        default:
+            return (try? cell.decode(String.self)).map(StoreValue.text) ?? .null
+        }
+    }
+}
+
+/// A parameter sent as text of no declared type: the server infers it from where it stands.
+struct UntypedText: PostgresDynamicTypeEncodable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    var psqlType: PostgresDataType { .null }
+    var psqlFormat: PostgresFormat { .text }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        byteBuffer.writeString(text)
+    }
+}
+
+/// A failed statement or connection, with the server's own words.
+struct PostgresFailure: Error, CustomStringConvertible {
+    /// The SQLSTATE code, when the server sent one (`25006`: a write in a read-only transaction).
+    let state: String?
+    let message: String
+
+    init(_ error: any Error) {
+        if let failure = error as? PostgresFailure {
+            self = failure
+            return
+        }
+        if let error = error as? PSQLError, let info = error.serverInfo {
+            state = info[.sqlState]
+            var text = info[.message] ?? "\(error.code)"
+            if let detail = info[.detail] { text += " (\(detail))" }
+            message = text
+        } else {
+            state = nil
+            message = Self.describe(error)
+        }
+    }
+
+    var description: String { message }
+
+    /// A connection error in words: postgres-nio's codes name the kind of failure only.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+}

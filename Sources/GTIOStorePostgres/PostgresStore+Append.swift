@@ -1,0 +1,186 @@
+import Foundation
+import GTIOCatalog
+import GTIOStore
+import PostgresNIO
+
+extension PostgresStore {
+    public func append(_ batch: EventBatch) throws -> AppendOutcome {
+        try write(session: { session in try Self.append(batch, in: session, signer: signer) })
+    }
+
+    /// Appends inside an open transaction, in four statements whatever the batch's size: the
+    /// append lock, the ids already in the log, the events (one array per column, unnested),
+    /// and their lists and properties; then the quarantine and the batch's row.
+    ///
+    /// The transaction-scoped advisory lock makes appends from every process and host take
+    /// turns: each reads the log's end, numbers its events from there and commits before the
+    /// next one reads the end. Seqs are thus gapless and in commit order, the chain continuous,
+    /// without a sequence (which would leave holes on rollback). Readers never wait for it.
+    static func append(_ batch: EventBatch, in session: PostgresSession, signer: BatchSigner?) throws -> AppendOutcome {
+        var outcome = AppendOutcome()
+        outcome.read = batch.read
+        outcome.rejected = batch.rejected.count
+        let recorded = now()
+        _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.appendLock))")
+        let head = try session.rows("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").first
+        let lastSeq = head?[0].int64 ?? 0
+        var previousHash: [UInt8] = if case .blob(let bytes)? = head?[1] { bytes } else { EventHashChain.genesis }
+        let batchNumber = (try session.rows("SELECT COALESCE(MAX(batch), 0) FROM batches")[0][0].int64 ?? 0) + 1
+
+        // Ids already in the log; among equal ids in the batch the earliest line wins.
+        var ids = PostgresArray(.text, capacity: batch.events.count)
+        for (_, event) in batch.events { ids.append(event.id) }
+        var seen = Set<String>()
+        if !batch.events.isEmpty {
+            var bindings = PostgresBindings()
+            bindings.append(ids)
+            let found = try session.run(PostgresQuery(unsafeSQL: "SELECT id FROM events WHERE id = ANY($1)", binds: bindings))
+            for row in found.rows { if let id = PostgresSession.values(row).first?.string { seen.insert(id) } }
+        }
+
+        var columns = EventColumns(capacity: batch.events.count)
+        var chain = EventHashChain()
+        var seq = lastSeq
+        var seqOfLine: [Int: Int64?] = [:]
+        let openLines = try openQuarantineLines(of: batch, in: session)
+        for (index, (line, event)) in batch.events.enumerated() {
+            guard seen.insert(event.id).inserted else {
+                outcome.duplicates += 1
+                outcome.duplicateIndexes.append(index)
+                if openLines.contains(line) { seqOfLine[line] = .some(nil) }
+                continue
+            }
+            seq += 1
+            let end = (index + 1) * 32
+            if end <= batch.digests.count {
+                previousHash = batch.digests.withUnsafeBytes { all in
+                    EventHashChain.link(after: previousHash, seq: seq, recorded: recorded, batch: batchNumber,
+                                        digest: UnsafeRawBufferPointer(rebasing: all[(end - 32)..<end]))
+                }
+            } else {
+                previousHash = chain.digest(of: event).withUnsafeBytes {
+                    EventHashChain.link(after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, digest: $0)
+                }
+            }
+            columns.add(event, seq: seq, hash: previousHash)
+            if openLines.contains(line) { seqOfLine[line] = .some(seq) }
+        }
+        if seq > lastSeq {
+            try columns.insert(recorded: recorded, batch: batchNumber, in: session)
+            outcome.appended = Int(seq - lastSeq)
+            outcome.firstSeq = lastSeq + 1
+            outcome.lastSeq = seq
+        }
+
+        outcome.quarantined = try quarantine(batch.rejected, from: batch.source, recorded: recorded, in: session)
+        outcome.settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: session)
+
+        let lines = batch.events.map(\.line) + batch.rejected.map(\.line)
+        let record = BatchRecord(
+            batch: batchNumber, source: batch.source, firstLine: lines.min().map(Int64.init), lastLine: lines.max().map(Int64.init),
+            firstSeq: outcome.firstSeq, lastSeq: outcome.lastSeq, read: Int64(outcome.read), appended: Int64(outcome.appended),
+            duplicates: Int64(outcome.duplicates), rejected: Int64(outcome.rejected), recorded: recorded)
+        func optional(_ value: Int64?) -> StoreValue { value.map(StoreValue.integer) ?? .null }
+        _ = try session.run(
+            """
+            INSERT INTO batches (batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.integer(record.batch), .text(record.source), optional(record.firstLine), optional(record.lastLine),
+             optional(record.firstSeq), optional(record.lastSeq), .integer(record.read), .integer(record.appended),
+             .integer(record.duplicates), .integer(record.rejected), .integer(record.recorded)])
+        if let signer {
+            let signature = signer.sign(record: record, lastSeq: seq, head: previousHash)
+            _ = try session.run(
+                "INSERT INTO batch_signatures (batch, last_seq, head, record, public_key, signature) VALUES (?, ?, ?, ?, ?, ?)",
+                [.integer(signature.batch), .integer(signature.lastSeq), .blob(signature.head), .blob(signature.record),
+                 .blob(signature.publicKey), .blob(signature.signature)])
+        }
+        return outcome
+    }
+}
+
+/// A batch's new events, lists and properties as column arrays, for one insert each.
+private struct EventColumns {
+    var seq, at, v, flag: PostgresArray
+    var id, type, user, device, subject, object, value, text, original: PostgresArray
+    var number: PostgresArray
+    var hash: PostgresArray
+    var listSeq = PostgresArray(.int8), listPosition = PostgresArray(.int8), listUser = PostgresArray(.text)
+    var propertySeq = PostgresArray(.int8), propertyName = PostgresArray(.text), propertyPosition = PostgresArray(.int8)
+    var propertyText = PostgresArray(.text), propertyNumber = PostgresArray(.float8)
+
+    init(capacity: Int) {
+        seq = PostgresArray(.int8, capacity: capacity)
+        at = PostgresArray(.int8, capacity: capacity)
+        v = PostgresArray(.int8, capacity: capacity)
+        flag = PostgresArray(.int8, capacity: capacity)
+        id = PostgresArray(.text, capacity: capacity * 2)
+        type = PostgresArray(.text, capacity: capacity)
+        user = PostgresArray(.text, capacity: capacity)
+        device = PostgresArray(.text, capacity: capacity)
+        subject = PostgresArray(.text, capacity: capacity)
+        object = PostgresArray(.text, capacity: capacity)
+        value = PostgresArray(.text, capacity: capacity)
+        text = PostgresArray(.text, capacity: capacity)
+        original = PostgresArray(.text, capacity: capacity * 20)
+        number = PostgresArray(.float8, capacity: capacity)
+        hash = PostgresArray(.bytea, capacity: capacity * 3)
+    }
+
+    mutating func add(_ event: ValidatedEvent, seq eventSeq: Int64, hash eventHash: [UInt8]) {
+        seq.append(eventSeq)
+        id.append(event.id)
+        type.append(event.type.rawValue)
+        at.append(event.at.milliseconds)
+        user.append(event.user)
+        device.append(event.device)
+        v.append(event.version)
+        subject.append(event.subject)
+        object.append(event.object)
+        value.append(event.value)
+        flag.append(event.flag.map { $0 ? 1 : 0 } as Int64?)
+        number.append(event.number)
+        text.append(event.text)
+        original.append(event.original)
+        hash.append(bytes: eventHash)
+        for (position, listed) in event.list.enumerated() {
+            listSeq.append(eventSeq)
+            listPosition.append(Int64(position))
+            listUser.append(listed)
+        }
+        for property in event.properties {
+            propertySeq.append(eventSeq)
+            propertyName.append(property.name)
+            propertyPosition.append(Int64(property.position))
+            propertyText.append(property.text)
+            propertyNumber.append(property.number)
+        }
+    }
+
+    func insert(recorded: Int64, batch: Int64, in session: PostgresSession) throws {
+        var bindings = PostgresBindings(capacity: 17)
+        for array in [seq, id, type, at, user, device, v, subject, object, value, flag, number, text, original, hash] {
+            bindings.append(array)
+        }
+        bindings.append(recorded)
+        bindings.append(batch)
+        _ = try session.run(PostgresQuery(unsafeSQL: """
+            INSERT INTO events (seq, id, type, at, "user", device, v, subject, object, value, flag, number, text, original, hash, recorded, batch)
+            SELECT *, $16::bigint, $17::bigint FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+            """, binds: bindings))
+        if listSeq.count > 0 {
+            var bindings = PostgresBindings(capacity: 3)
+            for array in [listSeq, listPosition, listUser] { bindings.append(array) }
+            _ = try session.run(PostgresQuery(
+                unsafeSQL: "INSERT INTO event_lists (seq, position, \"user\") SELECT * FROM unnest($1, $2, $3)", binds: bindings))
+        }
+        if propertySeq.count > 0 {
+            var bindings = PostgresBindings(capacity: 5)
+            for array in [propertySeq, propertyName, propertyPosition, propertyText, propertyNumber] { bindings.append(array) }
+            _ = try session.run(PostgresQuery(
+                unsafeSQL: "INSERT INTO event_properties (seq, name, position, text, number) SELECT * FROM unnest($1, $2, $3, $4, $5)",
+                binds: bindings))
+        }
+    }
+}

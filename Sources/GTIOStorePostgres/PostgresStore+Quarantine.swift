@@ -1,0 +1,101 @@
+import GTIOCatalog
+import GTIOStore
+
+extension PostgresStore {
+    /// Puts rejected lines in quarantine, inside the append transaction (which holds the append
+    /// lock, so entry numbers follow one another as in SQLite); the same line of the same source
+    /// with the same bytes is kept once.
+    static func quarantine(_ lines: [RejectedLine], from source: String, recorded: Int64, in session: PostgresSession) throws -> Int {
+        var added = 0
+        for line in lines {
+            let result = try session.run(
+                """
+                INSERT INTO quarantine (entry, source, line, reason, original, fingerprint, recorded)
+                SELECT COALESCE(MAX(entry), 0) + 1, ?, ?, ?, ?, ?, ? FROM quarantine
+                ON CONFLICT (source, line, fingerprint) DO NOTHING
+                """,
+                [.text(source), .integer(Int64(line.line)), .text(line.reason), .blob(line.original),
+                 .integer(line.fingerprint), .integer(recorded)])
+            added += result.metadata.rows ?? 0
+        }
+        return added
+    }
+
+    /// The line numbers of the batch's range that have open quarantine entries from its source.
+    static func openQuarantineLines(of batch: EventBatch, in session: PostgresSession) throws -> Set<Int> {
+        guard let first = batch.events.first?.line, let last = batch.events.last?.line else { return [] }
+        let rows = try session.rows(
+            "SELECT line FROM quarantine WHERE status = 'open' AND source = ? AND line BETWEEN ? AND ?",
+            [.text(batch.source), .integer(Int64(first)), .integer(Int64(last))])
+        return Set(rows.map { $0[0].int })
+    }
+
+    /// Marks open entries settled by a now-valid line at the same source and line number.
+    static func settleQuarantine(_ seqOfLine: [Int: Int64?], source: String, recorded: Int64, in session: PostgresSession) throws -> Int {
+        var settled = 0
+        for (line, seq) in seqOfLine {
+            let result = try session.run(
+                "UPDATE quarantine SET status = ?, seq = ?, settled = ? WHERE status = 'open' AND source = ? AND line = ?",
+                [.text(seq == nil ? "duplicate" : "appended"), seq.map(StoreValue.integer) ?? .null, .integer(recorded),
+                 .text(source), .integer(Int64(line))])
+            settled += result.metadata.rows ?? 0
+        }
+        return settled
+    }
+
+    static let quarantineColumns = "entry, source, line, reason, original, recorded, status, seq"
+
+    public func quarantineEntries(includeSettled: Bool, limit: Int?) throws -> [QuarantineEntry] {
+        try read { session in
+            var sql = "SELECT \(Self.quarantineColumns) FROM quarantine"
+            if !includeSettled { sql += " WHERE status = 'open'" }
+            sql += " ORDER BY entry"
+            if let limit, limit > 0 { sql += " LIMIT \(limit)" }
+            return try session.rows(sql).map(Self.quarantineEntry)
+        }
+    }
+
+    public func quarantineEntry(_ entry: Int64) throws -> QuarantineEntry? {
+        try read { session in
+            try session.rows("SELECT \(Self.quarantineColumns) FROM quarantine WHERE entry = ?", [.integer(entry)])
+                .first.map(Self.quarantineEntry)
+        }
+    }
+
+    public func retryQuarantine(
+        entries: [Int64]?, replacement: (QuarantineEntry) -> [UInt8]?,
+        validate: ([UInt8]) -> Result<ValidatedEvent, Rejection>
+    ) throws -> QuarantineRetryOutcome {
+        try write(session: { session in
+            var sql = "SELECT \(Self.quarantineColumns) FROM quarantine WHERE status = 'open'"
+            if let entries { sql += " AND entry IN (\(entries.map(String.init).joined(separator: ",")))" }
+            let open = try session.rows(sql + " ORDER BY entry").map(Self.quarantineEntry)
+            var outcome = QuarantineRetryOutcome()
+            let recorded = Self.now()
+            for entry in open {
+                switch validate(replacement(entry) ?? entry.original) {
+                case .success(let event):
+                    let batch = EventBatch(source: entry.source, events: [(entry.line, event)])
+                    let appended = try Self.append(batch, in: session, signer: signer)
+                    _ = try session.run(
+                        "UPDATE quarantine SET status = ?, seq = ?, settled = ? WHERE entry = ?",
+                        [.text(appended.appended == 1 ? "appended" : "duplicate"), appended.lastSeq.map(StoreValue.integer) ?? .null,
+                         .integer(recorded), .integer(entry.entry)])
+                    if appended.appended == 1 { outcome.appended += 1 } else { outcome.duplicates += 1 }
+                case .failure(let rejection):
+                    _ = try session.run("UPDATE quarantine SET reason = ? WHERE entry = ?", [.text(rejection.description), .integer(entry.entry)])
+                    outcome.stillRejected += 1
+                }
+            }
+            return outcome
+        })
+    }
+
+    static func quarantineEntry(_ row: [StoreValue]) -> QuarantineEntry {
+        let original: [UInt8] = if case .blob(let bytes) = row[4] { bytes } else { Array((row[4].string ?? "").utf8) }
+        return QuarantineEntry(
+            entry: row[0].int64 ?? 0, source: row[1].string ?? "", line: row[2].int, reason: row[3].string ?? "",
+            original: original, recorded: Timestamp(milliseconds: row[5].int64 ?? 0), status: row[6].string ?? "",
+            seq: row[7].int64)
+    }
+}

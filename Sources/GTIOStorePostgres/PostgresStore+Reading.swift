@@ -1,0 +1,253 @@
+import GTIOCatalog
+import GTIOStore
+import NIOCore
+import PostgresNIO
+
+extension PostgresStore {
+    public func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
+        try scanRows(scope) { row in try body(Self.record(row)) }
+    }
+
+    public func scanRows(_ scope: LogScope, _ body: (EventRow) throws -> Void) throws {
+        try read { session in try Self.scanRows(scope, in: session, body) }
+    }
+
+    static func record(_ row: EventRow) throws -> LogRecord {
+        LogRecord(
+            seq: row.seq, type: row.type, at: row.at, user: row.text(.user), device: row.text(.device),
+            subject: row.text(.subject), object: row.text(.object), value: row.text(.value), flag: row.flag,
+            number: row.number, text: row.text(.text), list: try row.listed(),
+            properties: row.type.columns.contains(.properties) ? try row.properties() : [])
+    }
+
+    /// Events read a page at a time in seq order, each page with its lists and properties, all
+    /// within the caller's transaction (one snapshot for the whole scan).
+    static func scanRows(_ scope: LogScope, in session: PostgresSession, _ body: (EventRow) throws -> Void) throws {
+        var conditions = "seq > ?"
+        var fixed: [StoreValue] = []
+        if let through = scope.throughSeq { conditions += " AND seq <= ?"; fixed.append(.integer(through)) }
+        if let atMost = scope.atMost { conditions += " AND at <= ?"; fixed.append(.integer(atMost)) }
+        if let atLeast = scope.atLeast { conditions += " AND at >= ?"; fixed.append(.integer(atLeast)) }
+        if let types = scope.types { conditions += " AND type IN (" + types.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
+        let sql = """
+            SELECT seq, type, at, user, device, subject, object, value, text, flag, number FROM events
+            WHERE \(conditions) ORDER BY seq LIMIT \(PostgresPage.size)
+            """
+        let page = PostgresPage()
+        var after = scope.afterSeq
+        var scanned = 0
+        defer { LogScanCounter.add(scanned) }
+        while true {
+            if Interruption.isRequested { throw StoreError.interrupted }
+            let rows = try session.run(sql, [.integer(after)] + fixed).rows
+            guard let last = rows.last else { return }
+            let first = try PostgresRandomAccessRow(rows[0])[0].decode(Int64.self)
+            let lastSeq = try PostgresRandomAccessRow(last)[0].decode(Int64.self)
+            try page.load(rows, lists: session.run(
+                "SELECT seq, user FROM event_lists WHERE seq BETWEEN ? AND ? ORDER BY seq, position",
+                [.integer(first), .integer(lastSeq)]).rows,
+                properties: session.run(
+                "SELECT seq, name, position, text, number FROM event_properties WHERE seq BETWEEN ? AND ? ORDER BY seq, name, position",
+                [.integer(first), .integer(lastSeq)]).rows)
+            for index in 0..<page.count {
+                page.current = index
+                try body(EventRow(seq: page.seqs[index], type: page.types[index], at: page.ats[index], cursor: page))
+            }
+            scanned += rows.count
+            after = lastSeq
+            if rows.count < PostgresPage.size { return }
+        }
+    }
+
+    public func readEvents(in range: ClosedRange<Int64>, _ body: (StoredEvent) throws -> Void) throws {
+        try read { session in
+            var from = range.lowerBound
+            while from <= range.upperBound {
+                let events = try Self.storedEvents(
+                    "SELECT \(Self.eventColumns) FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq LIMIT 5000",
+                    [.integer(from), .integer(range.upperBound)], in: session)
+                for event in events { try body(event) }
+                guard let last = events.last, events.count == 5000 else { return }
+                from = last.seq + 1
+            }
+        }
+    }
+
+    public func events(matching filter: EventFilter) throws -> [StoredEvent] {
+        try read { session in
+            let (sql, arguments) = filter.sql(columns: Self.eventColumns)
+            var events = try Self.storedEvents(sql, arguments, in: session)
+            if filter.newestFirst { events.reverse() }
+            return events
+        }
+    }
+
+    public func event(at seq: Int64) throws -> StoredEvent? {
+        try read { session in
+            try Self.storedEvents("SELECT \(Self.eventColumns) FROM events WHERE seq = ?", [.integer(seq)], in: session).first
+        }
+    }
+
+    static let eventColumns = "seq, id, type, at, recorded, user, device, v, subject, object, value, flag, number, text, original, batch"
+
+    /// Whole events `sql` selects (`eventColumns`), each with its list.
+    static func storedEvents(_ sql: String, _ arguments: [StoreValue], in session: PostgresSession) throws -> [StoredEvent] {
+        let rows = try session.rows(sql, arguments)
+        let shown = rows.filter { $0[2].string == EventType.quickaddShown.rawValue }.compactMap { $0[0].int64 }
+        var lists: [Int64: [String]] = [:]
+        if !shown.isEmpty {
+            let listed = try session.rows(
+                "SELECT seq, user FROM event_lists WHERE seq IN (\(shown.map(String.init).joined(separator: ","))) ORDER BY seq, position")
+            for row in listed { lists[row[0].int64 ?? 0, default: []].append(row[1].string ?? "") }
+        }
+        return try rows.map { row in
+            let seq = row[0].int64 ?? 0
+            let typeName = row[2].string ?? ""
+            guard let type = EventType.named(typeName) else {
+                throw StoreError.database("event \(seq) has type \(typeName), unknown to this gtio")
+            }
+            let event = ValidatedEvent(
+                id: row[1].string ?? "", type: type, at: Timestamp(milliseconds: row[3].int64 ?? 0), user: row[5].string,
+                device: row[6].string, version: row[7].int64 ?? 0, subject: row[8].string, object: row[9].string,
+                value: row[10].string, flag: row[11].int64.map { $0 != 0 }, number: row[12].double, text: row[13].string,
+                list: lists[seq] ?? [], original: row[14].string ?? "")
+            return StoredEvent(seq: seq, recorded: Timestamp(milliseconds: row[4].int64 ?? 0), batch: row[15].int64 ?? 0, event: event)
+        }
+    }
+
+    public func timeExtent(throughSeq: Int64?, atMost: Int64?) throws -> ClosedRange<Int64>? {
+        try read { session in
+            var sql = "SELECT MIN(at), MAX(at) FROM events WHERE TRUE"
+            var arguments: [StoreValue] = []
+            if let throughSeq { sql += " AND seq <= ?"; arguments.append(.integer(throughSeq)) }
+            if let atMost { sql += " AND at <= ?"; arguments.append(.integer(atMost)) }
+            let row = try session.rows(sql, arguments)[0]
+            guard let first = row[0].int64, let last = row[1].int64, first <= last else { return nil }
+            return first...last
+        }
+    }
+
+    public func status() throws -> StoreStatus {
+        try read { session in
+            let row = try session.rows("SELECT COUNT(*), COALESCE(MAX(seq), 0), MIN(at), MAX(at) FROM events")[0]
+            let checkpoints = try session.rows("SELECT name, seq FROM checkpoints ORDER BY name")
+                .map { (name: $0[0].string ?? "", seq: $0[1].int64 ?? 0) }
+            return StoreStatus(
+                path: location,
+                events: row[0].int64 ?? 0,
+                lastSeq: row[1].int64 ?? 0,
+                firstAt: row[2].int64.map(Timestamp.init(milliseconds:)),
+                lastAt: row[3].int64.map(Timestamp.init(milliseconds:)),
+                batches: try session.rows("SELECT COUNT(*) FROM batches")[0][0].int64 ?? 0,
+                quarantined: try session.rows("SELECT COUNT(*) FROM quarantine WHERE status = 'open'")[0][0].int64 ?? 0,
+                sizeBytes: try session.rows("SELECT pg_database_size(current_database())")[0][0].int64 ?? 0,
+                checkpoints: checkpoints)
+        }
+    }
+
+    public func lastSignature() throws -> BatchSignature? {
+        try read { session in
+            try session.rows("""
+                SELECT batch, last_seq, head, record, public_key, signature FROM batch_signatures ORDER BY batch DESC LIMIT 1
+                """).first.map(Self.signature)
+        }
+    }
+
+    static func signature(_ row: [StoreValue]) -> BatchSignature {
+        func bytes(_ index: Int) -> [UInt8] { if case .blob(let bytes) = row[index] { bytes } else { [] } }
+        return BatchSignature(
+            batch: row[0].int64 ?? 0, lastSeq: row[1].int64 ?? 0, head: bytes(2), record: bytes(3), publicKey: bytes(4),
+            signature: bytes(5))
+    }
+}
+
+/// One page of a raw scan, its text kept in one buffer that lives until the next page: what
+/// `EventRow` reads in place, as it reads SQLite's column buffers.
+final class PostgresPage: EventRowCursor {
+    static let size = 20_000
+
+    private(set) var count = 0
+    var current = 0
+    private(set) var seqs: [Int64] = []
+    private(set) var types: [EventType] = []
+    private(set) var ats: [Int64] = []
+    private var flags: [Bool?] = []
+    private var numbers: [Double?] = []
+    /// Per row, six text columns as (start, count) in `text`; count -1 for NULL.
+    private var spans: [Int32] = []
+    /// The page's text while it is loaded, then `stored`, whose address never moves.
+    private var text: [UInt8] = []
+    private var stored = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    private var lists: [Int64: [String]] = [:]
+    private var properties: [Int64: [EventProperty]] = [:]
+
+    func load(_ rows: [PostgresRow], lists listRows: [PostgresRow], properties propertyRows: [PostgresRow]) throws {
+        count = rows.count
+        seqs.removeAll(keepingCapacity: true)
+        types.removeAll(keepingCapacity: true)
+        ats.removeAll(keepingCapacity: true)
+        flags.removeAll(keepingCapacity: true)
+        numbers.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
+        lists.removeAll(keepingCapacity: true)
+        properties.removeAll(keepingCapacity: true)
+        stored.deallocate()
+        defer {
+            stored = .allocate(capacity: max(text.count, 1))
+            _ = stored.initialize(from: text)
+        }
+        for row in rows {
+            let cells = PostgresRandomAccessRow(row)
+            let seq = try cells[0].decode(Int64.self)
+            seqs.append(seq)
+            let typeName = try cells[1].decode(String.self)
+            guard let type = EventType.named(typeName) else {
+                throw StoreError.database("event \(seq) has type \(typeName), unknown to this gtio")
+            }
+            types.append(type)
+            ats.append(try cells[2].decode(Int64.self))
+            for column in 3...8 {
+                guard let bytes = cells[column].bytes else {
+                    spans.append(0)
+                    spans.append(-1)
+                    continue
+                }
+                spans.append(Int32(text.count))
+                spans.append(Int32(bytes.readableBytes))
+                text.append(contentsOf: bytes.readableBytesView)
+            }
+            flags.append(try cells[9].decode(Int64?.self).map { $0 != 0 })
+            numbers.append(try cells[10].decode(Double?.self))
+        }
+        for row in listRows {
+            let (seq, user) = try row.decode((Int64, String).self)
+            lists[seq, default: []].append(user)
+        }
+        for row in propertyRows {
+            let (seq, name, position, value, number) = try row.decode((Int64, String, Int64, String?, Double?).self)
+            properties[seq, default: []].append(EventProperty(name: name, position: Int(position), text: value, number: number))
+        }
+    }
+
+    func bytes(_ column: EventRow.TextColumn) -> UnsafeBufferPointer<UInt8>? {
+        let index = (current * 6 + column.rawValue) * 2
+        let length = spans[index + 1]
+        guard length >= 0 else { return nil }
+        let start = Int(spans[index])
+        return UnsafeBufferPointer(rebasing: stored[start..<start + Int(length)])
+    }
+
+    deinit { stored.deallocate() }
+
+    func flag() -> Bool? { flags[current] }
+    func number() -> Double? { numbers[current] }
+
+    func forEachProperty(seq: Int64, _ body: (EventProperty) throws -> Void) throws {
+        for property in properties[seq] ?? [] { try body(property) }
+    }
+
+    func forEachListed(seq: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        for var user in lists[seq] ?? [] { try user.withUTF8 { try body($0) } }
+    }
+}

@@ -1,0 +1,68 @@
+import GTIOCatalog
+import GTIOStore
+import PostgresNIO
+
+extension PostgresStore {
+    /// Walks the whole log in one snapshot, recomputing the hash chain from the stored columns
+    /// (see `ChainVerifier`); the unique index on `id` is PostgreSQL's own and needs no check.
+    public func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict {
+        try read { session in
+            let signatures = try session.rows("SELECT batch, last_seq, head, record, public_key, signature FROM batch_signatures ORDER BY batch")
+                .map(Self.signature)
+            var records: [Int64: BatchRecord] = [:]
+            for row in try session.rows("""
+                SELECT batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded FROM batches
+                """) {
+                let record = BatchRecord(
+                    batch: row[0].int64 ?? 0, source: row[1].string ?? "", firstLine: row[2].int64, lastLine: row[3].int64,
+                    firstSeq: row[4].int64, lastSeq: row[5].int64, read: row[6].int64 ?? 0, appended: row[7].int64 ?? 0,
+                    duplicates: row[8].int64 ?? 0, rejected: row[9].int64 ?? 0, recorded: row[10].int64 ?? 0)
+                records[record.batch] = record
+            }
+            var verifier = ChainVerifier(audit: audit, signatures: signatures, records: records)
+            if let verdict = verifier.checkSignatures() { return verdict }
+
+            var chain = EventHashChain()
+            var hash = EventHashChain.genesis
+            var after = Int64.min
+            let pageSize = 10_000
+            while true {
+                let rows = try session.run("""
+                    SELECT seq, id, type, at, recorded, user, device, v, subject, object, value, flag, number, text, original, batch, hash
+                    FROM events WHERE seq > ? ORDER BY seq LIMIT \(pageSize)
+                    """, [.integer(after)]).rows.map(PostgresSession.values)
+                guard let first = rows.first?[0].int64, let last = rows.last?[0].int64 else { break }
+                var lists: [Int64: [String]] = [:]
+                for row in try session.rows(
+                    "SELECT seq, user FROM event_lists WHERE seq BETWEEN ? AND ? ORDER BY seq, position", [.integer(first), .integer(last)]) {
+                    lists[row[0].int64 ?? 0, default: []].append(row[1].string ?? "")
+                }
+                for row in rows {
+                    let seq = row[0].int64 ?? 0
+                    chain.begin()
+                    chain.text(row[1].string); chain.text(row[2].string); chain.integer(row[3].int64)
+                    chain.text(row[5].string); chain.text(row[6].string); chain.integer(row[7].int64)
+                    chain.text(row[8].string); chain.text(row[9].string); chain.text(row[10].string)
+                    chain.integer(row[11].int64); chain.number(row[12].double); chain.text(row[13].string); chain.text(row[14].string)
+                    let list = row[2].string == EventType.quickaddShown.rawValue ? lists[seq] ?? [] : []
+                    chain.integer(Int64(list.count))
+                    for user in list { chain.text(user) }
+                    hash = chain.finish().withUnsafeBytes { digest in
+                        EventHashChain.link(after: hash, seq: seq, recorded: row[4].int64 ?? 0, batch: row[15].int64 ?? 0, digest: digest)
+                    }
+                    let storedHash: [UInt8]? = if case .blob(let bytes) = row[16] { bytes } else { nil }
+                    let verdict = storedHash.map { stored in
+                        stored.withUnsafeBytes { verifier.visit(seq: seq, hash: hash, stored: $0) }
+                    } ?? verifier.visit(seq: seq, hash: hash, stored: nil)
+                    if let verdict { return verdict }
+                    if seq & 0xFFFF == 0 { progress(seq) }
+                }
+                after = last
+                if rows.count < pageSize { break }
+            }
+            return try verifier.finish(
+                lowestSeq: try session.rows("SELECT MIN(seq) FROM events")[0][0].int64,
+                batchesEnd: try session.rows("SELECT COALESCE(MAX(last_seq), 0) FROM batches")[0][0].int64 ?? 0)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import GTIOStore
+
+/// The shared event store: one PostgreSQL database that many ingesters, collectors and
+/// consoles, on many hosts, append to and read at once. The same log, hash chain, quarantine
+/// and read-model tables as the SQLite store, behind the same protocols.
+public final class PostgresStore: EventLog, TableStore, SQLReading {
+    /// The server and database, without the password.
+    public let location: String
+    public let isReadOnly: Bool
+    /// Signs the head of every batch this process appends, when given.
+    public let signer: BatchSigner?
+    let pool: PostgresConnectionPool
+    /// Where an as-of view folds its read models: tables in this process's memory, of whatever
+    /// kind the caller gives (the console gives SQLite's in-memory tables).
+    private let makeScratchTables: @Sendable () throws -> any TableStore
+
+    /// Opens the store at `url` (see `PostgresLocation`), creating its tables in an empty
+    /// database unless `create` is false. `readOnly` never writes, not even to migrate: a
+    /// database without a store is `.missing`, one with an older schema `.needsUpgrade`.
+    public init(
+        url: String, readOnly: Bool = false, create: Bool = true, signer: BatchSigner? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        scratchTables: @escaping @Sendable () throws -> any TableStore
+    ) throws(StoreError) {
+        let place = try PostgresLocation(url: url, environment: environment)
+        location = place.description
+        isReadOnly = readOnly
+        self.signer = signer
+        makeScratchTables = scratchTables
+        pool = try PostgresConnectionPool(place)
+        let location = self.location
+        do {
+            try pool.withSession { session in
+                let applied = try PostgresSchema.applied(session)
+                if let applied, applied > PostgresSchema.current { throw StoreError.newerStore(path: location) }
+                if applied == nil && (readOnly || !create) { throw StoreError.missing(path: location) }
+                if readOnly {
+                    guard let applied else { throw StoreError.missing(path: location) }
+                    if applied < PostgresSchema.current { throw StoreError.needsUpgrade(path: location) }
+                } else if applied != PostgresSchema.current {
+                    try PostgresSchema.migrate(session, location: location)
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: location, reason: "\(error)")
+        }
+    }
+
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// A server's complaint as a store error.
+    func translate(_ error: any Error) -> any Error {
+        switch error {
+        case let error as StoreError: error
+        case let failure as PostgresFailure:
+            switch failure.state {
+            case "25006": StoreError.readOnly(path: location)
+            case "53100": StoreError.diskFull(path: location)
+            default: StoreError.database(failure.message)
+            }
+        default: error
+        }
+    }
+
+    /// Runs `body` with a connection, turning PostgreSQL's errors into store errors.
+    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        do {
+            return try pool.withSession(body)
+        } catch {
+            throw translate(error)
+        }
+    }
+
+    /// Runs `body` on one consistent, read-only snapshot.
+    func read<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        try withSession { session in
+            try session.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(session) }
+        }
+    }
+
+    /// Runs `body` in one write transaction.
+    func write<T>(session body: (PostgresSession) throws -> T) throws -> T {
+        guard !isReadOnly else { throw StoreError.readOnly(path: location) }
+        return try withSession { session in try session.transaction { try body(session) } }
+    }
+
+    public func settle() {}
+
+    public func lastSeq() throws -> Int64 {
+        try withSession { session in try session.rows("SELECT COALESCE(MAX(seq), 0) FROM events")[0][0].int64 ?? 0 }
+    }
+
+    public func checkpoints(named names: [String]) throws -> [String: Int64] {
+        try withSession { session in try Self.checkpoints(named: names, in: session) }
+    }
+
+    static func checkpoints(named names: [String], in session: PostgresSession) throws -> [String: Int64] {
+        guard !names.isEmpty else { return [:] }
+        let rows = try session.rows(
+            "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))",
+            names.map(StoreValue.text))
+        return Dictionary(rows.map { ($0[0].string ?? "", $0[1].int64 ?? 0) }, uniquingKeysWith: max)
+    }
+
+    static func setCheckpoint(_ name: String, seq: Int64, in session: PostgresSession) throws {
+        _ = try session.run(
+            """
+            INSERT INTO checkpoints (name, seq, updated) VALUES (?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, updated = excluded.updated
+            """,
+            [.text(name), .integer(seq), .integer(now())])
+    }
+
+    // MARK: Tables
+
+    public func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T {
+        try read { session in try body(PostgresTransaction(session: session, signer: nil)) }
+    }
+
+    public func write<T>(_ body: (any LogWriting) throws -> T) throws -> T {
+        try write(session: { session in try body(PostgresTransaction(session: session, signer: signer)) })
+    }
+
+    public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {
+        try write(session: { session in try body(PostgresTransaction(session: session, signer: nil)) })
+    }
+
+    public func discardTables(prefix: String) throws {
+        try writeTables { tables in
+            for name in try tables.tableNames(prefix: prefix) { try tables.drop(table: name) }
+        }
+    }
+
+    public func scratchTables() throws -> any TableStore {
+        try makeScratchTables()
+    }
+}

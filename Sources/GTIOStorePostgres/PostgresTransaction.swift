@@ -1,0 +1,161 @@
+import GTIOStore
+import PostgresNIO
+
+/// One transaction of a PostgreSQL store, as the store protocols see it: a read snapshot or a
+/// write over the log and the read models' tables.
+struct PostgresTransaction: LogWriting {
+    let session: PostgresSession
+    /// Signs each appended batch's head, when the store was opened with a key.
+    let signer: BatchSigner?
+
+    // MARK: Reading
+
+    func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [[StoreValue]] {
+        try session.rows(sql, arguments)
+    }
+
+    /// Rows through a cursor, a page at a time: a ranking that stops after a few rows reads
+    /// only the first page, however many rows the statement would give.
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws {
+        let cursor = "gtio_rows_\(UInt32.random(in: 0...UInt32.max))"
+        _ = try session.run("DECLARE \(cursor) NO SCROLL CURSOR FOR " + sql, arguments)
+        defer { _ = try? session.run("CLOSE \(cursor)") }
+        var page = 64
+        while true {
+            let rows = try session.run("FETCH \(page) FROM \(cursor)").rows
+            for row in rows {
+                guard try body(PostgresSession.values(row)) else { return }
+            }
+            if rows.count < page { return }
+            page = min(page * 4, 4096)
+        }
+    }
+
+    func tableNames(prefix: String) throws -> [String] {
+        let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
+            .replacingOccurrences(of: "%", with: "\\%") + "%"
+        return try session.rows(
+            """
+            SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE ? ESCAPE '\\'
+            ORDER BY tablename COLLATE "C"
+            """, [.text(pattern)]
+        ).map { $0[0].string ?? "" }
+    }
+
+    // MARK: The log
+
+    func append(_ batch: EventBatch) throws -> AppendOutcome {
+        try PostgresStore.append(batch, in: session, signer: signer)
+    }
+
+    func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
+        try PostgresStore.scanRows(scope, in: session) { row in try body(PostgresStore.record(row)) }
+    }
+
+    func checkpoints(named names: [String]) throws -> [String: Int64] {
+        try PostgresStore.checkpoints(named: names, in: session)
+    }
+
+    func setCheckpoint(_ name: String, seq: Int64) throws {
+        try PostgresStore.setCheckpoint(name, seq: seq, in: session)
+    }
+
+    // MARK: Tables
+
+    func create(_ table: TableLayout) throws {
+        let definitions = table.columns.map { "\(Self.quoted($0.name)) \(Self.sqlType($0.type))" }.joined(separator: ", ")
+        let key = table.keyColumns.map(Self.quoted).joined(separator: ", ")
+        try session.execute("CREATE TABLE \(table.name) (\(definitions), PRIMARY KEY (\(key)))")
+        for terms in table.indexes {
+            let name = ([table.name] + terms.map { $0.split(separator: " ")[0].lowercased() }).joined(separator: "_")
+            let columns = terms.map { term -> String in
+                var words = term.split(separator: " ").map(String.init)
+                words[0] = Self.quoted(words[0])
+                return words.joined(separator: " ")
+            }
+            try session.execute("CREATE INDEX \(name) ON \(table.name) (\(columns.joined(separator: ", ")))")
+        }
+    }
+
+    func drop(table name: String) throws {
+        try session.execute("DROP TABLE IF EXISTS \(name)")
+    }
+
+    func deleteAll(from table: String) throws {
+        try session.execute("DELETE FROM \(table)")
+    }
+
+    func delete(from table: String, where column: String, is value: StoreValue) throws {
+        _ = try session.run("DELETE FROM \(table) WHERE \(column) = ?", [value])
+    }
+
+    func delete(from table: TableLayout, key: [StoreValue]) throws {
+        let condition = table.keyColumns.map { "\($0) = ?" }.joined(separator: " AND ")
+        _ = try session.run("DELETE FROM \(table.name) WHERE \(condition)", key)
+    }
+
+    func insert(_ row: [StoreValue], into table: TableLayout) throws {
+        let names = table.columns.map { Self.quoted($0.name) }
+        _ = try session.run(
+            "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+            row)
+    }
+
+    /// All rows in one statement: a column's values as one array each, unnested together.
+    func insert(_ rows: PackedRows, into table: TableLayout) throws {
+        guard rows.count > 0 else { return }
+        var arrays = table.columns.map { column in PostgresArray(Self.arrayKind(column.type), capacity: rows.count) }
+        rows.bytes.withUnsafeBufferPointer { text in
+            for (index, value) in rows.values.enumerated() {
+                let column = index % rows.width
+                switch (value, table.columns[column].type) {
+                case (.null, _): arrays[column].appendNull()
+                case (.integer(let integer), .real): arrays[column].append(Double(integer))
+                case (.integer(let integer), .text): arrays[column].append(String(integer))
+                case (.integer(let integer), _): arrays[column].append(integer)
+                case (.real(let number), .integer): arrays[column].append(Int64(number))
+                case (.real(let number), .text): arrays[column].append(String(number))
+                case (.real(let number), _): arrays[column].append(number)
+                case (.text(let start, let count), .blob):
+                    arrays[column].append(bytes: UnsafeBufferPointer(rebasing: text[start..<start + Int(count)]))
+                case (.text(let start, let count), let type):
+                    let string = String(decoding: UnsafeBufferPointer(rebasing: text[start..<start + Int(count)]), as: UTF8.self)
+                    switch type {
+                    case .integer: arrays[column].append(Int64(string))
+                    case .real: arrays[column].append(Double(string))
+                    default: arrays[column].append(string)
+                    }
+                }
+            }
+        }
+        var bindings = PostgresBindings(capacity: arrays.count)
+        for array in arrays { bindings.append(array) }
+        let names = table.columns.map { Self.quoted($0.name) }.joined(separator: ", ")
+        let sources = table.columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        _ = try session.run(PostgresQuery(
+            unsafeSQL: "INSERT INTO \(table.name) (\(names)) SELECT * FROM unnest(\(sources))", binds: bindings))
+    }
+
+    /// A column name as PostgreSQL needs it: `user` is a reserved word.
+    static func quoted(_ name: String) -> String {
+        name == "user" ? "\"user\"" : name
+    }
+
+    static func sqlType(_ type: TableLayout.ColumnType) -> String {
+        switch type {
+        case .integer: "bigint"
+        case .real: "double precision"
+        case .text: "text COLLATE \"C\""
+        case .blob: "bytea"
+        }
+    }
+
+    static func arrayKind(_ type: TableLayout.ColumnType) -> PostgresArray.Kind {
+        switch type {
+        case .integer: .int8
+        case .real: .float8
+        case .text: .text
+        case .blob: .bytea
+        }
+    }
+}
