@@ -138,3 +138,19 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         try makeScratchTables()
     }
 }
+
+extension PostgresStore {
+    /// Creates the database `name` on the server `url` names (connecting to the database the
+    /// URL gives, `postgres` say) unless it exists: for scripts and tests that give each store
+    /// a database of its own. `name` is letters, digits and `_` only.
+    public static func createDatabase(_ name: String, on url: String) throws {
+        guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else {
+            throw StoreError.cannotOpen(path: name, reason: "a database name of lowercase letters, digits and _ only")
+        }
+        let pool = try PostgresConnectionPool(PostgresLocation(url: url))
+        try pool.withSession { session in
+            let exists = try session.rows("SELECT 1 FROM pg_database WHERE datname = ?", [.text(name)])
+            if exists.isEmpty { try session.execute("CREATE DATABASE \(name)") }
+        }
+    }
+}

@@ -307,7 +307,7 @@ import Testing
         let answer = try store.readOnlySQL("SELECT user, COUNT(*) AS n FROM events GROUP BY user ORDER BY user")
         #expect(answer.columns == ["user", "n"])
         #expect(answer.rows == [["ann", .integer(1)], ["bob", .integer(1)]])
-        for statement in ["DELETE FROM events", "UPDATE checkpoints SET seq = 0", "CREATE TABLE x (a)"] {
+        for statement in ["DELETE FROM events", "UPDATE checkpoints SET seq = 0", "CREATE TABLE x (a integer)"] {
             #expect(throws: StoreError.writeRefused(String(statement.prefix(40)))) { try store.readOnlySQL(statement) }
         }
         #expect(throws: StoreError.badSQL("one statement at a time: there is more after the first ; (run each on its own)")) {

@@ -1,4 +1,6 @@
+import Foundation
 import GTIOStore
+import GTIOStorePostgres
 import GTIOStoreSQLite
 
 /// A backend the shared store suite runs against: how to open a store that lives in a test's
@@ -6,19 +8,55 @@ import GTIOStoreSQLite
 public struct StoreBackend: Sendable, CustomStringConvertible {
     public let name: String
     private let opener: @Sendable (TemporaryDirectory, BatchSigner?) throws -> any EventStore
+    /// What `--store` takes for the store of a folder: a file path, or a database's URL.
+    private let locator: @Sendable (TemporaryDirectory) throws -> String
 
     /// The store in `folder`, signing what it appends with `signer` when given.
     public func open(in folder: TemporaryDirectory, signer: BatchSigner? = nil) throws -> any EventStore {
         try opener(folder, signer)
     }
 
+    /// The `--store` argument naming the store of `folder`, for tests that run `gtio`.
+    public func location(in folder: TemporaryDirectory) throws -> String {
+        try locator(folder)
+    }
+
     public var description: String { name }
 
     /// The embedded SQLite file.
-    public static let sqlite = StoreBackend(name: "SQLite") { folder, signer in
-        try SQLiteStore(path: folder.file("log.gtio"), signer: signer)
+    public static let sqlite = StoreBackend(
+        name: "SQLite",
+        opener: { folder, signer in try SQLiteStore(path: folder.file("log.gtio"), signer: signer) },
+        locator: { folder in folder.file("log.gtio") })
+
+    /// The PostgreSQL server `GTIO_TEST_POSTGRES` names (a URL of a database the tests may
+    /// create databases from, such as postgresql://postgres@127.0.0.1:54329/postgres): each
+    /// folder gets a database of its own, named after it.
+    public static let postgres = StoreBackend(
+        name: "PostgreSQL",
+        opener: { folder, signer in
+            try PostgresStore(url: try postgresURL(folder), signer: signer, scratchTables: { try SQLiteStore.memoryTables() })
+        },
+        locator: { folder in try postgresURL(folder) })
+
+    /// The server the PostgreSQL backend's tests use, nil when none is configured.
+    public static var postgresServer: String? {
+        ProcessInfo.processInfo.environment["GTIO_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Every backend this build has.
-    public static let all: [StoreBackend] = [.sqlite]
+    /// The URL of the database of `folder`, created on first use.
+    private static func postgresURL(_ folder: TemporaryDirectory) throws -> String {
+        guard let server = postgresServer, var components = URLComponents(string: server) else {
+            throw StoreError.cannotOpen(path: "GTIO_TEST_POSTGRES", reason: "not set")
+        }
+        let name = "gtio_test_" + folder.path.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+            .description
+        try PostgresStore.createDatabase(name, on: server)
+        components.path = "/" + name
+        return components.string!
+    }
+
+    /// Every backend this run has: SQLite always, PostgreSQL when `GTIO_TEST_POSTGRES` names a
+    /// server (`.ci/run` starts one and sets it).
+    public static let all: [StoreBackend] = postgresServer == nil ? [.sqlite] : [.sqlite, .postgres]
 }
