@@ -6,9 +6,10 @@ import GTIOStore
 /// text compares byte by byte (`COLLATE "C"`), as in SQLite, so that every ordering and every
 /// answer is the same on both backends whatever the database's locale.
 enum PostgresSchema {
-    /// The advisory lock key every append takes for its transaction ("GTIO" in ASCII): appends
-    /// run one at a time across all processes and hosts, so seqs are given in commit order.
-    static let appendLock: Int64 = 0x4754_494F
+    /// The advisory lock key every write transaction takes ("GTIO" in ASCII): appends, and the
+    /// read models' updates, run one at a time across all processes and hosts, so seqs are given
+    /// in commit order and each read model's checkpoint moves by one writer at a time.
+    static let writeLock: Int64 = 0x4754_494F
     /// The key migrations take, so that two processes opening a new database create it once.
     static let migrationLock: Int64 = 0x4754_494F_4D
 

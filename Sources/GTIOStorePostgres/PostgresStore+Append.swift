@@ -12,8 +12,8 @@ extension PostgresStore {
     /// append lock, the ids already in the log, the events (one array per column, unnested),
     /// and their lists and properties; then the quarantine and the batch's row.
     ///
-    /// The transaction-scoped advisory lock makes appends from every process and host take
-    /// turns: each reads the log's end, numbers its events from there and commits before the
+    /// The transaction-scoped advisory lock (`PostgresSchema.writeLock`) makes appends from every
+    /// process and host take turns: each reads the log's end, numbers its events from there and commits before the
     /// next one reads the end. Seqs are thus gapless and in commit order, the chain continuous,
     /// without a sequence (which would leave holes on rollback). Readers never wait for it.
     static func append(_ batch: EventBatch, in session: PostgresSession, signer: BatchSigner?) throws -> AppendOutcome {
@@ -21,7 +21,9 @@ extension PostgresStore {
         outcome.read = batch.read
         outcome.rejected = batch.rejected.count
         let recorded = now()
-        _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.appendLock))")
+        // Taken by every write transaction already; taken again here (it nests) so that the
+        // append's guarantee does not rest on its caller.
+        _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
         let head = try session.rows("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").first
         let lastSeq = head?[0].int64 ?? 0
         var previousHash: [UInt8] = if case .blob(let bytes)? = head?[1] { bytes } else { EventHashChain.genesis }

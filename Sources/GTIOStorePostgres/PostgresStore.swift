@@ -81,10 +81,19 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         }
     }
 
-    /// Runs `body` in one write transaction.
+    /// Runs `body` in one write transaction, holding the store's write lock: writers take turns,
+    /// as on SQLite. Without it, two writers catching up the same read models updated the same
+    /// rows in different orders and the server ended one of them as a deadlock; and each would
+    /// have applied the events past the checkpoint it read before the other committed.
+    /// Readers never wait: they read snapshots.
     func write<T>(session body: (PostgresSession) throws -> T) throws -> T {
         guard !isReadOnly else { throw StoreError.readOnly(path: location) }
-        return try withSession { session in try session.transaction { try body(session) } }
+        return try withSession { session in
+            try session.transaction {
+                _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
+                return try body(session)
+            }
+        }
     }
 
     public func settle() {}

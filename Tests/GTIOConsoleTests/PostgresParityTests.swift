@@ -1,0 +1,137 @@
+import Foundation
+import GTIOSimulation
+import GTIOStore
+import GTIOTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `gtio` on a PostgreSQL store answers byte for byte as on an SQLite file of the same
+/// input, and the log keeps its guarantees with several processes writing at once, some killed.
+/// Runs when `GTIO_TEST_POSTGRES` names a server (`.ci/run` starts one).
+@Suite(.serialized, .enabled(if: StoreBackend.postgresServer != nil, "GTIO_TEST_POSTGRES names no server"))
+struct PostgresParityTests {
+    let folder = TemporaryDirectory()
+
+    func demo(_ name: String, events: Int, seed: UInt64) throws -> String {
+        var bytes: [UInt8] = []
+        try DemoCommunity(seed: seed, eventCount: events).write { bytes += $0 }
+        return folder.write(name, String(decoding: bytes, as: UTF8.self))
+    }
+
+    func gtio(_ arguments: [String], store: String) throws -> GTIOBinary.Output {
+        try GTIOBinary.run(arguments + ["--store", store])
+    }
+
+    /// The first value of the first row of a CSV answer.
+    func firstValue(_ arguments: [String], column: Int, store: String) throws -> String {
+        let output = try gtio(arguments + ["--format", "csv"], store: store).stdout
+        return try #require(output.split(whereSeparator: \.isNewline).dropFirst().first?.split(separator: ",")[column]).description
+    }
+
+    @Test func everyCommandAnswersAsOnSQLite() throws {
+        let sqlite = try StoreBackend.sqlite.location(in: folder)
+        let postgres = try StoreBackend.postgres.location(in: folder)
+        let input = try demo("demo.jsonl", events: 9_000, seed: 21)
+        // Bad lines and a resent event, quarantined and deduplicated the same way.
+        let extra = folder.write("extra.jsonl", "not json\n{\"id\":\"x\"}\n" + (try String(contentsOfFile: input, encoding: .utf8)
+            .split(separator: "\n").prefix(3).joined(separator: "\n")) + "\n")
+        for store in [sqlite, postgres] {
+            #expect(try gtio(["ingest", input], store: store).status == 0)
+            #expect(try gtio(["ingest", extra], store: store).status == 3)
+        }
+        let user = try firstValue(["looks", "top", "--limit", "1"], column: 2, store: sqlite)
+        let post = try firstValue(["looks", "new", "--limit", "1"], column: 1, store: sqlite)
+        let item = try firstValue(["flags"], column: 0, store: sqlite)
+        let queries: [[String]] = [
+            ["looks", "popular", "--limit", "25"], ["looks", "new"], ["looks", "top"], ["looks", "wear-it"],
+            ["verdicts"], ["verdict", post], ["post", post], ["user", user], ["followers", user], ["following", user],
+            ["suggest", user], ["suggest", user, "--page", "2"], ["flags"], ["flaggers"], ["item", item], ["decisions"],
+            ["stats"], ["funnel"], ["retention"], ["anomalies"], ["products"], ["places"], ["prices"],
+            ["events", "--limit", "20"], ["events", "--user", user], ["quarantine"],
+            ["trend", "post.created", "--interval", "week"], ["breakdown", "post.voted", "--by", "verdict"],
+            ["top", "brands"], ["paths", "--depth", "3"], ["funnel", "user.signed_up", "post.created", "post.hearted"],
+            ["retention", "--start", "user.signed_up", "--return", "post.created", "--interval", "week"],
+            ["looks", "popular", "--as-of", "2012-04-25"], ["followers", user, "--at-seq", "3000"],
+            ["sql", "SELECT type, COUNT(*) AS n FROM events GROUP BY type ORDER BY type"],
+            ["sql", "SELECT user, COUNT(*) AS n FROM events GROUP BY user ORDER BY n DESC, user LIMIT 5"],
+            ["-c", "stats --date 2012-04-24"], ["rebuild", "--check"],
+        ]
+        for query in queries {
+            let expected = try gtio(query, store: sqlite)
+            let answer = try gtio(query, store: postgres)
+            #expect(answer.status == expected.status, "\(query): \(answer.stderr)")
+            #expect(answer.stdout.replacingOccurrences(of: "\(postgres)", with: "STORE")
+                    == expected.stdout.replacingOccurrences(of: "\(sqlite)", with: "STORE"), "\(query)")
+        }
+        #expect(try gtio(["verify"], store: postgres).stdout.contains("the log is intact"))
+
+        // A moderator's decision is an event like any other: the same on both after it.
+        for store in [sqlite, postgres] {
+            #expect(try gtio(["resolve", item, "remove", "--as", "mod", "--at", "2012-04-30T00:00:00Z"], store: store).status == 0)
+        }
+        for query in [["flags"], ["item", item], ["decisions"], ["rebuild", "--check"]] {
+            #expect(try gtio(query, store: postgres).stdout == gtio(query, store: sqlite).stdout, "\(query) after resolve")
+        }
+
+        // The nightly report, file for file.
+        for (store, out) in [(sqlite, "a"), (postgres, "b")] {
+            #expect(try gtio(["report", "nightly", "--date", "2012-04-25", "--out", folder.file(out)], store: store).status == 0)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.file("a/2012-04-25")).sorted()
+        #expect(files.count >= 5)
+        for file in files {
+            let expected = try String(contentsOfFile: folder.file("a/2012-04-25/\(file)"), encoding: .utf8)
+            let written = try String(contentsOfFile: folder.file("b/2012-04-25/\(file)"), encoding: .utf8)
+            #expect(withoutWallClock(written) == withoutWallClock(expected), "\(file)")
+        }
+    }
+
+    /// `text` with the wall-clock times of ingest (when quarantined lines came in) blanked: the
+    /// two stores were filled seconds apart. The log's own times are of 2012.
+    func withoutWallClock(_ text: String) -> String {
+        text.replacingOccurrences(of: #"20[2-9][0-9]-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"#, with: "(wall clock)", options: .regularExpression)
+    }
+
+    @Test func readCommandsNeverCreateAStoreInAnEmptyDatabase() throws {
+        let postgres = try StoreBackend.postgres.location(in: folder)
+        let result = try gtio(["looks", "popular"], store: postgres)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("gtio: no store at postgresql://"))
+        #expect(try gtio(["status"], store: postgres).status == 2)
+        // Still none: the next read is refused the same way.
+        #expect(try gtio(["verify"], store: postgres).status == 2)
+    }
+
+    @Test func concurrentIngestersOneKilledLeaveOneGaplessLogEqualToSQLite() throws {
+        let files = try [(31, 25_000), (32, 25_000)].map { try demo("d\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
+        let postgres = try StoreBackend.postgres.location(in: folder)
+        _ = try StoreBackend.postgres.open(in: folder)
+        // Three ingesters of overlapping files at once, and two consoles reading meanwhile.
+        let writers = try [files[0], files[1], files[0]].map {
+            try GTIOBinary.start(["ingest", $0, "--store", postgres, "--batch-size", "500"])
+        }
+        let readers = try (0..<2).map { _ in try GTIOBinary.start(["looks", "popular", "--store", postgres]) }
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(writers[2].processIdentifier, SIGKILL)
+        (writers + readers).forEach { $0.waitUntilExit() }
+        #expect(writers[0].terminationStatus == 0 && writers[1].terminationStatus == 0)
+        // The killed one run again finds its events there and adds none twice.
+        #expect(try gtio(["ingest", files[0]], store: postgres).status == 0)
+
+        let counts = try gtio(["sql", "SELECT COUNT(*), COUNT(DISTINCT id), MIN(seq), MAX(seq) FROM events", "--format", "csv"], store: postgres)
+        let values = counts.stdout.split(whereSeparator: \.isNewline).last?.split(separator: ",").map(String.init) ?? []
+        #expect(values.count == 4 && values[0] == values[1] && values[2] == "1" && values[3] == values[0], "\(counts.stdout)")
+        #expect(try gtio(["verify"], store: postgres).status == 0)
+        #expect(try gtio(["rebuild", "--check"], store: postgres).status == 0)
+
+        // The same events as one ingest of both files into SQLite, whatever the interleaving; and
+        // read models that do not depend on the order of appends agree with it.
+        let sqlite = try StoreBackend.sqlite.location(in: folder)
+        #expect(try gtio(["ingest", files[0], files[1]], store: sqlite).status == 0)
+        let ids = "SELECT id FROM events ORDER BY id"
+        #expect(try gtio(["sql", ids, "--limit", "0", "--format", "csv"], store: postgres).stdout
+                == gtio(["sql", ids, "--limit", "0", "--format", "csv"], store: sqlite).stdout)
+    }
+}
