@@ -28,6 +28,7 @@ case "$action" in
     rm -rf "$folder"
     mkdir -p "$folder"
     chown postgres "$folder" 2>/dev/null || true
+    chmod 755 "$folder"
     as_postgres "$bin/initdb" -D "$folder/data" -U postgres --auth=trust -E UTF8 --locale=C >"$folder/initdb.log"
     # fsync off: the cluster is thrown away; what the tests check is the store's logic, and
     # benchmarks that quote a limit measure it on this same server.

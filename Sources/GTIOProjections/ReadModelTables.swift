@@ -108,14 +108,8 @@ public enum ReadModelTables {
     public static func writeChanges(_ changes: ChangeSet, _ models: ReadModels, in tx: any TableWriting) throws -> Int {
         var written = 0
         func rewrite(_ table: String, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
-            let layout = self.layout(table)
-            for (key, row) in zip(keys, rows) {
-                try tx.delete(from: layout, key: key)
-                if let row {
-                    try tx.insert(row, into: layout)
-                    written += 1
-                }
-            }
+            try tx.rewrite(layout(table), keys: keys, rows: rows)
+            written += rows.count { $0 != nil }
         }
         /// Replaces every row of `table` whose `column` is `value` with `rows`.
         func replace(_ table: String, where column: String, is value: StoreValue, with rows: [[StoreValue]]) throws {

@@ -1,3 +1,4 @@
+import GTIOStore
 import NIOCore
 import PostgresNIO
 
@@ -73,6 +74,25 @@ struct PostgresArray: PostgresDynamicTypeEncodable {
         body.writeInteger(Int32(bytes.count))
         body.writeBytes(bytes)
         count += 1
+    }
+
+    /// A value of a column of `type`, converted as SQLite's column affinity would store it.
+    mutating func append(_ value: StoreValue, as type: TableLayout.ColumnType) {
+        switch (value, type) {
+        case (.null, _): appendNull()
+        case (.integer(let integer), .real): append(Double(integer))
+        case (.integer(let integer), .text): append(String(integer))
+        case (.integer(let integer), _): append(integer)
+        case (.real(let number), .integer): append(Int64(exactly: number) ?? Int64(number))
+        case (.real(let number), .text): append(String(number))
+        case (.real(let number), _): append(number)
+        case (.text(let text), .integer): append(Int64(text))
+        case (.text(let text), .real): append(Double(text))
+        case (.text(let text), .blob): append(bytes: Array(text.utf8))
+        case (.text(let text), _): append(text)
+        case (.blob(let bytes), .blob): append(bytes: bytes)
+        case (.blob(let bytes), _): append(String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     var psqlType: PostgresDataType { kind.arrayType }

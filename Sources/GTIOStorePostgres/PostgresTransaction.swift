@@ -136,6 +136,36 @@ struct PostgresTransaction: LogWriting {
             unsafeSQL: "INSERT INTO \(table.name) (\(names)) SELECT * FROM unnest(\(sources))", binds: bindings))
     }
 
+    /// Two statements whatever the number of keys: the keys' rows deleted (the keys unnested
+    /// from one array per key column), then the new rows inserted (one array per column).
+    func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
+        guard !keys.isEmpty else { return }
+        let keyColumns = Array(table.columns.prefix(table.keyCount))
+        var keyArrays = keyColumns.map { PostgresArray(Self.arrayKind($0.type), capacity: keys.count) }
+        for key in keys {
+            for (index, value) in key.enumerated() { keyArrays[index].append(value, as: keyColumns[index].type) }
+        }
+        var bindings = PostgresBindings(capacity: keyArrays.count)
+        for array in keyArrays { bindings.append(array) }
+        let names = keyColumns.map { Self.quoted($0.name) }.joined(separator: ", ")
+        let sources = keyColumns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        _ = try session.run(PostgresQuery(
+            unsafeSQL: "DELETE FROM \(table.name) WHERE (\(names)) IN (SELECT * FROM unnest(\(sources)))", binds: bindings))
+
+        let kept = rows.compactMap { $0 }
+        guard !kept.isEmpty else { return }
+        var arrays = table.columns.map { PostgresArray(Self.arrayKind($0.type), capacity: kept.count) }
+        for row in kept {
+            for (index, value) in row.enumerated() { arrays[index].append(value, as: table.columns[index].type) }
+        }
+        var rowBindings = PostgresBindings(capacity: arrays.count)
+        for array in arrays { rowBindings.append(array) }
+        let columns = table.columns.map { Self.quoted($0.name) }.joined(separator: ", ")
+        let values = table.columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        _ = try session.run(PostgresQuery(
+            unsafeSQL: "INSERT INTO \(table.name) (\(columns)) SELECT * FROM unnest(\(values))", binds: rowBindings))
+    }
+
     /// A column name as PostgreSQL needs it: `user` is a reserved word.
     static func quoted(_ name: String) -> String {
         name == "user" ? "\"user\"" : name
