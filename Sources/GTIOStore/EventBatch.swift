@@ -51,6 +51,25 @@ public struct RejectedLine: Sendable, Equatable {
     }
 }
 
+extension EventBatch {
+    /// The hash-chain link of its event at `index`, appended at `seq` after `previous`: from the
+    /// digest the producer computed when there is one, else computed here with `chain`.
+    public func link(
+        _ index: Int, after previous: [UInt8], seq: Int64, recorded: Int64, batch: Int64, chain: inout EventHashChain
+    ) -> [UInt8] {
+        let end = (index + 1) * 32
+        if end <= digests.count {
+            return digests.withUnsafeBytes { all in
+                EventHashChain.link(after: previous, seq: seq, recorded: recorded, batch: batch,
+                                    digest: UnsafeRawBufferPointer(rebasing: all[(end - 32)..<end]))
+            }
+        }
+        return chain.digest(of: events[index].event).withUnsafeBytes {
+            EventHashChain.link(after: previous, seq: seq, recorded: recorded, batch: batch, digest: $0)
+        }
+    }
+}
+
 extension RejectedLine {
     /// FNV-1a of the line's bytes: a cheap fingerprint to tell one rejected line's bytes from
     /// another's, so that a store keeps the same line of the same source once.

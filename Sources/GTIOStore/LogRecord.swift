@@ -47,6 +47,17 @@ public struct LogRecord: Sendable, Equatable {
     }
 }
 
+extension LogRecord {
+    /// The record of the row a raw scan is on: its typed columns as values.
+    public init(_ row: EventRow) throws {
+        self.init(
+            seq: row.seq, type: row.type, at: row.at, user: row.text(.user), device: row.text(.device),
+            subject: row.text(.subject), object: row.text(.object), value: row.text(.value), flag: row.flag,
+            number: row.number, text: row.text(.text), list: try row.listed(),
+            properties: row.type.columns.contains(.properties) ? try row.properties() : [])
+    }
+}
+
 /// Which part of the log a scan reads: the events in view of an as-of query.
 public struct LogScope: Sendable, Equatable {
     /// Only events with `seq` greater than this.

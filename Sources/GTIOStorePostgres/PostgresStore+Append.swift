@@ -53,17 +53,7 @@ extension PostgresStore {
                 continue
             }
             seq += 1
-            let end = (index + 1) * 32
-            if end <= batch.digests.count {
-                previousHash = batch.digests.withUnsafeBytes { all in
-                    EventHashChain.link(after: previousHash, seq: seq, recorded: recorded, batch: batchNumber,
-                                        digest: UnsafeRawBufferPointer(rebasing: all[(end - 32)..<end]))
-                }
-            } else {
-                previousHash = chain.digest(of: event).withUnsafeBytes {
-                    EventHashChain.link(after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, digest: $0)
-                }
-            }
+            previousHash = batch.link(index, after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, chain: &chain)
             columns.add(event, seq: seq, hash: previousHash)
             if openLines.contains(line) { seqOfLine[line] = .some(seq) }
         }

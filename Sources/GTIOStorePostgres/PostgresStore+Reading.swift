@@ -5,19 +5,11 @@ import PostgresNIO
 
 extension PostgresStore {
     public func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
-        try scanRows(scope) { row in try body(Self.record(row)) }
+        try scanRows(scope) { row in try body(LogRecord(row)) }
     }
 
     public func scanRows(_ scope: LogScope, _ body: (EventRow) throws -> Void) throws {
         try read { session in try Self.scanRows(scope, in: session, body) }
-    }
-
-    static func record(_ row: EventRow) throws -> LogRecord {
-        LogRecord(
-            seq: row.seq, type: row.type, at: row.at, user: row.text(.user), device: row.text(.device),
-            subject: row.text(.subject), object: row.text(.object), value: row.text(.value), flag: row.flag,
-            number: row.number, text: row.text(.text), list: try row.listed(),
-            properties: row.type.columns.contains(.properties) ? try row.properties() : [])
     }
 
     /// Events read a page at a time in seq order, each page with its lists and properties, all

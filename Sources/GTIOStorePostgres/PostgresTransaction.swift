@@ -49,7 +49,7 @@ struct PostgresTransaction: LogWriting {
     }
 
     func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
-        try PostgresStore.scanRows(scope, in: session) { row in try body(PostgresStore.record(row)) }
+        try PostgresStore.scanRows(scope, in: session) { row in try body(LogRecord(row)) }
     }
 
     func checkpoints(named names: [String]) throws -> [String: Int64] {

@@ -45,18 +45,7 @@ extension SQLiteStore {
                 continue
             }
             seq += 1
-            let end = (index + 1) * 32
-            if end <= batch.digests.count {
-                previousHash = batch.digests.withUnsafeBytes { all in
-                    EventHashChain.link(after: previousHash, seq: seq, recorded: recorded, batch: batchNumber,
-                                        digest: UnsafeRawBufferPointer(rebasing: all[(end - 32)..<end]))
-                }
-            } else {
-                let digest = chain.digest(of: event)
-                previousHash = digest.withUnsafeBytes {
-                    EventHashChain.link(after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, digest: $0)
-                }
-            }
+            previousHash = batch.link(index, after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, chain: &chain)
             // seq is left to SQLite (max + 1): see the "v3" migration; checked just after.
             insertEvent.bind(1, nil as Int64?)
             insertEvent.bind(2, event.id)

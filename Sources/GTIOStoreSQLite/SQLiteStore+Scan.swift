@@ -8,7 +8,7 @@ extension SQLiteStore {
     /// Reads the typed columns of the events in `scope`, in `seq` order, straight from the
     /// C API: a rebuild reads the whole log, and GRDB's `Row` costs several times the C calls.
     public func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {
-        try scanRows(scope) { row in try body(Self.record(row)) }
+        try scanRows(scope) { row in try body(LogRecord(row)) }
     }
 
     public func scanRows(_ scope: LogScope, _ body: (EventRow) throws -> Void) throws {
@@ -24,15 +24,6 @@ extension SQLiteStore {
         }
     }
 
-    /// The row's typed columns as a record of values.
-    static func record(_ row: EventRow) throws -> LogRecord {
-        LogRecord(
-            seq: row.seq, type: row.type, at: row.at, user: row.text(.user), device: row.text(.device),
-            subject: row.text(.subject), object: row.text(.object), value: row.text(.value), flag: row.flag,
-            number: row.number, text: row.text(.text), list: try row.listed(),
-            properties: row.type.columns.contains(.properties) ? try row.properties() : [])
-    }
-
     /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.
     static func nextRow(_ handle: OpaquePointer, in db: Database) throws -> Bool {
         let code = sqlite3_step(handle)
@@ -45,7 +36,7 @@ extension SQLiteStore {
 
     /// The same scan on a connection the caller holds, e.g. inside a write transaction.
     public static func scan(_ scope: LogScope, in db: Database, _ body: (LogRecord) throws -> Void) throws {
-        try scanRows(scope, in: db) { row in try body(record(row)) }
+        try scanRows(scope, in: db) { row in try body(LogRecord(row)) }
     }
 
     /// Steps through the events of `scope` in `seq` order, handing `body` each row as SQLite
