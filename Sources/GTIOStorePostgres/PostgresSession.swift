@@ -23,6 +23,15 @@ struct PostgresSession {
         try run(PostgresQuery(unsafeSQL: PostgresDialect.translate(sql), binds: Self.bindings(arguments)))
     }
 
+    /// Runs `statement(rows)`, where `rows` is `SELECT * FROM unnest($1, $2, …)` over `arrays`:
+    /// as many rows as the arrays are long, in one round trip.
+    func run(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) throws {
+        var bindings = PostgresBindings(capacity: arrays.count)
+        for array in arrays { bindings.append(array) }
+        let rows = "SELECT * FROM unnest(" + arrays.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")"
+        _ = try run(PostgresQuery(unsafeSQL: statement(rows), binds: bindings))
+    }
+
     /// The rows `sql` selects, as values.
     func rows(_ sql: String, _ arguments: [StoreValue] = []) throws -> [[StoreValue]] {
         try run(sql, arguments).rows.map(Self.values)

@@ -162,17 +162,14 @@ private struct EventColumns {
             SELECT *, $16::bigint, $17::bigint FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
             """, binds: bindings))
         if listSeq.count > 0 {
-            var bindings = PostgresBindings(capacity: 3)
-            for array in [listSeq, listPosition, listUser] { bindings.append(array) }
-            _ = try session.run(PostgresQuery(
-                unsafeSQL: "INSERT INTO event_lists (seq, position, \"user\") SELECT * FROM unnest($1, $2, $3)", binds: bindings))
+            try session.run(unnesting: [listSeq, listPosition, listUser]) { rows in
+                "INSERT INTO event_lists (seq, position, \"user\") \(rows)"
+            }
         }
         if propertySeq.count > 0 {
-            var bindings = PostgresBindings(capacity: 5)
-            for array in [propertySeq, propertyName, propertyPosition, propertyText, propertyNumber] { bindings.append(array) }
-            _ = try session.run(PostgresQuery(
-                unsafeSQL: "INSERT INTO event_properties (seq, name, position, text, number) SELECT * FROM unnest($1, $2, $3, $4, $5)",
-                binds: bindings))
+            try session.run(unnesting: [propertySeq, propertyName, propertyPosition, propertyText, propertyNumber]) { rows in
+                "INSERT INTO event_properties (seq, name, position, text, number) \(rows)"
+            }
         }
     }
 }

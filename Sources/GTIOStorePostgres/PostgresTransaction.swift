@@ -104,66 +104,59 @@ struct PostgresTransaction: LogWriting {
     /// All rows in one statement: a column's values as one array each, unnested together.
     func insert(_ rows: PackedRows, into table: TableLayout) throws {
         guard rows.count > 0 else { return }
-        var arrays = table.columns.map { column in PostgresArray(Self.arrayKind(column.type), capacity: rows.count) }
+        var arrays = Self.arrays(for: table.columns[...], capacity: rows.count)
         rows.bytes.withUnsafeBufferPointer { text in
             for (index, value) in rows.values.enumerated() {
-                let column = index % rows.width
-                switch (value, table.columns[column].type) {
-                case (.null, _): arrays[column].appendNull()
-                case (.integer(let integer), .real): arrays[column].append(Double(integer))
-                case (.integer(let integer), .text): arrays[column].append(String(integer))
-                case (.integer(let integer), _): arrays[column].append(integer)
-                case (.real(let number), .integer): arrays[column].append(Int64(number))
-                case (.real(let number), .text): arrays[column].append(String(number))
-                case (.real(let number), _): arrays[column].append(number)
-                case (.text(let start, let count), .blob):
-                    arrays[column].append(bytes: UnsafeBufferPointer(rebasing: text[start..<start + Int(count)]))
-                case (.text(let start, let count), let type):
-                    let string = String(decoding: UnsafeBufferPointer(rebasing: text[start..<start + Int(count)]), as: UTF8.self)
-                    switch type {
-                    case .integer: arrays[column].append(Int64(string))
-                    case .real: arrays[column].append(Double(string))
-                    default: arrays[column].append(string)
-                    }
+                let column = table.columns[index % rows.width]
+                let stored: StoreValue = switch (value, column.type) {
+                case (.null, _): .null
+                case (.integer(let integer), _): .integer(integer)
+                case (.real(let number), _): .real(number)
+                case (.text(let start, let count), .blob): .blob(Array(text[start..<start + Int(count)]))
+                case (.text(let start, let count), _):
+                    .text(String(decoding: UnsafeBufferPointer(rebasing: text[start..<start + Int(count)]), as: UTF8.self))
                 }
+                arrays[index % rows.width].append(stored, as: column.type)
             }
         }
-        var bindings = PostgresBindings(capacity: arrays.count)
-        for array in arrays { bindings.append(array) }
-        let names = table.columns.map { Self.quoted($0.name) }.joined(separator: ", ")
-        let sources = table.columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
-        _ = try session.run(PostgresQuery(
-            unsafeSQL: "INSERT INTO \(table.name) (\(names)) SELECT * FROM unnest(\(sources))", binds: bindings))
+        try insert(arrays, into: table)
     }
 
     /// Two statements whatever the number of keys: the keys' rows deleted (the keys unnested
     /// from one array per key column), then the new rows inserted (one array per column).
     func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
         guard !keys.isEmpty else { return }
-        let keyColumns = Array(table.columns.prefix(table.keyCount))
-        var keyArrays = keyColumns.map { PostgresArray(Self.arrayKind($0.type), capacity: keys.count) }
-        for key in keys {
-            for (index, value) in key.enumerated() { keyArrays[index].append(value, as: keyColumns[index].type) }
+        let keyColumns = table.columns.prefix(table.keyCount)
+        try session.run(unnesting: Self.arrays(of: keys, for: keyColumns)) { keys in
+            "DELETE FROM \(table.name) WHERE (\(Self.names(keyColumns))) IN (\(keys))"
         }
-        var bindings = PostgresBindings(capacity: keyArrays.count)
-        for array in keyArrays { bindings.append(array) }
-        let names = keyColumns.map { Self.quoted($0.name) }.joined(separator: ", ")
-        let sources = keyColumns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
-        _ = try session.run(PostgresQuery(
-            unsafeSQL: "DELETE FROM \(table.name) WHERE (\(names)) IN (SELECT * FROM unnest(\(sources)))", binds: bindings))
-
         let kept = rows.compactMap { $0 }
         guard !kept.isEmpty else { return }
-        var arrays = table.columns.map { PostgresArray(Self.arrayKind($0.type), capacity: kept.count) }
-        for row in kept {
-            for (index, value) in row.enumerated() { arrays[index].append(value, as: table.columns[index].type) }
+        try insert(Self.arrays(of: kept, for: table.columns[...]), into: table)
+    }
+
+    /// Inserts the rows of `arrays`, one per column of `table` in order.
+    private func insert(_ arrays: [PostgresArray], into table: TableLayout) throws {
+        try session.run(unnesting: arrays) { rows in "INSERT INTO \(table.name) (\(Self.names(table.columns[...]))) \(rows)" }
+    }
+
+    /// An empty array per column, of the column's type.
+    private static func arrays(for columns: ArraySlice<(name: String, type: TableLayout.ColumnType)>, capacity: Int) -> [PostgresArray] {
+        columns.map { PostgresArray(arrayKind($0.type), capacity: capacity) }
+    }
+
+    /// `rows` (each a value per column of `columns`) as an array per column.
+    private static func arrays(of rows: [[StoreValue]], for columns: ArraySlice<(name: String, type: TableLayout.ColumnType)>) -> [PostgresArray] {
+        var arrays = arrays(for: columns, capacity: rows.count)
+        for row in rows {
+            for (index, (value, column)) in zip(row, columns).enumerated() { arrays[index].append(value, as: column.type) }
         }
-        var rowBindings = PostgresBindings(capacity: arrays.count)
-        for array in arrays { rowBindings.append(array) }
-        let columns = table.columns.map { Self.quoted($0.name) }.joined(separator: ", ")
-        let values = table.columns.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
-        _ = try session.run(PostgresQuery(
-            unsafeSQL: "INSERT INTO \(table.name) (\(columns)) SELECT * FROM unnest(\(values))", binds: rowBindings))
+        return arrays
+    }
+
+    /// The columns' names, quoted where they must be, for a column list.
+    private static func names(_ columns: ArraySlice<(name: String, type: TableLayout.ColumnType)>) -> String {
+        columns.map { quoted($0.name) }.joined(separator: ", ")
     }
 
     /// A column name as PostgreSQL needs it: `user` is a reserved word.

@@ -31,7 +31,7 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
 
     /// The PostgreSQL server `GTIO_TEST_POSTGRES` names (a URL of a database the tests may
     /// create databases from, such as postgresql://postgres@127.0.0.1:54329/postgres): each
-    /// folder gets a database of its own, named after it.
+    /// folder gets a database of its own, named as it is.
     public static let postgres = StoreBackend(
         name: "PostgreSQL",
         opener: { folder, signer in
@@ -49,8 +49,8 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
         guard let server = postgresServer, var components = URLComponents(string: server) else {
             throw StoreError.cannotOpen(path: "GTIO_TEST_POSTGRES", reason: "not set")
         }
-        let name = "gtio_test_" + folder.path.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
-            .description
+        // The folder's own name (`gtio-test-` and 8 hex digits) is unique already.
+        let name = (folder.path as NSString).lastPathComponent.replacingOccurrences(of: "-", with: "_")
         try PostgresStore.createDatabase(name, on: server)
         components.path = "/" + name
         return components.string!
