@@ -67,11 +67,7 @@ extension PostgresStore {
         outcome.quarantined = try quarantine(batch.rejected, from: batch.source, recorded: recorded, in: session)
         outcome.settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: session)
 
-        let lines = batch.events.map(\.line) + batch.rejected.map(\.line)
-        let record = BatchRecord(
-            batch: batchNumber, source: batch.source, firstLine: lines.min().map(Int64.init), lastLine: lines.max().map(Int64.init),
-            firstSeq: outcome.firstSeq, lastSeq: outcome.lastSeq, read: Int64(outcome.read), appended: Int64(outcome.appended),
-            duplicates: Int64(outcome.duplicates), rejected: Int64(outcome.rejected), recorded: recorded)
+        let record = BatchRecord(batchNumber, of: batch, outcome: outcome, recorded: recorded)
         func optional(_ value: Int64?) -> StoreValue { value.map(StoreValue.integer) ?? .null }
         _ = try session.run(
             """

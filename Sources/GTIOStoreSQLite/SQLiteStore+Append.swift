@@ -87,11 +87,7 @@ extension SQLiteStore {
         outcome.quarantined = try quarantine(batch.rejected, from: batch.source, recorded: recorded, in: db)
         outcome.settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: db)
 
-        let lines = batch.events.map(\.line) + batch.rejected.map(\.line)
-        let record = BatchRecord(
-            batch: batchNumber, source: batch.source, firstLine: lines.min().map(Int64.init), lastLine: lines.max().map(Int64.init),
-            firstSeq: outcome.firstSeq, lastSeq: outcome.lastSeq, read: Int64(outcome.read), appended: Int64(outcome.appended),
-            duplicates: Int64(outcome.duplicates), rejected: Int64(outcome.rejected), recorded: recorded)
+        let record = BatchRecord(batchNumber, of: batch, outcome: outcome, recorded: recorded)
         try db.cachedStatement(
             sql: """
                 INSERT INTO batches (batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded)

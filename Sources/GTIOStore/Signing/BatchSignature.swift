@@ -66,6 +66,16 @@ public struct BatchRecord: Sendable, Equatable {
         self.recorded = recorded
     }
 
+    /// The record of `batch`, appended as number `number` with `outcome` at `recorded`: the
+    /// lines it spans, the seqs it took and its counts.
+    public init(_ number: Int64, of batch: EventBatch, outcome: AppendOutcome, recorded: Int64) {
+        let lines = batch.events.map(\.line) + batch.rejected.map(\.line)
+        self.init(
+            batch: number, source: batch.source, firstLine: lines.min().map(Int64.init), lastLine: lines.max().map(Int64.init),
+            firstSeq: outcome.firstSeq, lastSeq: outcome.lastSeq, read: Int64(outcome.read), appended: Int64(outcome.appended),
+            duplicates: Int64(outcome.duplicates), rejected: Int64(outcome.rejected), recorded: recorded)
+    }
+
     /// SHA-256 of the record's columns in the hash chain's canonical encoding.
     public var digest: [UInt8] {
         var chain = EventHashChain()
