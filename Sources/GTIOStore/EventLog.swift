@@ -56,6 +56,14 @@ public protocol EventLog: AnyObject, Sendable {
     /// or none of it.
     func write<T>(_ body: (any LogWriting) throws -> T) throws -> T
 
+    /// Takes the lead of `role` among every process using this store when no other process holds
+    /// it, nil when one does: one projector at a time, whatever the hosts.
+    func lead(_ role: String) throws -> (any StoreLease)?
+    /// Whether some process holds the lead of `role` now.
+    func isLed(_ role: String) throws -> Bool
+    /// Starts hearing of events committed by any process.
+    func watchAppends() throws -> any AppendWatch
+
     /// Gives back space a large write left behind (SQLite truncates its write-ahead log), so
     /// that the next process does not pay for it on opening. Harmless to skip.
     func settle()

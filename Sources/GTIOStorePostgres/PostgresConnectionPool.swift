@@ -70,6 +70,12 @@ final class PostgresConnectionPool: @unchecked Sendable {
         }
     }
 
+    /// A connection of the caller's own, never pooled: for what lives with a session (a lead's
+    /// advisory lock, LISTEN), closed by the caller.
+    func dedicated() throws -> PostgresSession {
+        PostgresSession(connection: try connect(), logger: logger)
+    }
+
     private func checkOut() throws -> PostgresConnection {
         lock.lock()
         while let connection = idle.popLast() {
@@ -78,6 +84,12 @@ final class PostgresConnectionPool: @unchecked Sendable {
                 return connection
             }
         }
+        lock.unlock()
+        return try connect()
+    }
+
+    private func connect() throws -> PostgresConnection {
+        lock.lock()
         nextID += 1
         let id = nextID
         lock.unlock()

@@ -10,6 +10,11 @@ enum PostgresSchema {
     /// read models' updates, run one at a time across all processes and hosts, so seqs are given
     /// in commit order and each read model's checkpoint moves by one writer at a time.
     static let writeLock: Int64 = 0x4754_494F
+    /// The first half of the two-key advisory locks that leads take (the second is the role's
+    /// hash): a key space apart from `writeLock`'s.
+    static let leadLock: Int32 = 0x4754_494F
+    /// The channel on which every commit that adds events is announced, with its last seq.
+    static let logChannel = "gtio_log"
     /// The key migrations take, so that two processes opening a new database create it once.
     static let migrationLock: Int64 = 0x4754_494F_4D
 
@@ -148,6 +153,26 @@ enum PostgresSchema {
             END $$;
             CREATE TRIGGER events_gapless AFTER INSERT ON events
                 REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION gtio_events_gapless();
+            """),
+        (2, "word of new events", """
+            -- Each statement that adds events tells the listeners of `gtio_log` (the projector) the
+            -- last seq it added; the server delivers it when the transaction commits, in commit
+            -- order, and never for one rolled back.
+            CREATE OR REPLACE FUNCTION gtio_events_gapless() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                first_seq bigint; last_seq bigint; added_count bigint; before_seq bigint;
+            BEGIN
+                SELECT min(seq), max(seq), count(*) INTO first_seq, last_seq, added_count FROM added;
+                IF added_count = 0 THEN RETURN NULL; END IF;
+                SELECT COALESCE(max(seq), 0) INTO before_seq FROM events WHERE seq < first_seq;
+                IF last_seq - first_seq + 1 <> added_count OR first_seq <> before_seq + 1
+                   OR EXISTS (SELECT 1 FROM events WHERE seq > last_seq) THEN
+                    RAISE EXCEPTION 'the event log is gapless: events are added at the next seq (% after %)', first_seq, before_seq
+                        USING ERRCODE = 'integrity_constraint_violation';
+                END IF;
+                PERFORM pg_notify('\(logChannel)', last_seq::text);
+                RETURN NULL;
+            END $$;
             """),
     ]
 

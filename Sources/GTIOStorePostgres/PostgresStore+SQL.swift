@@ -35,12 +35,13 @@ extension PostgresStore {
     }
 
     /// The statement's column names (known even when no row comes) and up to `limit` rows.
-    /// postgres-nio gives the names on its asynchronous interface only; this thread waits for it.
+    /// postgres-nio gives the names on its asynchronous interface only; this thread waits for it,
+    /// run on a thread of its own (`QueryThread`).
     private static func collect(_ sql: String, limit: Int?, on session: PostgresSession) throws -> SQLAnswer {
         let outcome = SQLOutcome()
         let done = DispatchSemaphore(value: 0)
         let connection = session.connection, logger = session.logger
-        Task {
+        Task(executorPreference: QueryThread.shared) {
             do {
                 let rows = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
                 var answer = SQLAnswer(columns: rows.columns.map(\.name), rows: [])

@@ -104,21 +104,36 @@ struct PostgresParityTests {
         #expect(try gtio(["verify"], store: postgres).status == 2)
     }
 
-    @Test func concurrentIngestersOneKilledLeaveOneGaplessLogEqualToSQLite() throws {
+    @Test func concurrentIngestersAndTheProjectorKilledLeaveOneGaplessLogEqualToSQLite() throws {
         let files = try [(31, 25_000), (32, 25_000)].map { try demo("d\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
         let postgres = try StoreBackend.postgres.location(in: folder)
-        _ = try StoreBackend.postgres.open(in: folder)
-        // Three ingesters of overlapping files at once, and two consoles reading meanwhile.
+        let store = try StoreBackend.postgres.open(in: folder)
+        // Two projectors, the first leading; three ingesters of overlapping files at once, and
+        // two consoles reading meanwhile.
+        let leader = try GTIOBinary.start(["project", "--follow", "--store", postgres])
+        defer { if leader.isRunning { kill(leader.processIdentifier, SIGKILL) } }
+        #expect(try eventually(30) { try store.isLed("projector") })
+        let standby = try GTIOBinary.start(["project", "--follow", "--store", postgres])
+        defer { if standby.isRunning { kill(standby.processIdentifier, SIGKILL) } }
         let writers = try [files[0], files[1], files[0]].map {
             try GTIOBinary.start(["ingest", $0, "--store", postgres, "--batch-size", "500"])
         }
         let readers = try (0..<2).map { _ in try GTIOBinary.start(["looks", "popular", "--store", postgres]) }
         Thread.sleep(forTimeInterval: 1.0)
         kill(writers[2].processIdentifier, SIGKILL)
+        kill(leader.processIdentifier, SIGKILL)
         (writers + readers).forEach { $0.waitUntilExit() }
         #expect(writers[0].terminationStatus == 0 && writers[1].terminationStatus == 0)
         // The killed one run again finds its events there and adds none twice.
         #expect(try gtio(["ingest", files[0]], store: postgres).status == 0)
+        // The standby took over and brought the read models to the end of the log.
+        #expect(try eventually(60) {
+            let models = try store.readOnlySQL("SELECT MIN(seq) FROM checkpoints WHERE name LIKE 'read_model.%'")
+            return models.rows.first?.first?.int64 == (try store.lastSeq())
+        })
+        kill(standby.processIdentifier, SIGTERM)
+        standby.waitUntilExit()
+        #expect(standby.terminationStatus == 0)
 
         let counts = try gtio(["sql", "SELECT COUNT(*), COUNT(DISTINCT id), MIN(seq), MAX(seq) FROM events", "--format", "csv"], store: postgres)
         let values = counts.stdout.split(whereSeparator: \.isNewline).last?.split(separator: ",").map(String.init) ?? []

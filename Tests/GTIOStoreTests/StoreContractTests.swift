@@ -329,4 +329,44 @@ import Testing
         }
         #expect(try store.lastSeq() == 2)
     }
+
+    // MARK: Following
+
+    @Test(arguments: StoreBackend.all)
+    func oneProcessLeadsARoleAtATimeAndTheLeadPassesOnWhenReleased(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let other = try backend.open(in: folder)
+        #expect(try !store.isLed("projector"))
+        let lease = try #require(try store.lead("projector"))
+        #expect(lease.isHeld)
+        #expect(try other.lead("projector") == nil)
+        #expect(try other.isLed("projector"))
+        // Another role is another lead.
+        let reporter = try #require(try other.lead("reporter"))
+        // Asking whether a role is led does not take it.
+        #expect(try store.isLed("projector"))
+        lease.release()
+        #expect(!lease.isHeld)
+        #expect(try !other.isLed("projector"))
+        let taken = try #require(try other.lead("projector"))
+        #expect(try store.lead("projector") == nil)
+        taken.release()
+        reporter.release()
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aWatchWakesWhenAnotherStoreObjectCommitsEvents(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let writer = try backend.open(in: folder)
+        _ = try writer.append(batch([heart("a")]))
+        let watch = try store.watchAppends()
+        defer { watch.close() }
+        // Nothing after seq 1: the wait ends at its timeout, with the log's end.
+        #expect(try watch.wait(after: 1, timeout: 0.1) == 1)
+        _ = try writer.append(batch([heart("b"), heart("c")]))
+        #expect(try watch.wait(after: 1, timeout: 10) == 3)
+        // A batch of duplicates only adds nothing: no word of it.
+        _ = try writer.append(batch([heart("b")]))
+        #expect(try watch.wait(after: 3, timeout: 0.1) == 3)
+    }
 }

@@ -31,7 +31,7 @@ public final class ServerProcess: @unchecked Sendable {
         process.environment = env
         let stdout = Pipe()
         stderrFile = folder + "/serve-\(UUID().uuidString.prefix(6)).log"
-        FileManager.default.createFile(atPath: stderrFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrFile, contents: nil)
         process.standardOutput = stdout
         process.standardError = FileHandle(forWritingAtPath: stderrFile)
         process.standardInput = FileHandle.nullDevice

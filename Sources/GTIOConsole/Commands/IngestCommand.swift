@@ -77,9 +77,14 @@ struct IngestCommand: ParsableCommand {
     }
 
     /// Queries read the read models from the store: the writer brings them up to the end of
-    /// the log before it returns, so that no reader has to.
+    /// the log before it returns, so that no reader has to; unless a projector leads
+    /// (`gtio project --follow`), which applies the batches as they commit.
     private func bringReadModelsUpToDate(_ store: any EventStore) throws {
         guard try StoredReadModels.current(store) == nil else { return }
+        if try store.isLed(ReadModelFollower.role) {
+            if !quiet, format == .text { Terminal.line("read models: left to the projector that leads") }
+            return
+        }
         let started = Date()
         try ReadModelCache.shared.catchUp(store, quiet: quiet)
         store.settle()

@@ -1,0 +1,46 @@
+import Foundation
+import GTIOStore
+
+/// The lead of a role on a PostgreSQL store: a session-level advisory lock held by a connection
+/// of its own. The server releases it when that session ends, so a leader killed on any host
+/// loses the lead as soon as its connection drops, and another process can take it.
+final class PostgresLease: StoreLease, @unchecked Sendable {
+    // @unchecked: `session` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var session: PostgresSession?
+
+    /// Takes the lock for `role` on a new connection; nil (the connection closed) when another
+    /// session holds it.
+    init?(role: String, pool: PostgresConnectionPool) throws {
+        let session = try pool.dedicated()
+        let taken: Bool
+        do {
+            taken = try session.rows(
+                "SELECT pg_try_advisory_lock(\(PostgresSchema.leadLock), hashtext(?))", [.text(role)]
+            )[0][0].bool
+        } catch {
+            try? session.connection.close().wait()
+            throw error
+        }
+        guard taken else {
+            try? session.connection.close().wait()
+            return nil
+        }
+        self.session = session
+    }
+
+    deinit { release() }
+
+    var isHeld: Bool {
+        lock.withLock { session.map { !$0.connection.isClosed } ?? false }
+    }
+
+    func release() {
+        let session = lock.withLock {
+            defer { self.session = nil }
+            return self.session
+        }
+        // Ending the session releases its advisory locks.
+        try? session?.connection.close().wait()
+    }
+}

@@ -1,0 +1,20 @@
+import GTIOStore
+
+extension SQLiteStore {
+    /// The lead is a lock on a file beside the store (`LeadFile`).
+    public func lead(_ role: String) throws -> (any StoreLease)? {
+        guard !isReadOnly else { throw StoreError.readOnly(path: path) }
+        return try LeadFile(path: leadPath(role))
+    }
+
+    public func isLed(_ role: String) throws -> Bool {
+        LeadFile.isHeld(path: leadPath(role))
+    }
+
+    private func leadPath(_ role: String) -> String { "\(path)-\(role).lock" }
+
+    /// SQLite tells no one of a commit: the log's end is read every 20 ms (`LogPolling`).
+    public func watchAppends() throws -> any AppendWatch {
+        LogPolling(store: self)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GTIOSimulation
+import GTIOStore
+import GTIOTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gtio project --follow` with the real binary on every backend: one leader, takeover after
+/// `kill -9`, read models equal to a rebuild and to a store that never had a projector.
+@Suite(.serialized) struct ProjectCommandTests {
+    let folder = TemporaryDirectory()
+
+    func demo(_ name: String, events: Int, seed: UInt64) throws -> String {
+        var bytes: [UInt8] = []
+        try DemoCommunity(seed: seed, eventCount: events).write { bytes += $0 }
+        return folder.write(name, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The lowest read-model checkpoint and the log's end.
+    func progress(_ store: any EventStore) throws -> (models: Int64, log: Int64) {
+        let answer = try store.readOnlySQL("SELECT MIN(seq) FROM checkpoints WHERE name LIKE 'read_model.%'")
+        return (answer.rows.first?.first?.int64 ?? 0, try store.lastSeq())
+    }
+
+    @Test(arguments: StoreBackend.all)
+    func aFollowerKeepsTheReadModelsCurrentAndAnotherTakesOverAfterKill9(_ backend: StoreBackend) throws {
+        let files = try [(41, 3_000), (42, 3_000), (43, 3_000)].map { try demo("p\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
+        let location = try backend.location(in: folder)
+        #expect(try GTIOBinary.run(["ingest", files[0], "--store", location]).status == 0)
+        let store = try backend.open(in: folder)
+
+        let first = try GTIOBinary.start(["project", "--follow", "--store", location])
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        #expect(try eventually(30) { try store.isLed("projector") })
+        let second = try GTIOBinary.start(["project", "--follow", "--store", location])
+        defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
+
+        // With a projector leading, ingest leaves the read models to it, and it applies them.
+        let ingested = try GTIOBinary.run(["ingest", files[1], "--store", location])
+        #expect(ingested.stdout.contains("read models: left to the projector that leads"), "\(ingested.stdout)")
+        #expect(try eventually(30) { let p = try progress(store); return p.models == p.log })
+
+        // The leader killed: the other takes over and applies what comes next.
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        #expect(try eventually(30) { try store.isLed("projector") })
+        #expect(try GTIOBinary.run(["ingest", files[2], "--store", location]).status == 0)
+        #expect(try eventually(30) { let p = try progress(store); return p.models == p.log })
+        #expect(try progress(store).log > 8_000)
+
+        kill(second.processIdentifier, SIGTERM)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0)
+        #expect(try !store.isLed("projector"))
+        #expect(try GTIOBinary.run(["rebuild", "--check", "--store", location]).status == 0)
+
+        // The same answers as a store whose ingests brought their read models up themselves.
+        let plain = folder.file("plain.gtio")
+        #expect(try GTIOBinary.run(["ingest"] + files + ["--store", plain]).status == 0)
+        for query in [["looks", "popular"], ["verdicts"], ["stats"], ["flags"]] {
+            let followed = try GTIOBinary.run(query + ["--format", "csv", "--store", location])
+            #expect(followed.status == 0)
+            #expect(followed.stdout == (try GTIOBinary.run(query + ["--format", "csv", "--store", plain])).stdout, "\(query)")
+        }
+    }
+
+    @Test func projectOnceBringsLaggingModelsUpAndNeedsAStore() throws {
+        let missing = folder.file("missing.gtio")
+        let refused = try GTIOBinary.run(["project", "--store", missing])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("gtio: no store at \(missing)"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        let file = try demo("once.jsonl", events: 2_000, seed: 44)
+        let store = folder.file("once.gtio")
+        #expect(try GTIOBinary.run(["ingest", file, "--store", store]).status == 0)
+        let answer = try GTIOBinary.run(["project", "--store", store])
+        #expect(answer.status == 0)
+        #expect(answer.stdout.hasPrefix("read models at seq "), "\(answer.stdout)")
+        #expect(answer.stdout.contains("(0 events applied"), "\(answer.stdout)")
+    }
+}
