@@ -31,7 +31,7 @@ public struct GTIOCommand: ParsableCommand {
             PostCommand.self, UserCommand.self, RunCommand.self, ResolveCommand.self,
             ItemCommand.self, DecisionsCommand.self, ProductsCommand.self, ProductCommand.self, PlacesCommand.self,
             PricesCommand.self, FlaggersCommand.self, TrendCommand.self, BreakdownCommand.self, TopCommand.self,
-            PathsCommand.self, InsightCommand.self, VerifyCommand.self, KeysCommand.self, AnchorCommand.self, SQLCommand.self, ServeCommand.self, ProjectCommand.self, PostgresCommand.self,
+            PathsCommand.self, InsightCommand.self, VerifyCommand.self, KeysCommand.self, AnchorCommand.self, SQLCommand.self, ServeCommand.self, ProjectCommand.self, CopyCommand.self, PostgresCommand.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

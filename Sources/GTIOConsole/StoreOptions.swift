@@ -50,10 +50,19 @@ struct StoreOptions: ParsableArguments {
     }
 
     private func open(readOnly: Bool, create: Bool = true, signer: BatchSigner?) throws -> any EventStore {
-        if isPostgres {
+        try Self.open(path, readOnly: readOnly, create: create, signer: signer)
+    }
+
+    /// Opens the store at `path`, a file or a `postgresql://` URL. A read-only open never
+    /// creates a store; a writable one does unless `create` is false.
+    static func open(_ path: String, readOnly: Bool, create: Bool = true, signer: BatchSigner? = nil) throws -> any EventStore {
+        if PostgresLocation.isURL(path) {
             // As-of views fold into tables in this process's memory, SQLite's as with a file store.
             return try PostgresStore(
                 url: path, readOnly: readOnly, create: create, signer: signer, scratchTables: { try SQLiteStore.memoryTables() })
+        }
+        if !create && !FileManager.default.fileExists(atPath: path) {
+            throw StoreError.missing(path: URL(fileURLWithPath: path).standardizedFileURL.path)
         }
         return try SQLiteStore(path: path, readOnly: readOnly, signer: signer)
     }

@@ -49,6 +49,19 @@ public protocol EventLog: AnyObject, Sendable {
         validate: ([UInt8]) -> Result<ValidatedEvent, Rejection>
     ) throws -> QuarantineRetryOutcome
 
+    /// The committed batches numbered after `batch`, in order and whole: as many as hold
+    /// `maxEvents` events together, and at least one.
+    func committedBatches(after batch: Int64, maxEvents: Int) throws -> [CommittedBatch]
+    /// The number of the last committed batch, 0 when none.
+    func lastBatch() throws -> Int64
+    /// Appends batches committed by another store exactly as they were (numbers, seqs, times,
+    /// hashes, signatures) in one transaction, after checking that each continues this log
+    /// (`CommittedBatch.checkContinues`): a copy, not new events.
+    func appendCommitted(_ batches: [CommittedBatch]) throws
+    /// Adds quarantine entries of another store that this one lacks, by number, and takes over
+    /// how the others were settled; the entries added or changed.
+    func copyQuarantine(_ entries: [QuarantineEntry]) throws -> Int
+
     /// Several consumers' checkpoints in one read; names never checkpointed are left out.
     func checkpoints(named names: [String]) throws -> [String: Int64]
 

@@ -24,6 +24,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case interrupted
     /// A `sql` statement ran past its time limit.
     case sqlTimedOut(seconds: Double)
+    /// `gtio copy` found a batch that does not continue the destination's log.
+    case notAContinuation(path: String, reason: String)
     /// SQLite answered busy after a scan had handed events over: starting over would hand them twice.
     case busyMidScan
 
@@ -61,6 +63,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "interrupted"
         case .sqlTimedOut(let seconds):
             "sql: stopped after \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s (narrow the statement with WHERE or LIMIT, or give it longer with --timeout)"
+        case .notAContinuation(let path, let reason):
+            "cannot copy into \(path): \(reason)"
         case .busyMidScan:
             "another process kept the store busy in the middle of reading the log; run the command again"
         }

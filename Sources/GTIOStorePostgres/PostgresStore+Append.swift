@@ -32,13 +32,7 @@ extension PostgresStore {
         // Ids already in the log; among equal ids in the batch the earliest line wins.
         var ids = PostgresArray(.text, capacity: batch.events.count)
         for (_, event) in batch.events { ids.append(event.id) }
-        var seen = Set<String>()
-        if !batch.events.isEmpty {
-            var bindings = PostgresBindings()
-            bindings.append(ids)
-            let found = try session.run(PostgresQuery(unsafeSQL: "SELECT id FROM events WHERE id = ANY($1)", binds: bindings))
-            for row in found.rows { if let id = PostgresSession.values(row).first?.string { seen.insert(id) } }
-        }
+        var seen = batch.events.isEmpty ? [] : try idsInLog(ids, in: session)
 
         var columns = EventColumns(capacity: batch.events.count)
         var chain = EventHashChain()
@@ -68,6 +62,13 @@ extension PostgresStore {
         outcome.settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: session)
 
         let record = BatchRecord(batchNumber, of: batch, outcome: outcome, recorded: recorded)
+        try insert(record, in: session)
+        if let signer { try insert(signer.sign(record: record, lastSeq: seq, head: previousHash), in: session) }
+        return outcome
+    }
+
+    /// Inserts a batch's row, after its events.
+    static func insert(_ record: BatchRecord, in session: PostgresSession) throws {
         func optional(_ value: Int64?) -> StoreValue { value.map(StoreValue.integer) ?? .null }
         _ = try session.run(
             """
@@ -77,19 +78,27 @@ extension PostgresStore {
             [.integer(record.batch), .text(record.source), optional(record.firstLine), optional(record.lastLine),
              optional(record.firstSeq), optional(record.lastSeq), .integer(record.read), .integer(record.appended),
              .integer(record.duplicates), .integer(record.rejected), .integer(record.recorded)])
-        if let signer {
-            let signature = signer.sign(record: record, lastSeq: seq, head: previousHash)
-            _ = try session.run(
-                "INSERT INTO batch_signatures (batch, last_seq, head, record, public_key, signature) VALUES (?, ?, ?, ?, ?, ?)",
-                [.integer(signature.batch), .integer(signature.lastSeq), .blob(signature.head), .blob(signature.record),
-                 .blob(signature.publicKey), .blob(signature.signature)])
-        }
-        return outcome
+    }
+
+    /// Inserts a batch's signature, after its row.
+    static func insert(_ signature: BatchSignature, in session: PostgresSession) throws {
+        _ = try session.run(
+            "INSERT INTO batch_signatures (batch, last_seq, head, record, public_key, signature) VALUES (?, ?, ?, ?, ?, ?)",
+            [.integer(signature.batch), .integer(signature.lastSeq), .blob(signature.head), .blob(signature.record),
+             .blob(signature.publicKey), .blob(signature.signature)])
+    }
+
+    /// The ids of `ids` (a text array) already in the log.
+    static func idsInLog(_ ids: PostgresArray, in session: PostgresSession) throws -> Set<String> {
+        var bindings = PostgresBindings()
+        bindings.append(ids)
+        let found = try session.run(PostgresQuery(unsafeSQL: "SELECT id FROM events WHERE id = ANY($1)", binds: bindings))
+        return Set(found.rows.compactMap { PostgresSession.values($0).first?.string })
     }
 }
 
 /// A batch's new events, lists and properties as column arrays, for one insert each.
-private struct EventColumns {
+struct EventColumns {
     var seq, at, v, flag: PostgresArray
     var id, type, user, device, subject, object, value, text, original: PostgresArray
     var number: PostgresArray

@@ -10,13 +10,8 @@ extension PostgresStore {
             let signatures = try session.rows("SELECT batch, last_seq, head, record, public_key, signature FROM batch_signatures ORDER BY batch")
                 .map(Self.signature)
             var records: [Int64: BatchRecord] = [:]
-            for row in try session.rows("""
-                SELECT batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded FROM batches
-                """) {
-                let record = BatchRecord(
-                    batch: row[0].int64 ?? 0, source: row[1].string ?? "", firstLine: row[2].int64, lastLine: row[3].int64,
-                    firstSeq: row[4].int64, lastSeq: row[5].int64, read: row[6].int64 ?? 0, appended: row[7].int64 ?? 0,
-                    duplicates: row[8].int64 ?? 0, rejected: row[9].int64 ?? 0, recorded: row[10].int64 ?? 0)
+            for row in try session.rows("SELECT \(Self.batchColumns) FROM batches") {
+                let record = Self.batchRecord(row)
                 records[record.batch] = record
             }
             var verifier = ChainVerifier(audit: audit, signatures: signatures, records: records)

@@ -23,13 +23,7 @@ extension SQLiteStore {
 
         let isNew = try insertIDs(of: batch, in: db)
 
-        let insertEvent = SQLiteStatementBinding(try db.cachedStatement(sql: """
-            INSERT INTO events (seq, id, type, at, recorded, user, device, v, subject, object, value, flag, number, text, original, batch, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """))
-        let insertListItem = SQLiteStatementBinding(try db.cachedStatement(
-            sql: "INSERT INTO event_lists (seq, position, user) VALUES (?, ?, ?)"))
-        let insertProperty = SQLiteStatementBinding(try db.cachedStatement(sql: insertPropertySQL))
+        let inserter = try EventInserter(db)
         var previousHash = lastSeq == 0 ? EventHashChain.genesis
             : try Data.fetchOne(db.cachedStatement(sql: "SELECT hash FROM events WHERE seq = ?"), arguments: [lastSeq]).map(Array.init)
                 ?? EventHashChain.genesis
@@ -46,35 +40,7 @@ extension SQLiteStore {
             }
             seq += 1
             previousHash = batch.link(index, after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, chain: &chain)
-            // seq is left to SQLite (max + 1): see the "v3" migration; checked just after.
-            insertEvent.bind(1, nil as Int64?)
-            insertEvent.bind(2, event.id)
-            insertEvent.bind(3, event.type.rawValue)
-            insertEvent.bind(4, event.at.milliseconds)
-            insertEvent.bind(5, recorded)
-            insertEvent.bind(6, event.user)
-            insertEvent.bind(7, event.device)
-            insertEvent.bind(8, event.version)
-            insertEvent.bind(9, event.subject)
-            insertEvent.bind(10, event.object)
-            insertEvent.bind(11, event.value)
-            insertEvent.bind(12, event.flag.map { $0 ? 1 : 0 } as Int64?)
-            insertEvent.bind(13, event.number)
-            insertEvent.bind(14, event.text)
-            insertEvent.bind(15, event.original)
-            insertEvent.bind(16, batchNumber)
-            insertEvent.bind(17, previousHash)
-            try insertEvent.step(db)
-            guard db.lastInsertedRowID == seq else {
-                throw StoreError.database("the log assigned seq \(db.lastInsertedRowID) where \(seq) was due; nothing appended")
-            }
-            for (position, user) in event.list.enumerated() {
-                insertListItem.bind(1, seq)
-                insertListItem.bind(2, Int64(position))
-                insertListItem.bind(3, user)
-                try insertListItem.step(db)
-            }
-            try insert(event.properties, of: seq, with: insertProperty, in: db)
+            try inserter.insert(event, seq: seq, recorded: recorded, batch: batchNumber, hash: previousHash, in: db)
 
             if openLines.contains(line) { seqOfLine[line] = .some(seq) }
         }
@@ -88,32 +54,11 @@ extension SQLiteStore {
         outcome.settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: db)
 
         let record = BatchRecord(batchNumber, of: batch, outcome: outcome, recorded: recorded)
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO batches (batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(
-            arguments: [record.batch, record.source, record.firstLine, record.lastLine, record.firstSeq, record.lastSeq,
-                        record.read, record.appended, record.duplicates, record.rejected, record.recorded])
+        try insert(record, in: db)
         if let signer {
             try insert(signer.sign(record: record, lastSeq: seq, head: previousHash), in: db)
         }
         return outcome
-    }
-
-    static let insertPropertySQL = "INSERT INTO event_properties (seq, name, position, text, number) VALUES (?, ?, ?, ?, ?)"
-
-    /// Inserts the properties of the event at `seq` with `statement` (`insertPropertySQL`).
-    static func insert(_ properties: [EventProperty], of seq: Int64, with statement: SQLiteStatementBinding, in db: Database) throws {
-        for property in properties {
-            statement.bind(1, seq)
-            statement.bind(2, property.name)
-            statement.bind(3, Int64(property.position))
-            statement.bind(4, property.text)
-            statement.bind(5, property.number)
-            try statement.step(db)
-        }
     }
 
     /// Inserts the batch's ids into `event_ids` in sorted order and says, per event in input

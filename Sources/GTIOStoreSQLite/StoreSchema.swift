@@ -202,14 +202,14 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 CREATE INDEX events_at ON events (at);
                 """)
-            let insert = SQLiteStatementBinding(try db.makeStatement(sql: SQLiteStore.insertPropertySQL))
+            let insert = SQLiteStatementBinding(try db.makeStatement(sql: EventInserter.insertPropertySQL))
             let types = EventType.allCases.filter { $0.columns.contains(.properties) }.map { "'\($0.rawValue)'" }
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT seq, original FROM events WHERE type IN (\(types.joined(separator: ","))) ORDER BY seq")
             while let row = try rows.next() {
                 let seq: Int64 = row[0]
                 guard case .success(let event) = EventValidator.validate(row[1] as String) else { continue }
-                try SQLiteStore.insert(event.properties, of: seq, with: insert, in: db)
+                try EventInserter.insert(event.properties, of: seq, with: insert, in: db)
             }
             try db.execute(sql: """
                 CREATE TRIGGER event_properties_no_update BEFORE UPDATE ON event_properties

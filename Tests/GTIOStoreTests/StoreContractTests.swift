@@ -369,4 +369,38 @@ import Testing
         _ = try writer.append(batch([heart("b")]))
         #expect(try watch.wait(after: 3, timeout: 0.1) == 3)
     }
+
+    // MARK: Copying
+
+    @Test(arguments: StoreBackend.all)
+    func committedBatchesCopyExactlyAndAChangedEventIsRefused(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        _ = try store.append(batch([heart("a"), heart("b")]))
+        _ = try store.append(batch([heart("b")], rejected: [RejectedLine(line: 2, reason: "id: missing", original: Array("{}".utf8))]))
+        _ = try store.append(batch(try SharedFiles.exampleLines.prefix(5).map { try EventValidator.validate($0).get() }))
+        let batches = try store.committedBatches(after: 0, maxEvents: 100)
+        #expect(batches.map(\.record.batch) == [1, 2, 3])
+        #expect(batches.map(\.events.count) == [2, 0, 5])
+        // At least one batch, however small the limit.
+        #expect(try store.committedBatches(after: 0, maxEvents: 0).map(\.record.batch) == [1])
+        #expect(try store.lastBatch() == 3)
+
+        let other = TemporaryDirectory()
+        let copy = try backend.open(in: other)
+        var changed = batches
+        changed[2].events[1].event.user = "mallory"
+        #expect(throws: StoreError.notAContinuation(
+            path: copy.location, reason: "the hash chain breaks at seq 4: the event's hash is not the link it makes (it was changed)")) {
+            try copy.appendCommitted(changed)
+        }
+        #expect(try copy.lastSeq() == 0)
+        #expect(throws: StoreError.notAContinuation(path: copy.location, reason: "batch 2 does not follow its last batch, 0")) {
+            try copy.appendCommitted(Array(batches.dropFirst()))
+        }
+        try copy.appendCommitted(batches)
+        #expect(try copy.committedBatches(after: 0, maxEvents: 100) == batches)
+        #expect(try copy.verify() == store.verify())
+        #expect(try copy.copyQuarantine(store.quarantineEntries(includeSettled: true)) == 1)
+        #expect(try copy.quarantineEntries() == store.quarantineEntries())
+    }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import GTIOCatalog
+import GTIOStore
+
+extension SQLiteStore {
+    public func lastBatch() throws -> Int64 {
+        try readDatabase { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(batch), 0) FROM batches") ?? 0 }
+    }
+
+    public func committedBatches(after batch: Int64, maxEvents: Int) throws -> [CommittedBatch] {
+        try readDatabase { db in
+            var batches = CommittedBatch.taking(maxEvents: maxEvents, from: try Row.fetchAll(
+                db, sql: "SELECT \(Self.batchColumns) FROM batches WHERE batch > ? ORDER BY batch LIMIT 1000", arguments: [batch]
+            ).map(Self.batchRecord))
+            guard let first = batches.first?.record.batch, let last = batches.last?.record.batch else { return [] }
+            var signatures: [Int64: BatchSignature] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT batch, last_seq, head, record, public_key, signature FROM batch_signatures WHERE batch BETWEEN ? AND ?
+                """, arguments: [first, last]) {
+                let signature = Self.signature(from: row)
+                signatures[signature.batch] = signature
+            }
+            let seqs = batches.compactMap(\.record.firstSeq) + batches.compactMap(\.record.lastSeq)
+            var events: [StoredEvent] = []
+            var hashes: [[UInt8]] = []
+            if let low = seqs.min(), let high = seqs.max() {
+                var properties: [Int64: [EventProperty]] = [:]
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT seq, name, position, text, number FROM event_properties WHERE seq BETWEEN ? AND ? ORDER BY seq, name, position
+                    """, arguments: [low, high])
+                while let row = try rows.next() {
+                    properties[row[0], default: []].append(
+                        EventProperty(name: row[1], position: Int(row[2] as Int64), text: row[3], number: row[4]))
+                }
+                let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq", arguments: [low, high])
+                while let row = try cursor.next() {
+                    var stored = try Self.storedEvent(row, in: db)
+                    stored.event.properties = properties[stored.seq] ?? []
+                    events.append(stored)
+                    hashes.append(Array(row["hash"] as Data))
+                }
+            }
+            CommittedBatch.fill(&batches, events: events, hashes: hashes, signatures: signatures)
+            return batches
+        }
+    }
+
+    public func appendCommitted(_ batches: [CommittedBatch]) throws {
+        try writeDatabase { db in
+            var lastBatch = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(batch), 0) FROM batches") ?? 0
+            var lastSeq = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0
+            var head = try Data.fetchOne(db, sql: "SELECT hash FROM events WHERE seq = ?", arguments: [lastSeq]).map(Array.init)
+                ?? EventHashChain.genesis
+            let inserter = try EventInserter(db)
+            let insertID = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
+            var chain = EventHashChain()
+            for batch in batches {
+                head = try batch.checkContinues(lastBatch: lastBatch, lastSeq: lastSeq, head: head, store: path, chain: &chain)
+                for (index, stored) in batch.events.enumerated() {
+                    insertID.bind(1, stored.event.id)
+                    guard try insertID.step(db) == 1 else {
+                        throw StoreError.notAContinuation(path: path, reason: "event \(stored.event.id) (seq \(stored.seq)) is already in this log")
+                    }
+                    try inserter.insert(
+                        stored.event, seq: stored.seq, recorded: batch.record.recorded, batch: batch.record.batch,
+                        hash: batch.hashes[index], in: db)
+                }
+                try Self.insert(batch.record, in: db)
+                if let signature = batch.signature { try Self.insert(signature, in: db) }
+                lastBatch = batch.record.batch
+                lastSeq += Int64(batch.events.count)
+            }
+        }
+    }
+
+    public func copyQuarantine(_ entries: [QuarantineEntry]) throws -> Int {
+        try writeDatabase { db in
+            let recorded = Self.now()
+            var changed = 0
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO quarantine (entry, source, line, reason, original, fingerprint, recorded, status, seq, settled)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (entry) DO UPDATE SET status = excluded.status, seq = excluded.seq, settled = excluded.settled
+                WHERE quarantine.status IS NOT excluded.status
+                """)
+            for entry in entries {
+                let fingerprint = RejectedLine(line: entry.line, reason: entry.reason, original: entry.original).fingerprint
+                try statement.execute(arguments: [
+                    entry.entry, entry.source, entry.line, entry.reason, Data(entry.original), fingerprint,
+                    entry.recorded.milliseconds, entry.status, entry.seq, entry.status == "open" ? nil : recorded,
+                ])
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+}
