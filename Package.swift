@@ -115,7 +115,7 @@ let package = Package(
         // Figures for scripts/bench-*.sh that the CLI cannot give: raw SQLite, validation alone.
         .executableTarget(
             name: "gtio-bench",
-            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOIngest", "GTIOProjections"]),
+            dependencies: ["GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOStorePostgres", "GTIOIngest", "GTIOProjections"]),
 
         .target(
             name: "GTIOTestSupport",

@@ -7,7 +7,9 @@
 #   - gtio ingest into an empty store (validation, typed columns, hash chain, read models);
 #   - two ingesters of the two halves at once;
 #   - one-shot queries on the up-to-date store (process start included), p50 of 20;
-#   - a full rebuild of the read models.
+#   - a full rebuild of the read models;
+#   - gtio project --follow: how soon 1,000 events committed are applied (gtio-bench follow);
+#   - gtio copy of the store into an SQLite file and of that file into another database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 events=${1:-1000000}
@@ -24,6 +26,7 @@ fi
 base=${server%/*}
 
 swift build -c release --product gtio >/dev/null
+swift build -c release --product gtio-bench >/dev/null
 gtio=.build/release/gtio
 "$gtio" demo --events "$events" --seed 42 --out "$work/demo.jsonl"
 chmod -R a+rX "$work"
@@ -76,3 +79,16 @@ done
 
 rebuild=$(timed "$gtio" rebuild --store "$store")
 echo "rebuild: $(seconds "$rebuild") s, $(rate "$events" "$rebuild") events/s"
+
+"$gtio" demo --events 20000 --seed 43 --out "$work/tail.jsonl"
+"$gtio" project --follow --store "$store" >/dev/null 2>&1 &
+projector=$!
+sleep 2
+.build/release/gtio-bench follow "$store" "$work/tail.jsonl" 20
+kill -TERM "$projector"; wait "$projector" || true
+
+copied=$(timed "$gtio" copy --from "$store" --to "$work/copy.gtio")
+echo "gtio copy PostgreSQL → SQLite (verify both, read models): $(seconds "$copied") s"
+back=$(fresh gtio_bench_back)
+copied=$(timed "$gtio" copy --from "$work/copy.gtio" --to "$back")
+echo "gtio copy SQLite → PostgreSQL (verify both, read models): $(seconds "$copied") s"

@@ -1,11 +1,12 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
 // Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE |
-//        fold-state STORE | catch-up STORE TAIL
+//        fold-state STORE | catch-up STORE TAIL | follow STORE FILE [ROUNDS]
 import Foundation
 import GTIOCatalog
 import GTIOIngest
 import GTIOProjections
 import GTIOStore
+import GTIOStorePostgres
 import GTIOStoreSQLite
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
@@ -147,6 +148,41 @@ func foldState(_ path: String) throws {
     print(String(format: "fold state at seq %d: %.1f MB; load %.3f s, save %.3f s", seq, Double(bytes) / 1e6, load, save))
 }
 
+/// How soon a projector (`gtio project --follow`, running on its own against `location`)
+/// has applied a batch of 1,000 events after its commit: `rounds` batches of `file`'s lines,
+/// one at a time, each timed from its commit to the read models' lowest checkpoint reaching it.
+func followLatency(_ location: String, file: String, rounds: Int) throws {
+    let store: any EventStore = location.hasPrefix("postgresql://")
+        ? try PostgresStore(url: location, scratchTables: { try SQLiteStore.memoryTables() })
+        : try SQLiteStore(path: location)
+    let names = ReadModelName.allCases.map(\.checkpointName)
+    let all = lines(of: file)
+    guard all.count >= rounds * 1000 else {
+        FileHandle.standardError.write("gtio-bench: \(file) has \(all.count) lines; \(rounds) rounds need \(rounds * 1000)\n".data(using: .utf8)!)
+        exit(2)
+    }
+    guard try store.isLed(ReadModelFollower.role) else {
+        FileHandle.standardError.write("gtio-bench: no projector leads \(location) (start gtio project --follow first)\n".data(using: .utf8)!)
+        exit(2)
+    }
+    var times: [Double] = []
+    for round in 0..<rounds {
+        var batch = EventBatch(source: "bench-follow")
+        for (offset, line) in all[(round * 1000)..<((round + 1) * 1000)].enumerated() {
+            line.withUnsafeBytes { _ = batch.add($0.bindMemory(to: UInt8.self), line: round * 1000 + offset + 1) }
+        }
+        let outcome = try store.append(batch)
+        let committed = DispatchTime.now().uptimeNanoseconds
+        guard let last = outcome.lastSeq else { continue }
+        while (try store.checkpoints(named: names).values.min() ?? 0) < last { usleep(1000) }
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - committed) / 1e6)
+    }
+    times.sort()
+    guard !times.isEmpty else { print("follow: nothing new was appended"); return }
+    print(String(format: "follow: 1,000 events applied after their commit in p50 %.0f ms, max %.0f ms (%d rounds)",
+                 times[times.count / 2], times.last!, times.count))
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
 case (3, "validate"): validate(arguments[2])
@@ -157,6 +193,8 @@ case (4, "catch-up"):
     do { try catchUp(arguments[2], tail: arguments[3]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "rebuild"), (4, "rebuild"):
     do { try rebuilds(arguments[2], runs: arguments.count == 4 ? Int(arguments[3]) ?? 3 : 3) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
+case (4, "follow"), (5, "follow"):
+    do { try followLatency(arguments[2], file: arguments[3], rounds: arguments.count == 5 ? Int(arguments[4]) ?? 10 : 10) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "fold-state"):
     do { try foldState(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "read-models"):
