@@ -111,10 +111,9 @@ public enum ReadModelTables {
             try tx.rewrite(layout(table), keys: keys, rows: rows)
             written += rows.count { $0 != nil }
         }
-        /// Replaces every row of `table` whose `column` is `value` with `rows`.
-        func replace(_ table: String, where column: String, is value: StoreValue, with rows: [[StoreValue]]) throws {
-            try tx.delete(from: table, where: column, is: value)
-            for row in rows { try tx.insert(row, into: layout(table)) }
+        /// Replaces every row of `table` whose `column` is one of `values` with their `rows`.
+        func replace(_ table: String, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws {
+            try tx.replace(layout(table), where: column, in: values, with: rows)
             written += rows.count
         }
         let users = Array(changes.users), follows = Array(changes.follows), blocks = Array(changes.blocks)
@@ -127,17 +126,16 @@ public enum ReadModelTables {
         try rewrite("rm_posts", keys: posts.map { [$0.storeValue] }, rows: posts.map(models.postRow))
         try rewrite("rm_hearts", keys: hearts.map { [$0.first.storeValue, $0.second.storeValue] }, rows: hearts.map(models.heartRow))
         try rewrite("rm_reviews", keys: reviews.map { [$0.storeValue] }, rows: reviews.map(models.reviewRow))
-        for post in changes.newPosts { try replace("rm_post_brands", where: "post", is: .text(post), with: models.brandRows(post)) }
+        let newPosts = Array(changes.newPosts)
+        try replace("rm_post_brands", where: "post", in: newPosts.map(StoreValue.text), with: newPosts.flatMap(models.brandRows))
         try rewrite("rm_products", keys: products.map { [$0.storeValue] }, rows: products.map(models.productRow))
-        for product in products {
-            try replace("rm_product_channels", where: "product", is: .text(product), with: models.channelRows(product))
-        }
+        try replace("rm_product_channels", where: "product", in: products.map(StoreValue.text), with: products.flatMap(models.channelRows))
         try rewrite("rm_flaggers", keys: flaggers.map { [$0.storeValue] }, rows: flaggers.map(models.flaggerRow))
         try rewrite("rm_verdicts", keys: posts.map { [$0.storeValue] }, rows: posts.map(models.verdictRow))
         try rewrite("rm_cohorts", keys: users.map { [$0.storeValue] }, rows: users.map(models.cohortRow))
         try rewrite("rm_devices", keys: devices.map { [$0.storeValue] }, rows: devices.map(models.deviceRow))
         try rewrite("rm_flags", keys: items.map { [$0.storeValue] }, rows: items.map(models.flagRow))
-        for item in items { try replace("rm_flag_marks", where: "item", is: .text(item), with: models.flagMarkRows(item)) }
+        try replace("rm_flag_marks", where: "item", in: items.map(StoreValue.text), with: items.flatMap(models.flagMarkRows))
         let decisions = Array(changes.firstNewDecision..<models.state.decisions.count)
         try rewrite("rm_decisions", keys: decisions.map { [models.state.decisions[$0].seq.storeValue] },
                     rows: decisions.map(models.decisionRow))
@@ -146,15 +144,14 @@ public enum ReadModelTables {
             let single = days.count <= 3
             try rewrite("rm_days", keys: days.map { [Timestamp.dateString(ofDay: $0).storeValue] },
                         rows: days.map { models.dayRow($0, single: single) })
-            for day in days {
-                try replace("rm_signups", where: "date", is: .text(Timestamp.dateString(ofDay: day)), with: models.signupRows(day))
-                try replace("rm_anomaly_days", where: "date", is: .text(Timestamp.dateString(ofDay: day)), with: models.anomalyRows(on: day))
-            }
+            let dates = days.map { StoreValue.text(Timestamp.dateString(ofDay: $0)) }
+            try replace("rm_signups", where: "date", in: dates, with: days.flatMap(models.signupRows))
+            try replace("rm_anomaly_days", where: "date", in: dates, with: days.flatMap { models.anomalyRows(on: $0) })
         }
         if changes.anomalies {
             try tx.deleteAll(from: "rm_anomalies")
             let rows = models.anomalyRows()
-            for row in rows { try tx.insert(row, into: layout("rm_anomalies")) }
+            try tx.replace(layout("rm_anomalies"), where: "type", in: [], with: rows)  // inserts only
             written += rows.count
         }
         for model in ReadModelName.allCases { try tx.setCheckpoint(model.checkpointName, seq: models.state.lastSeq) }

@@ -32,6 +32,10 @@ public protocol TableWriting: TableReading {
     /// place: what an incremental update of a read model writes. A backend a round trip away
     /// does it in a few statements rather than two per key.
     func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws
+    /// Removes every row whose `column` is one of `values`, then inserts `rows`: the rows of
+    /// several parents (a post's brands, a day's sign-ups) replaced at once. With no values it
+    /// only inserts, in as few statements as a replacement.
+    func replace(_ table: TableLayout, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws
 
     /// Several consumers' checkpoints as this transaction sees them.
     func checkpoints(named names: [String]) throws -> [String: Int64]
@@ -41,6 +45,11 @@ public protocol TableWriting: TableReading {
 }
 
 extension TableWriting {
+    public func replace(_ table: TableLayout, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws {
+        for value in values { try delete(from: table.name, where: column, is: value) }
+        for row in rows { try insert(row, into: table) }
+    }
+
     public func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
         for (key, row) in zip(keys, rows) {
             try delete(from: table, key: key)

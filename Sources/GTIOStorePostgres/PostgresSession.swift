@@ -189,6 +189,19 @@ struct PostgresFailure: Error, CustomStringConvertible {
     static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
+            if error.code == .connectionError, let underlying = error.underlying {
+                let text = "\(underlying)"
+                if text.contains("Connection refused") {
+                    return "the server refused the connection (is PostgreSQL running there? check the URL's host and port)"
+                }
+                if text.localizedCaseInsensitiveContains("timed out") || text.localizedCaseInsensitiveContains("timeout") {
+                    return "no answer from the server within 10 s (check the URL's host and port, and any firewall between)"
+                }
+                if text.localizedCaseInsensitiveContains("resolve") || text.contains("not known") {
+                    return "the host name does not resolve (check the URL's host)"
+                }
+                return "cannot connect: \(underlying)"
+            }
             if let underlying = error.underlying { return "\(error.code): \(underlying)" }
             return "\(error.code)"
         }

@@ -135,6 +135,18 @@ struct PostgresTransaction: LogWriting {
         try insert(Self.arrays(of: kept, for: table.columns[...]), into: table)
     }
 
+    /// Two statements whatever the number of values: the rows of every value deleted, then the
+    /// new rows inserted (one array per column).
+    func replace(_ table: TableLayout, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws {
+        if !values.isEmpty {
+            let type = table.columns.first { $0.name == column }?.type ?? .text
+            let keys = Self.arrays(of: values.map { [$0] }, for: [(name: column, type: type)][...])
+            try session.run(unnesting: keys) { values in "DELETE FROM \(table.name) WHERE \(Self.quoted(column)) IN (\(values))" }
+        }
+        guard !rows.isEmpty else { return }
+        try insert(Self.arrays(of: rows, for: table.columns[...]), into: table)
+    }
+
     /// Inserts the rows of `arrays`, one per column of `table` in order.
     private func insert(_ arrays: [PostgresArray], into table: TableLayout) throws {
         try session.run(unnesting: arrays) { rows in "INSERT INTO \(table.name) (\(Self.names(table.columns[...]))) \(rows)" }
