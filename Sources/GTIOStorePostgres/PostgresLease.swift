@@ -8,6 +8,7 @@ final class PostgresLease: StoreLease, @unchecked Sendable {
     // @unchecked: `session` is only touched while holding `lock`.
     private let lock = NSLock()
     private var session: PostgresSession?
+    private let role: String
 
     /// Takes the lock for `role` on a new connection; nil (the connection closed) when another
     /// session holds it.
@@ -26,6 +27,7 @@ final class PostgresLease: StoreLease, @unchecked Sendable {
             try? session.connection.close().wait()
             return nil
         }
+        self.role = role
         self.session = session
     }
 
@@ -40,7 +42,9 @@ final class PostgresLease: StoreLease, @unchecked Sendable {
             defer { self.session = nil }
             return self.session
         }
-        // Ending the session releases its advisory locks.
+        // Unlocked first, so that the lead is free when this returns: the server ends a closed
+        // session (which releases its locks too) in its own time.
+        _ = try? session?.run("SELECT pg_advisory_unlock(\(PostgresSchema.leadLock), hashtext(?))", [.text(role)])
         try? session?.connection.close().wait()
     }
 }
