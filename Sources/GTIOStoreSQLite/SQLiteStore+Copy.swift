@@ -86,8 +86,11 @@ extension SQLiteStore {
                 """)
             for entry in entries {
                 let fingerprint = RejectedLine(line: entry.line, reason: entry.reason, original: entry.original).fingerprint
+                // Text when the line is UTF-8, as the append path keeps it, else the bytes.
+                let original: DatabaseValue = String(validating: entry.original, as: UTF8.self)?.databaseValue
+                    ?? Data(entry.original).databaseValue
                 try statement.execute(arguments: [
-                    entry.entry, entry.source, entry.line, entry.reason, Data(entry.original), fingerprint,
+                    entry.entry, entry.source, entry.line, entry.reason, original, fingerprint,
                     entry.recorded.milliseconds, entry.status, entry.seq, entry.status == "open" ? nil : recorded,
                 ])
                 changed += db.changesCount

@@ -76,6 +76,10 @@ import Glibc
         let back = folder.file("back.gtio")
         #expect(try GTIOBinary.run(["copy", "--from", destination, "--to", back]).status == 0)
         #expect(try dump(back) == dump(source))
+        // Quarantined lines kept as the append path keeps them: text when UTF-8.
+        let lines = ["sql", "SELECT entry, typeof(original), original FROM quarantine ORDER BY entry", "--format", "csv", "--store"]
+        #expect(try GTIOBinary.run(lines + [back]).stdout == GTIOBinary.run(lines + [source]).stdout)
+        #expect(try GTIOBinary.run(lines + [back]).stdout.contains(",text,"))
 
         // Nothing new: a second run copies nothing and says where it went on from.
         let again = try GTIOBinary.run(["copy", "--from", source, "--to", destination])
