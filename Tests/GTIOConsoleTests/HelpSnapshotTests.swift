@@ -11,6 +11,7 @@ import Testing
         "followers", "following", "suggest", "flags", "stats", "funnel", "retention", "report", "anomalies", "rebuild",
         "post", "user", "run", "resolve", "item", "decisions", "verify", "keys", "anchor", "sql", "serve",
         "products", "product", "places", "prices", "flaggers", "trend", "breakdown", "top", "paths", "insight",
+        "project", "copy", "pg",
     ]
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Help")

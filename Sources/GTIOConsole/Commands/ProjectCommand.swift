@@ -18,7 +18,8 @@ struct ProjectCommand: ParsableCommand {
             With --follow, gtio keeps running and applies each batch any process commits, within \
             a fraction of a second (on PostgreSQL it is woken by the commit itself). One process \
             leads at a time, on any number of hosts: the others wait and one takes over within \
-            0.2 s when the leader ends, even by kill -9. While a projector leads, gtio ingest \
+            0.2 s of the leader's end, even by kill -9 (a host that vanishes ends it when the \
+            server notices its connection gone). While a projector leads, gtio ingest \
             leaves the read models to it. SIGINT or SIGTERM stops it (exit 0).
             """)
 
