@@ -20,9 +20,6 @@ struct StoreOptions: ParsableArguments {
         store ?? ProcessInfo.processInfo.environment["GTIO_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath
     }
 
-    /// Whether the store is a PostgreSQL database rather than a file.
-    var isPostgres: Bool { PostgresLocation.isURL(path) }
-
     /// Opens the store to write it, creating it when missing; batches are signed when a
     /// signing key is configured (see `SigningKeyLocation`).
     func open() throws -> any EventStore {
@@ -33,10 +30,7 @@ struct StoreOptions: ParsableArguments {
     /// add to an empty one (`resolve`, `rebuild`, `quarantine retry`): a mistyped path is an
     /// error naming it, not a new store.
     func openExisting() throws -> any EventStore {
-        if isPostgres { return try open(readOnly: false, create: false, signer: SigningKeyLocation.signer()) }
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: absolute) else { throw StoreError.missing(path: absolute) }
-        return try open()
+        try open(readOnly: false, create: false, signer: SigningKeyLocation.signer())
     }
 
     /// Opens the store to read it, never writing to it; an older store is opened writable

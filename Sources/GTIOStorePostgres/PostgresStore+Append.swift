@@ -24,10 +24,9 @@ extension PostgresStore {
         // Taken by every write transaction already; taken again here (it nests) so that the
         // append's guarantee does not rest on its caller.
         _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
-        let head = try session.rows("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").first
-        let lastSeq = head?[0].int64 ?? 0
-        var previousHash: [UInt8] = if case .blob(let bytes)? = head?[1] { bytes } else { EventHashChain.genesis }
-        let batchNumber = (try session.rows("SELECT COALESCE(MAX(batch), 0) FROM batches")[0][0].int64 ?? 0) + 1
+        let end = try logEnd(in: session)
+        let lastSeq = end.seq, batchNumber = end.batch + 1
+        var previousHash = end.head
 
         // Ids already in the log; among equal ids in the batch the earliest line wins.
         var ids = PostgresArray(.text, capacity: batch.events.count)
@@ -65,6 +64,15 @@ extension PostgresStore {
         try insert(record, in: session)
         if let signer { try insert(signer.sign(record: record, lastSeq: seq, head: previousHash), in: session) }
         return outcome
+    }
+
+    /// Where the log ends, inside the caller's transaction: its last seq, that event's hash (the
+    /// chain's head) and the last batch's number.
+    static func logEnd(in session: PostgresSession) throws -> (seq: Int64, head: [UInt8], batch: Int64) {
+        let last = try session.rows("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").first
+        let head: [UInt8] = if case .blob(let bytes)? = last?[1] { bytes } else { EventHashChain.genesis }
+        let batch = try session.rows("SELECT COALESCE(MAX(batch), 0) FROM batches")[0][0].int64 ?? 0
+        return (last?[0].int64 ?? 0, head, batch)
     }
 
     /// Inserts a batch's row, after its events.

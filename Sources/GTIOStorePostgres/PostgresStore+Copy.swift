@@ -4,7 +4,7 @@ import GTIOStore
 
 extension PostgresStore {
     public func lastBatch() throws -> Int64 {
-        try withSession { session in try session.rows("SELECT COALESCE(MAX(batch), 0) FROM batches")[0][0].int64 ?? 0 }
+        try withSession { session in try Self.logEnd(in: session).batch }
     }
 
     public func committedBatches(after batch: Int64, maxEvents: Int) throws -> [CommittedBatch] {
@@ -32,12 +32,11 @@ extension PostgresStore {
                     properties[row[0].int64 ?? 0, default: []].append(
                         EventProperty(name: row[1].string ?? "", position: Int(row[2].int64 ?? 0), text: row[3].string, number: row[4].double))
                 }
-                events = try Self.storedEvents(
-                    "SELECT \(Self.eventColumns) FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq", range, in: session)
+                // The hash after the columns `storedEvents` reads.
+                let rows = try session.rows("SELECT \(Self.eventColumns), hash FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq", range)
+                events = try Self.storedEvents(rows, in: session)
                 for index in events.indices { events[index].event.properties = properties[events[index].seq] ?? [] }
-                hashes = try session.rows("SELECT hash FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq", range).map {
-                    if case .blob(let bytes) = $0[0] { bytes } else { [] }
-                }
+                hashes = rows.map { if case .blob(let bytes) = $0[16] { bytes } else { [] } }
             }
             CommittedBatch.fill(&batches, events: events, hashes: hashes, signatures: signatures)
             return batches
@@ -46,10 +45,7 @@ extension PostgresStore {
 
     public func appendCommitted(_ batches: [CommittedBatch]) throws {
         try write(session: { session in
-            let end = try session.rows("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").first
-            var lastSeq = end?[0].int64 ?? 0
-            var head: [UInt8] = if case .blob(let bytes)? = end?[1] { bytes } else { EventHashChain.genesis }
-            var lastBatch = try session.rows("SELECT COALESCE(MAX(batch), 0) FROM batches")[0][0].int64 ?? 0
+            var (lastSeq, head, lastBatch) = try Self.logEnd(in: session)
             var chain = EventHashChain()
             for batch in batches {
                 head = try batch.checkContinues(lastBatch: lastBatch, lastSeq: lastSeq, head: head, store: location, chain: &chain)

@@ -84,7 +84,11 @@ extension PostgresStore {
 
     /// Whole events `sql` selects (`eventColumns`), each with its list.
     static func storedEvents(_ sql: String, _ arguments: [StoreValue], in session: PostgresSession) throws -> [StoredEvent] {
-        let rows = try session.rows(sql, arguments)
+        try storedEvents(session.rows(sql, arguments), in: session)
+    }
+
+    /// Whole events from rows that begin with `eventColumns`, each with its list.
+    static func storedEvents(_ rows: [[StoreValue]], in session: PostgresSession) throws -> [StoredEvent] {
         let shown = rows.filter { $0[2].string == EventType.quickaddShown.rawValue }.compactMap { $0[0].int64 }
         var lists: [Int64: [String]] = [:]
         if !shown.isEmpty {

@@ -16,17 +16,13 @@ extension SQLiteStore {
         outcome.read = batch.read
         outcome.rejected = batch.rejected.count
         let recorded = now()
-        // Cached statements: a collector appends a batch per request, and compiling each
-        // statement anew (with GRDB's authorizer) cost 8 % of its CPU (docs/PERFORMANCE.md).
-        let lastSeq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM events")) ?? 0
-        let batchNumber = (try Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(batch), 0) FROM batches")) ?? 0) + 1
+        let end = try logEnd(in: db)
+        let lastSeq = end.seq, batchNumber = end.batch + 1
+        var previousHash = end.head
 
         let isNew = try insertIDs(of: batch, in: db)
 
         let inserter = try EventInserter(db)
-        var previousHash = lastSeq == 0 ? EventHashChain.genesis
-            : try Data.fetchOne(db.cachedStatement(sql: "SELECT hash FROM events WHERE seq = ?"), arguments: [lastSeq]).map(Array.init)
-                ?? EventHashChain.genesis
         var chain = EventHashChain()
         var seq = lastSeq
         var seqOfLine: [Int: Int64?] = [:]
@@ -59,6 +55,19 @@ extension SQLiteStore {
             try insert(signer.sign(record: record, lastSeq: seq, head: previousHash), in: db)
         }
         return outcome
+    }
+
+    /// Where the log ends, inside the caller's transaction: its last seq, that event's hash (the
+    /// chain's head) and the last batch's number.
+    ///
+    /// Cached statements: a collector appends a batch per request, and compiling each
+    /// statement anew (with GRDB's authorizer) cost 8 % of its CPU (docs/PERFORMANCE.md).
+    static func logEnd(in db: Database) throws -> (seq: Int64, head: [UInt8], batch: Int64) {
+        let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM events")) ?? 0
+        let batch = try Int64.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(batch), 0) FROM batches")) ?? 0
+        let head = seq == 0 ? nil
+            : try Data.fetchOne(db.cachedStatement(sql: "SELECT hash FROM events WHERE seq = ?"), arguments: [seq]).map(Array.init)
+        return (seq, head ?? EventHashChain.genesis, batch)
     }
 
     /// Inserts the batch's ids into `event_ids` in sorted order and says, per event in input

@@ -5,7 +5,7 @@ import GTIOStore
 
 extension SQLiteStore {
     public func lastBatch() throws -> Int64 {
-        try readDatabase { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(batch), 0) FROM batches") ?? 0 }
+        try readDatabase { db in try Self.logEnd(in: db).batch }
     }
 
     public func committedBatches(after batch: Int64, maxEvents: Int) throws -> [CommittedBatch] {
@@ -48,10 +48,7 @@ extension SQLiteStore {
 
     public func appendCommitted(_ batches: [CommittedBatch]) throws {
         try writeDatabase { db in
-            var lastBatch = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(batch), 0) FROM batches") ?? 0
-            var lastSeq = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0
-            var head = try Data.fetchOne(db, sql: "SELECT hash FROM events WHERE seq = ?", arguments: [lastSeq]).map(Array.init)
-                ?? EventHashChain.genesis
+            var (lastSeq, head, lastBatch) = try Self.logEnd(in: db)
             let inserter = try EventInserter(db)
             let insertID = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
             var chain = EventHashChain()
