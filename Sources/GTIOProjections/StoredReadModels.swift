@@ -15,9 +15,17 @@ public struct StoredReadModels: Sendable {
     /// The events the tables applied.
     public let eventCount: Int
 
+    /// Where the tables stand: the last seq applied, the newest `at` among the events applied,
+    /// and how many events they applied.
+    typealias Position = (seq: Int64, newestAt: Int64?, events: Int)
+
     /// The tables of `source` as they stand, with their own "now" unless `now` is given.
     public init(source: any TableSource, now: Int64? = nil) throws {
         let position = try source.readTables { try Self.position(in: $0) }
+        self.init(source: source, position: position, now: now)
+    }
+
+    private init(source: any TableSource, position: Position?, now: Int64? = nil) {
         self.source = source
         self.lastSeq = position?.seq ?? 0
         self.eventCount = position?.events ?? 0
@@ -25,7 +33,7 @@ public struct StoredReadModels: Sendable {
     }
 
     /// Where a store's tables stand: nil when they were never written or hold another definition.
-    static func position(in tables: any TableReading) throws -> (seq: Int64, newestAt: Int64?, events: Int)? {
+    static func position(in tables: any TableReading) throws -> Position? {
         guard ReadModelSchema.storedVersion(tables) == ReadModelSchema.version else { return nil }
         var seq: Int64 = 0, newestAt: Int64?, events = 0
         for row in try tables.rows("SELECT key, value FROM rm_meta WHERE key IN ('seq', 'newest_at', 'events')") {
@@ -41,15 +49,16 @@ public struct StoredReadModels: Sendable {
     /// The tables of `store` when every read model stands at the end of its log; nil when they
     /// lag (never built, another definition, or events appended since) and need a catch-up.
     public static func current(_ store: any EventStore) throws -> StoredReadModels? {
-        let inStep = try store.readTables { tables -> Bool in
-            guard let position = try position(in: tables) else { return false }
+        let found = try store.readTables { tables -> Position? in
+            guard let position = try position(in: tables) else { return nil }
             let last = try tables.row("SELECT IFNULL(MAX(seq), 0) FROM events")?[0].int64 ?? 0
             let names = ReadModelName.allCases.map { StoreValue.text($0.checkpointName) }
             let marks = try tables.rows(
                 "SELECT seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))", names)
-            return position.seq == last && marks.count == names.count && marks.allSatisfy { $0[0].int64 == last }
+            let inStep = position.seq == last && marks.count == names.count && marks.allSatisfy { $0[0].int64 == last }
+            return inStep ? position : nil
         }
-        return inStep ? try StoredReadModels(source: store) : nil
+        return found.map { StoredReadModels(source: store, position: $0) }
     }
 
     /// A `WHERE` clause (or nothing) keeping the rows whose `column`, a `YYYY-MM-DD` date, lies

@@ -7,13 +7,15 @@ public protocol TableReading {
     /// The rows `sql` selects, one at a time, until `body` returns false: a ranking walks an
     /// index only as far as its answer needs.
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws
+    /// The first row `sql` selects, if any: for a statement that gives one row (an aggregate, a
+    /// lookup by key, a `LIMIT 1`). A backend may read every row the statement gives.
+    func row(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreValue]?
     /// The names of the tables whose names begin with `prefix`, in name order.
     func tableNames(prefix: String) throws -> [String]
 }
 
 extension TableReading {
-    /// The first row `sql` selects, if any.
-    public func row(_ sql: String, _ arguments: [StoreValue] = []) throws -> [StoreValue]? {
+    public func row(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreValue]? {
         var found: [StoreValue]?
         try forEachRow(sql, arguments) { row in
             found = row
@@ -21,6 +23,8 @@ extension TableReading {
         }
         return found
     }
+
+    public func row(_ sql: String) throws -> [StoreValue]? { try row(sql, []) }
 
     public func rows(_ sql: String) throws -> [[StoreValue]] { try rows(sql, []) }
 }

@@ -180,11 +180,18 @@ enum PostgresSchema {
     static var current: Int { migrations.last!.version }
 
     /// The versions applied so far, nil when the database has no GTIO store.
+    /// One statement, as every process opening the store asks it: a missing table answers nil.
+    /// Inside a transaction, only once the table exists (a failed statement would end it).
     static func applied(_ session: PostgresSession) throws -> Int? {
-        let exists = try session.rows("SELECT to_regclass('gtio_migrations') IS NOT NULL")
-        guard exists.first?.first?.bool == true else { return nil }
-        return try session.rows("SELECT COALESCE(MAX(version), 0) FROM gtio_migrations").first?.first?.int
+        do {
+            return try session.rows("SELECT COALESCE(MAX(version), 0) FROM gtio_migrations").first?.first?.int
+        } catch let failure as PostgresFailure where failure.state == undefinedTable {
+            return nil
+        }
     }
+
+    /// The SQLSTATE of a statement naming a table that does not exist.
+    static let undefinedTable = "42P01"
 
     /// Applies what is missing, each migration in its own transaction, under a lock shared by
     /// every process opening the database.

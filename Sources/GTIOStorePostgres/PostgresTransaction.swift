@@ -14,6 +14,11 @@ struct PostgresTransaction: LogWriting {
         try session.rows(sql, arguments)
     }
 
+    /// One round trip, where a cursor would take three: the statements `row` is for give one row.
+    func row(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreValue]? {
+        try session.run(sql, arguments).rows.first.map(PostgresSession.values)
+    }
+
     /// Rows through a cursor, a page at a time: a ranking that stops after a few rows reads
     /// only the first page, however many rows the statement would give.
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws {
