@@ -111,7 +111,15 @@ let package = Package(
                 "GTIOTables", "GTIOAnalytics", "GTIOReports", "GTIOInsights", "GTIOServer", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "gtio", dependencies: ["GTIOConsole"]),
+        // The Swift runtime and Foundation linked in: a one-shot command starts without resolving
+        // the shared libraries' symbols (docs/PERFORMANCE.md), and the binary runs on any host
+        // of the same Linux without a Swift installation.
+        .executableTarget(
+            name: "gtio", dependencies: ["GTIOConsole"],
+            linkerSettings: [.unsafeFlags(
+                ["-static-stdlib", "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
+                 "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lstdc++"],
+                .when(platforms: [.linux], configuration: .release))]),
         // Figures for scripts/bench-*.sh that the CLI cannot give: raw SQLite, validation alone.
         .executableTarget(
             name: "gtio-bench",
