@@ -7,14 +7,20 @@ import ServiceLifecycle
 /// Keeps the store's read models current while the server runs: after each commit the
 /// collector nudges it, and it applies the new events on its own thread, so appends never wait
 /// for the read models and several commits in a row are applied together.
+///
+/// While a projector leads (`gtio project --follow`, on any host), that process applies every
+/// commit, this server's included, and the server leaves the tables to it: its own catch-ups
+/// would only take turns with the leader for the write lock and find nothing left to apply.
+/// It still keeps the read models in memory, for the moderators' decisions to check against.
 final class ReadModelProjector: Service, @unchecked Sendable {
-    // @unchecked: `live`, `dirty`, `stopping` and `failure` are only
+    // @unchecked: `live`, `dirty`, `stopping`, `failure` and `deferring` are only
     // touched while holding `condition`.
     private let condition = NSCondition()
     private var live: LiveReadModels?
     private var dirty = true
     private var stopping = false
     private var failure: String?
+    private var deferring = false
 
     private let store: any EventStore
     private let metrics: ServerMetrics
@@ -107,13 +113,21 @@ final class ReadModelProjector: Service, @unchecked Sendable {
                 models = try LiveReadModels(store: store)
                 logger.info("read models loaded", metadata: ["seconds": "\(Date().timeIntervalSince(started))"])
             }
-            let applied = try models.catchUp()
+            let led = try store.isLed(ReadModelFollower.role)
+            condition.lock()
+            let wasDeferring = deferring
+            deferring = led
+            condition.unlock()
+            if led != wasDeferring {
+                logger.info(led ? "read models: left to the projector that leads" : "read models: applied by this server again")
+            }
+            let appliedSeq = led ? try StoredReadModels(source: store).lastSeq : try models.catchUp().state.lastSeq
             moved()
             condition.lock()
             live = models
             failure = nil
             condition.unlock()
-            metrics.readModelLag.record(max(0, try store.lastSeq() - applied.state.lastSeq))
+            metrics.readModelLag.record(max(0, try store.lastSeq() - appliedSeq))
         } catch {
             condition.lock()
             failure = "\(error)"

@@ -260,6 +260,52 @@ import Testing
         #expect(httpProperties == ingestedProperties)
     }
 
+    /// With `gtio project --follow` leading, the server leaves the read models to it: the
+    /// projector applies every event the server appends, and the answers are an ingest's.
+    @Test func aLeadingProjectorAppliesWhatTheServerAppends() async throws {
+        let lines = try demoLines(events: 3_000, seed: 23)
+        let keys = try storeWithKeys(events: 0, seed: 23)
+        let projectorLog = folder.file("projector23.log")
+        _ = FileManager.default.createFile(atPath: projectorLog, contents: nil)
+        let projector = Process()
+        projector.executableURL = URL(fileURLWithPath: GTIOBinary.path)
+        projector.arguments = ["project", "--follow", "--store", keys.store]
+        projector.standardOutput = FileHandle(forWritingAtPath: projectorLog)
+        projector.standardError = FileHandle.nullDevice
+        projector.standardInput = FileHandle.nullDevice
+        try projector.run()
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
+        let output = { (try? String(contentsOfFile: projectorLog, encoding: .utf8)) ?? "" }
+        #expect(try eventually(30) { output().contains("leading the read models") })
+        let server = try ServerProcess(store: keys.store, folder: folder.path)
+        for start in stride(from: 0, to: lines.count, by: 500) {
+            let reply = try await server.post(lines[start..<min(start + 500, lines.count)].joined(separator: "\n"), key: keys.write)
+            #expect(reply.status == 200)
+        }
+        let lastSeq = { try column(keys.store, "SELECT CAST(MAX(seq) AS TEXT) FROM events").first.flatMap { Int64($0) } ?? 0 }
+        let applied = {
+            try column(keys.store, "SELECT CAST(MIN(seq) AS TEXT) FROM checkpoints WHERE name LIKE 'read_model.%'").first.flatMap { Int64($0) } ?? 0
+        }
+        #expect(try eventually(30) { try applied() == lastSeq() })
+        #expect(server.stop() == 0)
+        kill(projector.processIdentifier, SIGTERM)
+        projector.waitUntilExit()
+        let log = try String(contentsOfFile: server.stderrFile, encoding: .utf8)
+        #expect(log.contains("read models: left to the projector that leads"), "\(log)")
+        // Every event reached the tables through the projector: it reports them all applied.
+        let reported = output().split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("applied ") else { return nil }
+            return Int(line.split(separator: " ")[1])
+        }
+        #expect(Int64(reported.reduce(0, +)) == (try lastSeq()))
+        #expect(try lastSeq() > 2_900)
+        #expect(try GTIOBinary.run(["rebuild", "--check", "--store", keys.store]).status == 0)
+        let ingested = folder.file("ingested23.gtio")
+        #expect(try GTIOBinary.run(["ingest", "--store", ingested, folder.write("all23.jsonl", lines.joined(separator: "\n") + "\n")]).status == 0)
+        let answers = ["verdicts", "--format", "csv"]
+        #expect(try GTIOBinary.run(answers + ["--store", keys.store]).stdout == GTIOBinary.run(answers + ["--store", ingested]).stdout)
+    }
+
     @Test func eventsPostedOverHTTPLandAsIngestPutsThem() async throws {
         let lines = try demoLines(events: 4_000, seed: 21)
         let keys = try storeWithKeys(events: 0, seed: 21)
