@@ -180,6 +180,7 @@ enum PostgresSchema {
     static var current: Int { migrations.last!.version }
 
     /// The versions applied so far, nil when the database has no GTIO store.
+    ///
     /// One statement, as every process opening the store asks it: a missing table answers nil.
     /// Inside a transaction, only once the table exists (a failed statement would end it).
     static func applied(_ session: PostgresSession) throws -> Int? {
