@@ -39,9 +39,7 @@ public struct LogCopy {
         if after > 0 {
             // The destination must be a prefix of the source: its last batch, hashes included
             // (which cover everything before them), the same on both sides.
-            let theirs = try source.committedBatches(after: after - 1, maxEvents: 0).first
-            let ours = try destination.committedBatches(after: after - 1, maxEvents: 0).first
-            guard let theirs, theirs == ours else {
+            guard try bothHold(batch: after) else {
                 throw StoreError.notAContinuation(
                     path: destination.location,
                     reason: "its batch \(after) is not \(source.location)'s (copy into an empty store, or the store this one was copied into)")
@@ -62,9 +60,7 @@ public struct LogCopy {
         guard case .intact(let events, let head, _) = verdict else { throw refuse(in: destination, verdict) }
         // Both end with the same batch, hashes and all: the same chain head.
         if end > 0 {
-            let theirs = try source.committedBatches(after: end - 1, maxEvents: 0).first
-            let ours = try destination.committedBatches(after: end - 1, maxEvents: 0).first
-            guard try destination.lastBatch() == end, let ours, ours == theirs else {
+            guard try destination.lastBatch() == end, try bothHold(batch: end) else {
                 throw StoreError.notAContinuation(
                     path: destination.location, reason: "after the copy its last batch is not \(source.location)'s batch \(end)")
             }
@@ -72,6 +68,14 @@ public struct LogCopy {
         outcome.totalEvents = events
         outcome.head = head
         return outcome
+    }
+
+    /// Whether batch `number` is on both sides and the same there: record, events, hashes and
+    /// signature.
+    private func bothHold(batch number: Int64) throws -> Bool {
+        let theirs = try source.committedBatches(after: number - 1, maxEvents: 0).first
+        let ours = try destination.committedBatches(after: number - 1, maxEvents: 0).first
+        return theirs != nil && theirs == ours
     }
 
     private func refuse(in log: any EventLog, _ verdict: LogVerdict) -> StoreError {
