@@ -70,7 +70,7 @@ public struct GTIOCommand: ParsableCommand {
     /// Runs the console with `arguments` and returns the process exit code of CONSOLE.md.
     public static func exitCode(running arguments: [String]) -> Int32 {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parse(arguments)
             try command.run()
             return 0
         } catch let error as ConsoleError {
@@ -103,6 +103,14 @@ public struct GTIOCommand: ParsableCommand {
             // ArgumentParser's usage errors exit 64; CONSOLE.md says bad usage is 2.
             return code == .validationFailure ? 2 : code.rawValue
         }
+    }
+
+    /// The command `words` ask for, refusing what swift-argument-parser lets through: a
+    /// single-valued option given twice.
+    static func parse(_ words: [String]) throws -> ParsableCommand {
+        let command = try parseAsRoot(words)
+        try OptionRepetition.check(words, parsed: type(of: command))
+        return command
     }
 
     /// The executable's entry point.

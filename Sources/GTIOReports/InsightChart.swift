@@ -1,7 +1,7 @@
 import GTIOTables
 
 /// An insight's answer as a self-contained SVG file (`--chart FILE.svg`), drawn by the report's
-/// own chart code: a trend as lines, a funnel or a breakdown as bars.
+/// own chart code: a trend or a retention as lines, a funnel or a breakdown as bars.
 public enum InsightChart {
     /// The SVG document for `table`, an insight's long form, titled `title`; nil for a shape
     /// with no figure.
@@ -9,6 +9,7 @@ public enum InsightChart {
         let body: String?
         switch table.columns.first {
         case "bucket": body = trend(table, title: title)
+        case "cohort": body = retention(table, title: title)
         case "step" where table.columns.contains("conversion"): body = funnel(table, title: title)
         case "group": body = bars(table.rows.map { ($0[0].plainText, $0[1]) }, title: title, xLabel: "value", yLabel: "group")
         case "step": body = bars(table.rows.map { ("\($0[1].plainText) → \($0[2].plainText)", $0[4]) }, title: title,
@@ -27,18 +28,35 @@ public enum InsightChart {
         }
     }
 
+    /// A trend: one line per group over the buckets.
     private static func trend(_ table: ResultTable, title: String) -> String {
-        var buckets: [String] = [], groups: [String] = []
+        lines(table, x: 0, series: 1, value: 2, title: title, xLabel: "bucket", yLabel: "value", seriesNoun: "series", xNoun: "buckets")
+    }
+
+    /// A retention: one line per cohort, the users it retained in each period after its own.
+    /// Counts, not shares, so that the figure shows the table's own whole numbers and a small
+    /// cohort's 100 % does not dwarf a large one's.
+    private static func retention(_ table: ResultTable, title: String) -> String {
+        lines(table, x: 2, series: 0, value: 3, title: title, xLabel: "period", yLabel: "retained", seriesNoun: "cohorts", xNoun: "periods")
+    }
+
+    /// The long form's rows pivoted to lines: column `series` names the line, `x` the point on
+    /// it (in order of first appearance), `value` its height.
+    private static func lines(
+        _ table: ResultTable, x: Int, series: Int, value: Int, title: String, xLabel: String, yLabel: String,
+        seriesNoun: String, xNoun: String
+    ) -> String {
+        var points: [String] = [], names: [String] = []
         var values: [String: [String: Int]] = [:]
         for row in table.rows {
-            let bucket = row[0].plainText, group = row[1].plainText
-            if !buckets.contains(bucket) { buckets.append(bucket) }
-            if !groups.contains(group) { groups.append(group) }
-            values[group, default: [:]][bucket] = whole(row[2])
+            let point = row[x].plainText, name = row[series].plainText
+            if !points.contains(point) { points.append(point) }
+            if !names.contains(name) { names.append(name) }
+            values[name, default: [:]][point] = whole(row[value])
         }
-        let chart = SVGChart(id: "insight", title: title, summary: "\(groups.count) series over \(buckets.count) buckets.",
-                             xLabel: "bucket", yLabel: "value")
-        return chart.lines(buckets, groups.map { group in (name: group, values: buckets.map { values[group]?[$0] ?? 0 }) })
+        let chart = SVGChart(id: "insight", title: title, summary: "\(names.count) \(seriesNoun) over \(points.count) \(xNoun).",
+                             xLabel: xLabel, yLabel: yLabel)
+        return chart.lines(points, names.map { name in (name: name, values: points.map { values[name]?[$0] ?? 0 }) })
     }
 
     private static func funnel(_ table: ResultTable, title: String) -> String {

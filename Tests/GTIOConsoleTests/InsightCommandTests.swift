@@ -52,6 +52,21 @@ import Testing
         #expect(try gtio("retention --start post.shared").status == 2)
         #expect(try gtio("trend post.shared --from 2012-04-25 --to 2012-04-23").status == 2)
     }
+
+    @Test func anOptionGivenTwiceIsBadUsageButWhereRepeats() throws {
+        let twice = try gtio("trend post.shared --interval week --interval=day")
+        #expect(twice.status == 2)
+        #expect(twice.stderr == "gtio: --interval is given more than once; give it once\n")
+        #expect(twice.stdout.isEmpty)
+        let wheres = try gtio("trend post.shared --where channel!=x --where channel=twitter --from 2012-04-23 --to 2012-04-23 --format csv")
+        #expect(wheres.stdout == "bucket,group,value\r\n2012-04-23,all,1\r\n")
+        let outside = try GTIOBinary.run(["looks", "popular", "--limit", "2", "--limit", "3", "--store", store])
+        #expect(outside.status == 2)
+        #expect(outside.stderr == "gtio: --limit is given more than once; give it once\n")
+        // A saved insight is held to the same rule when it is saved, not at night.
+        #expect(try GTIOBinary.run(["insight", "save", "twice", "trend post.shared --top 2 --top 3", "--store", store]).status == 2)
+        #expect(try gtio("insight list").stdout.contains("twice") == false)
+    }
 }
 
 extension InsightCommandTests {
@@ -95,5 +110,19 @@ extension InsightCommandTests {
         let svg = try String(contentsOfFile: path, encoding: .utf8)
         #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(svg.components(separatedBy: "<polyline").count == 3)  // one line per channel
+    }
+
+    @Test func retentionDrawsALinePerCohort() throws {
+        let path = folder.file("retention.svg")
+        let result = try gtio("retention --start post.shared --return post.shared --periods 2 --chart \(path) --format csv")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("cohort,size,period,retained,share\r\n2012-04-23,1,1,0,"))
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(svg.contains("<desc id=\"insight-desc\">2 cohorts over 2 periods.</desc>"))
+        #expect(svg.components(separatedBy: "<polyline").count == 3)
+        #expect(svg.contains("<title>2012-04-24, 2: 0</title>"))
+        let signUps = try gtio("retention --chart \(folder.file("none.svg"))")
+        #expect(signUps.status == 2)
+        #expect(signUps.stderr.contains("--chart need --start and --return"))
     }
 }

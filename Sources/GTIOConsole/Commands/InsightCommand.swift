@@ -78,7 +78,12 @@ struct InsightCommand: ParsableCommand {
         }
         let parsed: ParsableCommand
         do {
+            // `extra` may override what was saved (`insight run NAME --format csv`), once.
             parsed = try GTIOCommand.parseAsRoot(words + extra)
+            try OptionRepetition.check(words, parsed: type(of: parsed))
+            try OptionRepetition.check(extra, parsed: type(of: parsed))
+        } catch let error as ConsoleError {
+            throw ConsoleError.badArgument("\"\(command)\": \(error)")
         } catch {
             throw ConsoleError.badArgument("\"\(command)\": \(GTIOCommand.fullMessage(for: error).split(separator: "\n").first ?? "")")
         }

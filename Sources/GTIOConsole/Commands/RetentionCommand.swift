@@ -23,15 +23,18 @@ struct RetentionCommand: InsightAnswering {
     @Option(help: ArgumentHelp("With --start: periods after the cohort's (default 7 days or 4 weeks).", valueName: "N")) var periods: Int?
     @Option(name: .customLong("where"), help: ArgumentHelp("With --start: keep only events with PROP=VALUE or PROP!=VALUE.", valueName: "filter"))
     var filters: [String] = []
-    /// Retention draws no figure yet.
-    var chart: String? { nil }
+    @Option(help: ArgumentHelp("With --start: also write the cohorts' figure to this SVG file.", valueName: "file.svg"))
+    var chart: String?
     @OptionGroup var range: DayRangeOptions
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        if let table = try answer() { return try query.emit(table) }
-        if interval != nil || periods != nil || !filters.isEmpty {
-            throw ValidationError("--interval, --periods and --where need --start and --return")
+        if let table = try answer() {
+            if let chart { try writeChart(table, to: chart) }
+            return try query.emit(table)
+        }
+        if interval != nil || periods != nil || !filters.isEmpty || chart != nil {
+            throw ValidationError("--interval, --periods, --where and --chart need --start and --return")
         }
         try query.emit(AnswerTable.retention(try query.storedModels().retention(cohorts: range.days)))
     }
