@@ -1,6 +1,7 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
 // Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE |
 //        fold-state STORE | catch-up STORE TAIL | follow STORE FILE [ROUNDS]
+// STORE is an SQLite file or, for rebuild, fold and follow, a postgresql:// URL.
 import Foundation
 import GTIOCatalog
 import GTIOIngest
@@ -111,7 +112,7 @@ func readModels(_ path: String) throws {
 /// Full rebuilds, `runs` times, as `gtio rebuild` does them: fold, then every table in one
 /// transaction (the VM's speed swings, so the best run says more about the code than any one).
 func rebuilds(_ path: String, runs: Int) throws {
-    let store = try SQLiteStore(path: path)
+    let store = try openStore(path)
     let engine = ReadModelEngine(store: store)
     for run in 1...runs {
         var models: ReadModels!
@@ -123,11 +124,18 @@ func rebuilds(_ path: String, runs: Int) throws {
     }
 }
 
+/// The store at `location`: a PostgreSQL URL or an SQLite file.
+func openStore(_ location: String) throws -> any EventStore {
+    location.hasPrefix("postgresql://")
+        ? try PostgresStore(url: location, scratchTables: { try SQLiteStore.memoryTables() })
+        : try SQLiteStore(path: location)
+}
+
 /// One fold of the whole log and nothing else: a run short and deterministic enough for a
 /// profiler (`valgrind --tool=cachegrind` counts the same instructions run after run, where
 /// timings on a shared machine swing).
 func foldOnce(_ path: String) throws {
-    let engine = ReadModelEngine(store: try SQLiteStore(path: path))
+    let engine = ReadModelEngine(store: try openStore(path))
     var models: ReadModels!
     let time = try seconds { models = try engine.fold() }
     print(String(format: "fold: %d events in %.2f s", models.state.eventCount, time))
@@ -152,9 +160,7 @@ func foldState(_ path: String) throws {
 /// has applied a batch of 1,000 events after its commit: `rounds` batches of `file`'s lines,
 /// one at a time, each timed from its commit to the read models' lowest checkpoint reaching it.
 func followLatency(_ location: String, file: String, rounds: Int) throws {
-    let store: any EventStore = location.hasPrefix("postgresql://")
-        ? try PostgresStore(url: location, scratchTables: { try SQLiteStore.memoryTables() })
-        : try SQLiteStore(path: location)
+    let store = try openStore(location)
     let names = ReadModelName.allCases.map(\.checkpointName)
     let all = lines(of: file)
     guard all.count >= rounds * 1000 else {
