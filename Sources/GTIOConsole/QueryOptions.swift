@@ -7,13 +7,8 @@ import GTIOTables
 
 /// Options every read-model query takes: output, and the moment it answers for.
 struct QueryOptions: ParsableArguments {
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
 
-    @Option(help: "table, csv, json or markdown.") var format: OutputFormat = .table
-    @Flag(help: "With --format csv, write text as it is: no ' before text starting with = + - @ (for programs, not spreadsheets).")
-    var rawCsv = false
-    @Option(help: ArgumentHelp("Write the answer to this file instead of standard output.", valueName: "file"))
-    var out: String?
     @Option(help: ArgumentHelp(
         "Answer as if the log held only events up to this time (YYYY-MM-DD means the end of that UTC day).",
         valueName: "time"))
@@ -24,6 +19,10 @@ struct QueryOptions: ParsableArguments {
         if asOf != nil && atSeq != nil { throw ValidationError("give --as-of or --at-seq, not both") }
         if let atSeq, atSeq < 0 { throw ValidationError("--at-seq must be 0 or more, got \(atSeq)") }
     }
+
+    var storeOptions: StoreOptions { output.storeOptions }
+    var format: OutputFormat { output.format }
+    var out: String? { output.out }
 
     var view: LogView {
         get throws {
@@ -86,17 +85,7 @@ struct QueryOptions: ParsableArguments {
     }
 
     /// Prints or writes `table` in the requested format.
-    func emit(_ table: ResultTable) throws {
-        if let out {
-            let text = table.rendered(as: format, rawCSV: rawCsv)
-            guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
-                throw ConsoleError.badArgument("--out \(out): cannot be written (does its folder exist?)")
-            }
-            Terminal.writeError("wrote \(table.rows.count) row\(table.rows.count == 1 ? "" : "s") to \(out)\n")
-        } else {
-            Terminal.write(table.rendered(as: format, width: Terminal.width, rawCSV: rawCsv))
-        }
-    }
+    func emit(_ table: ResultTable) throws { try output.emit(table) }
 }
 
 /// `--limit N` with a per-command default; 0 means no limit.

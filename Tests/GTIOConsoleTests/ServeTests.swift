@@ -136,6 +136,13 @@ import Testing
         let stored = try column(keys.store, "SELECT hex(digest) FROM access_keys")
         #expect(stored.count == 3 && !stored.contains { keys.read.uppercased().contains($0) })
         #expect(try GTIOBinary.run(["keys", "revoke", "dash", "--store", keys.store]).status == 0)
+        let listed = try GTIOBinary.run(["keys", "list", "--format", "csv", "--store", keys.store]).stdout
+        let rows = listed.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.first == ["name", "role", "prefix", "created", "revoked"])
+        #expect(rows.dropFirst().map { "\($0[0]) \($0[1]) \($0[4].isEmpty ? "live" : "revoked")" } == ["ana moderate live", "app write live", "dash read revoked"])  // by name
+        #expect(!listed.contains(keys.read))  // never the key itself
+        // A list of keys has no earlier moment to answer for.
+        #expect(try GTIOBinary.run(["keys", "list", "--as-of", "2012-04-30", "--store", keys.store]).status == 2)
         try await Task.sleep(for: .milliseconds(1_200))
         let revoked = try await server.request("GET", "/v1/verdicts", headers: ["Authorization": "Bearer \(keys.read)"])
         #expect(revoked.status == 401)

@@ -52,11 +52,11 @@ struct KeysCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the HTTP access keys (never the keys themselves).")
 
-        @OptionGroup var query: QueryOptions
+        @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let keys = try AccessKeys.all(in: query.storeOptions.openForReading())
-            try query.emit(ResultTable(
+            let keys = try AccessKeys.all(in: output.storeOptions.openForReading())
+            try output.emit(ResultTable(
                 columns: ["name", "role", "prefix", "created", "revoked"],
                 rows: keys.map {
                     [.text($0.name), .text($0.role.rawValue), .text($0.prefix), .timestamp(Timestamp(milliseconds: $0.created)),

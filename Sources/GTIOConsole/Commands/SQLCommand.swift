@@ -8,11 +8,12 @@ struct SQLCommand: ParsableCommand {
         commandName: "sql",
         abstract: "Run one read-only SQL statement on the store (the tables: docs/STORE.md, docs/READ_MODELS.md).",
         discussion: """
-            A statement that would change anything is refused before it runs. Quote the statement \
-            as one argument. Example: gtio sql "SELECT type, COUNT(*) FROM events GROUP BY type"
+            A statement that would change anything is refused before it runs. It reads the store as \
+            it stands: for an earlier moment, filter on at or seq in the statement. Quote the \
+            statement as one argument. Example: gtio sql "SELECT type, COUNT(*) FROM events GROUP BY type"
             """)
     @Argument(help: "The statement.") var statement: String
-    @OptionGroup var query: QueryOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(parsing: .unconditional, help: "Keep at most this many rows (0: all).", transform: Limit.parse)
     var limit = SQLCommand.rowLimit
@@ -21,15 +22,12 @@ struct SQLCommand: ParsableCommand {
 
     func validate() throws {
         if timeout < 0 { throw ValidationError("--timeout takes seconds, 0 or more (0: no limit), got \(timeout)") }
-        if query.asOf != nil || query.atSeq != nil {
-            throw ValidationError("sql reads the store as it stands: --as-of and --at-seq do not apply (filter on at or seq in the statement)")
-        }
     }
 
     func run() throws {
         let limits = SQLLimits(rows: limit == 0 ? nil : limit, seconds: timeout > 0 ? timeout : nil)
-        let answer = try query.storeOptions.openForReading().readOnlySQL(statement, limits: limits)
-        try query.emit(Self.table(answer))
+        let answer = try output.storeOptions.openForReading().readOnlySQL(statement, limits: limits)
+        try output.emit(Self.table(answer))
         if answer.isTruncated { Terminal.writeError("gtio: \(Self.truncationNote(answer, allRows: "--limit 0"))\n") }
     }
 
