@@ -6,6 +6,12 @@ import GRDBSQLite
 ///
 /// Used only for bulk inserts (ingest's appends, rebuilt read-model tables), where GRDB's
 /// `StatementArguments` path is markedly slower (docs/PERFORMANCE.md).
+///
+/// The statement may be one of GRDB's cached ones that GRDB itself last ran: GRDB leaves a
+/// statement stepped to its end and resets it only before its own next run, and SQLite refuses
+/// to bind a statement in that state (`SQLITE_MISUSE`), so the step would run with whatever
+/// was bound before, or NULLs. Hence the reset on wrapping, a check of every bind, and
+/// bindings cleared after each step (static text must not outlive its buffer).
 public struct SQLiteStatementBinding {
     public let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
@@ -18,59 +24,70 @@ public struct SQLiteStatementBinding {
 
     public init(_ statement: Statement) {
         self.statement = statement
+        sqlite3_reset(statement.sqliteStatement)
+    }
+
+    /// A bind that SQLite refused would leave the previous value in place: a programming error
+    /// (a statement not reset, an index out of range), never the data's.
+    private func check(_ code: Int32, _ index: Int32) {
+        precondition(code == SQLITE_OK, "binding parameter \(index) of \(statement.sql) failed: SQLite code \(code)")
     }
 
     func bind(_ index: Int32, _ text: String?) {
         guard var text else {
-            sqlite3_bind_null(handle, index)
+            check(sqlite3_bind_null(handle, index), index)
             return
         }
         text.withUTF8 { bytes in
             // An empty buffer may have no address, and a null pointer would bind NULL, not ''.
             let pointer = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(Self.emptyText.utf8Start)
-            sqlite3_bind_text(handle, index, pointer.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+            check(sqlite3_bind_text(handle, index, pointer.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient), index)
         }
     }
 
     func bind(_ index: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             let pointer = buffer.baseAddress ?? UnsafeRawPointer(Self.emptyText.utf8Start)
-            sqlite3_bind_blob(handle, index, pointer, Int32(buffer.count), Self.transient)
+            check(sqlite3_bind_blob(handle, index, pointer, Int32(buffer.count), Self.transient), index)
         }
     }
 
     func bindNull(_ index: Int32) {
-        sqlite3_bind_null(handle, index)
+        check(sqlite3_bind_null(handle, index), index)
     }
 
     /// Binds text that stays where it is until the statement has stepped (no copy).
     func bindStatic(_ index: Int32, text: UnsafeBufferPointer<UInt8>) {
         // An empty buffer may have no address, and a null pointer would bind NULL, not ''.
         let pointer = text.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(Self.emptyText.utf8Start)
-        sqlite3_bind_text(handle, index, pointer.assumingMemoryBound(to: CChar.self), Int32(text.count), Self.static)
+        check(sqlite3_bind_text(handle, index, pointer.assumingMemoryBound(to: CChar.self), Int32(text.count), Self.static), index)
     }
 
     func bind(_ index: Int32, _ integer: Int64?) {
         guard let integer else {
-            sqlite3_bind_null(handle, index)
+            check(sqlite3_bind_null(handle, index), index)
             return
         }
-        sqlite3_bind_int64(handle, index, integer)
+        check(sqlite3_bind_int64(handle, index, integer), index)
     }
 
     func bind(_ index: Int32, _ number: Double?) {
         guard let number else {
-            sqlite3_bind_null(handle, index)
+            check(sqlite3_bind_null(handle, index), index)
             return
         }
-        sqlite3_bind_double(handle, index, number)
+        check(sqlite3_bind_double(handle, index, number), index)
     }
 
-    /// Runs the statement to completion, resets it, and returns how many rows it changed.
+    /// Runs the statement to completion, resets it and clears its bindings, and returns how
+    /// many rows it changed.
     @discardableResult
     func step(_ db: Database) throws -> Int {
         let code = sqlite3_step(handle)
-        defer { sqlite3_reset(handle) }
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
         guard code == SQLITE_DONE else {
             let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
