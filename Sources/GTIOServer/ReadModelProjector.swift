@@ -6,7 +6,8 @@ import ServiceLifecycle
 
 /// Keeps the store's read models current while the server runs: after each commit the
 /// collector nudges it, and it applies the new events on its own thread, so appends never wait
-/// for the read models and several commits in a row are applied together.
+/// for the read models and several commits in a row are applied together. Events other
+/// writers append are applied within a second, and a failed catch-up is tried again.
 ///
 /// While a projector leads (`gtio project --follow`, on any host), that process applies every
 /// commit, this server's included, and the server leaves the tables to it: its own catch-ups
@@ -84,23 +85,41 @@ final class ReadModelProjector: Service, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Seconds between looks at the log while no commit of this server's comes: events that
+    /// other writers append are applied within about this long.
+    static let idleCheck = 1.0
+
     private func loop() {
         var started = Date.distantPast
+        var retry = Self.idleCheck
+        var applied: Int64?
         while true {
             condition.lock()
-            while !dirty && !stopping { condition.wait() }
+            // A commit of this server's wakes the loop; without one it looks at the log now and
+            // then, for other writers' events and to try again after a failure (backing off).
+            let failed = failure != nil
+            let idleUntil = Date().addingTimeInterval(failed ? retry : Self.idleCheck)
+            while !dirty && !stopping && condition.wait(until: idleUntil) {}
+            var due = dirty || stopping || failed
+            condition.unlock()
+            if !due, let applied, let last = try? store.lastSeq(), last != applied { due = true }
+            guard due else { continue }
+            condition.lock()
             let next = started.addingTimeInterval(interval)
             while !stopping && condition.wait(until: next) {}
             let last = stopping
             dirty = false
             condition.unlock()
             started = Date()
-            catchUp()
+            applied = catchUp()
+            retry = applied == nil ? min(retry * 2, 60) : Self.idleCheck
             if last { break }
         }
     }
 
-    private func catchUp() {
+    /// Brings the tables up to the end of the log, unless a projector leads; the seq they
+    /// reached, nil when the catch-up failed.
+    private func catchUp() -> Int64? {
         do {
             let models: LiveReadModels
             condition.lock()
@@ -128,11 +147,13 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             failure = nil
             condition.unlock()
             metrics.readModelLag.record(max(0, try store.lastSeq() - appliedSeq))
+            return appliedSeq
         } catch {
             condition.lock()
             failure = "\(error)"
             condition.unlock()
             logger.error("read models could not catch up", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 }

@@ -269,6 +269,42 @@ import Testing
 
     /// With `gtio project --follow` leading, the server leaves the read models to it: the
     /// projector applies every event the server appends, and the answers are an ingest's.
+    @Test func aFailedCatchUpIsTriedAgainWithoutWaitingForACommit() async throws {
+        let keys = try storeWithKeys(events: 300, seed: 29)
+        let more = try demoLines(events: 600, seed: 29).suffix(300)
+        let server = try ServerProcess(store: keys.store, folder: folder.path)
+        // Something outside gtio stops the read models from moving, for a while.
+        let queue = try DatabaseQueue(path: keys.store)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER test_block_update BEFORE UPDATE ON checkpoints WHEN NEW.name LIKE 'read_model.%'
+                BEGIN SELECT RAISE(ABORT, 'blocked by the test'); END
+                """)
+        }
+        #expect(try await server.post(more.joined(separator: "\n"), key: keys.write).status == 200)
+        let readiness = { () async throws -> (status: Int, reason: String) in
+            let reply = try await server.request("GET", "/ready")
+            return (reply.status, (reply.json as? [String: Any])?["reason"] as? String ?? "")
+        }
+        var blocked = (status: 0, reason: "")
+        for _ in 0..<100 where !blocked.reason.contains("blocked by the test") {
+            try await Task.sleep(for: .milliseconds(100))
+            blocked = try await readiness()
+        }
+        #expect(blocked.status == 503)
+        #expect(blocked.reason.contains("the read models failed to catch up"), "\(blocked.reason)")
+        try await queue.write { db in try db.execute(sql: "DROP TRIGGER test_block_update") }
+        // No request comes: the server tries again on its own.
+        var recovered = (status: 0, reason: "")
+        for _ in 0..<100 where recovered.status != 200 {
+            try await Task.sleep(for: .milliseconds(100))
+            recovered = try await readiness()
+        }
+        #expect(recovered.status == 200, "\(recovered.reason) \(server.log)")
+        #expect(server.stop() == 0)
+        #expect(try GTIOBinary.run(["rebuild", "--check", "--store", keys.store]).status == 0)
+    }
+
     @Test func aLeadingProjectorAppliesWhatTheServerAppends() async throws {
         let lines = try demoLines(events: 3_000, seed: 23)
         let keys = try storeWithKeys(events: 0, seed: 23)
