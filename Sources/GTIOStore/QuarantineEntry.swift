@@ -12,10 +12,12 @@ public struct QuarantineEntry: Sendable, Equatable {
     /// `open`, or how it was settled: `appended` or `duplicate`.
     public var status: String
     public var seq: Int64?
+    /// When it was settled; nil while open.
+    public var settled: Timestamp?
 
     public init(
         entry: Int64, source: String, line: Int, reason: String, original: [UInt8], recorded: Timestamp, status: String,
-        seq: Int64?
+        seq: Int64?, settled: Timestamp? = nil
     ) {
         self.entry = entry
         self.source = source
@@ -25,6 +27,7 @@ public struct QuarantineEntry: Sendable, Equatable {
         self.recorded = recorded
         self.status = status
         self.seq = seq
+        self.settled = settled
     }
 
     /// The original for display: as text when it is UTF-8, else a note on its bytes.

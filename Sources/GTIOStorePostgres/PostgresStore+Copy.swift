@@ -71,6 +71,7 @@ extension PostgresStore {
 
     public func copyQuarantine(_ entries: [QuarantineEntry]) throws -> Int {
         try write(session: { session in
+            // The source's settled time; the copy's only for a settled entry without one.
             let settled = Self.now()
             var changed = 0
             for entry in entries {
@@ -84,7 +85,7 @@ extension PostgresStore {
                     """,
                     [.integer(entry.entry), .text(entry.source), .integer(Int64(entry.line)), .text(entry.reason),
                      .blob(entry.original), .integer(fingerprint), .integer(entry.recorded.milliseconds), .text(entry.status),
-                     entry.seq.map(StoreValue.integer) ?? .null, entry.status == "open" ? .null : .integer(settled)])
+                     entry.seq.map(StoreValue.integer) ?? .null, entry.status == "open" ? .null : .integer(entry.settled?.milliseconds ?? settled)])
                 changed += result.metadata.rows ?? 0
             }
             return changed

@@ -43,7 +43,7 @@ extension PostgresStore {
         return settled
     }
 
-    static let quarantineColumns = "entry, source, line, reason, original, recorded, status, seq"
+    static let quarantineColumns = "entry, source, line, reason, original, recorded, status, seq, settled"
 
     public func quarantineEntries(includeSettled: Bool, limit: Int?) throws -> [QuarantineEntry] {
         try read { session in
@@ -96,6 +96,6 @@ extension PostgresStore {
         return QuarantineEntry(
             entry: row[0].int64 ?? 0, source: row[1].string ?? "", line: row[2].int, reason: row[3].string ?? "",
             original: original, recorded: Timestamp(milliseconds: row[5].int64 ?? 0), status: row[6].string ?? "",
-            seq: row[7].int64)
+            seq: row[7].int64, settled: row[8].int64.map(Timestamp.init(milliseconds:)))
     }
 }

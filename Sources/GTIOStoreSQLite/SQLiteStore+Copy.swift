@@ -88,7 +88,8 @@ extension SQLiteStore {
                     ?? Data(entry.original).databaseValue
                 try statement.execute(arguments: [
                     entry.entry, entry.source, entry.line, entry.reason, original, fingerprint,
-                    entry.recorded.milliseconds, entry.status, entry.seq, entry.status == "open" ? nil : recorded,
+                    entry.recorded.milliseconds, entry.status, entry.seq,
+                    entry.status == "open" ? nil : entry.settled?.milliseconds ?? recorded,
                 ])
                 changed += db.changesCount
             }

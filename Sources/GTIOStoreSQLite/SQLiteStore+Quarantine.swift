@@ -119,6 +119,7 @@ extension SQLiteStore {
         }
         return QuarantineEntry(
             entry: row["entry"], source: row["source"], line: row["line"], reason: row["reason"], original: original,
-            recorded: Timestamp(milliseconds: row["recorded"]), status: row["status"], seq: row["seq"])
+            recorded: Timestamp(milliseconds: row["recorded"]), status: row["status"], seq: row["seq"],
+            settled: (row["settled"] as Int64?).map(Timestamp.init(milliseconds:)))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GTIOCatalog
 import GTIOStore
 import GTIOTestSupport
@@ -193,7 +194,14 @@ import Testing
         let entry = try #require(try store.quarantineEntries(includeSettled: true).first)
         #expect(entry.status == "appended")
         #expect(entry.seq == 1)
+        #expect(entry.settled != nil)
         #expect(try store.quarantineEntries().isEmpty)
+        // A copy keeps when the entry was settled, not when it was copied.
+        Thread.sleep(forTimeInterval: 0.01)
+        let other = TemporaryDirectory()
+        let copy = try backend.open(in: other)
+        #expect(try copy.copyQuarantine([entry]) == 1)
+        #expect(try copy.quarantineEntries(includeSettled: true) == [entry])
     }
 
     @Test(arguments: StoreBackend.all)
