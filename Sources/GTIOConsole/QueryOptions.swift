@@ -58,6 +58,7 @@ struct QueryOptions: ParsableArguments {
             return scratch
         }
         if let current = try StoredReadModels.current(reader) { return current }
+        if let applied = try projectorsTables(reader) { return applied }
         do {
             let store = try storeOptions.open()
             try ReadModelCache.shared.catchUp(store)
@@ -67,6 +68,31 @@ struct QueryOptions: ParsableArguments {
             // Tables behind the log in a store this process may not write: answer from a fold.
             return try ReadModelEngine(store: reader).scratch(.latest)
         }
+    }
+
+    /// How long a query waits for the projector that leads before it catches the tables up
+    /// itself: long enough for the projector to apply a large ingest.
+    static let projectorWait = 60.0
+
+    /// The tables once the projector that leads (`gtio project --follow`) has applied the log as
+    /// it stood when the query came; nil when none leads, or it has not within `projectorWait`.
+    /// Waiting for it beats doing its work again: a catch-up here would take the write lock,
+    /// and a store opened with a reader's rights could only fold the whole log.
+    private func projectorsTables(_ store: any EventStore) throws -> StoredReadModels? {
+        guard try store.isLed(ReadModelFollower.role) else { return nil }
+        let target = try store.lastSeq()
+        let started = Date()
+        var said = false
+        while Date().timeIntervalSince(started) < Self.projectorWait {
+            if let applied = try StoredReadModels.applied(through: target, in: store) { return applied }
+            if !said, Date().timeIntervalSince(started) > 1 {
+                Terminal.writeError("gtio: waiting for the projector that leads to apply the log through seq \(target)\n")
+                said = true
+            }
+            guard try store.isLed(ReadModelFollower.role) else { return nil }
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        return nil
     }
 
     /// Says on standard error when an as-of view ends before the log begins, or an at-seq view

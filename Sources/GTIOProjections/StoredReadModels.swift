@@ -49,14 +49,21 @@ public struct StoredReadModels: Sendable {
     /// The tables of `store` when every read model stands at the end of its log; nil when they
     /// lag (never built, another definition, or events appended since) and need a catch-up.
     public static func current(_ store: any EventStore) throws -> StoredReadModels? {
+        try applied(through: nil, in: store)
+    }
+
+    /// The tables of `store` when every read model has applied the log at least through `seq`
+    /// (nil: the log's end in the same snapshot); nil when they have not, or hold another
+    /// definition.
+    public static func applied(through seq: Int64?, in store: any EventStore) throws -> StoredReadModels? {
         let found = try store.readTables { tables -> Position? in
             guard let position = try position(in: tables) else { return nil }
-            let last = try tables.row("SELECT IFNULL(MAX(seq), 0) FROM events")?[0].int64 ?? 0
+            let target = try seq ?? tables.row("SELECT IFNULL(MAX(seq), 0) FROM events")?[0].int64 ?? 0
             let names = ReadModelName.allCases.map { StoreValue.text($0.checkpointName) }
             let marks = try tables.rows(
                 "SELECT seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))", names)
-            let inStep = position.seq == last && marks.count == names.count && marks.allSatisfy { $0[0].int64 == last }
-            return inStep ? position : nil
+            let caughtUp = position.seq >= target && marks.count == names.count && marks.allSatisfy { ($0[0].int64 ?? 0) >= target }
+            return caughtUp ? position : nil
         }
         return found.map { StoredReadModels(source: store, position: $0) }
     }

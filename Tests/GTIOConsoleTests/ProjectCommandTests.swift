@@ -66,6 +66,37 @@ import Glibc
         }
     }
 
+    /// A query that finds the tables behind while a projector leads waits for it, rather than
+    /// folding the log and taking the write lock to do the projector's work again.
+    @Test(arguments: StoreBackend.all)
+    func aQueryWaitsForTheProjectorThatLeads(_ backend: StoreBackend) async throws {
+        let files = try [(51, 2_000), (52, 2_000)].map { try demo("w\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
+        let location = try backend.location(in: folder)
+        #expect(try GTIOBinary.run(["ingest", files[0], "--store", location]).status == 0)
+        let store = try backend.open(in: folder)
+        let projector = try GTIOBinary.start(["project", "--follow", "--store", location])
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
+        #expect(try eventually(30) { try store.isLed("projector") })
+        // Paused, the projector still leads but applies nothing.
+        kill(projector.processIdentifier, SIGSTOP)
+        #expect(try GTIOBinary.run(["ingest", files[1], "--store", location]).stdout.contains("left to the projector"))
+        #expect(try progress(store).models < progress(store).log)
+        let query = Task {
+            try GTIOBinary.run(["looks", "popular", "--format", "csv", "--store", location], environment: ["GTIO_SCAN_STATS": "1"])
+        }
+        try await Task.sleep(for: .milliseconds(1_500))
+        kill(projector.processIdentifier, SIGCONT)
+        let answer = try await query.value
+        #expect(answer.status == 0)
+        #expect(answer.stderr.contains("waiting for the projector that leads to apply the log through seq \(try store.lastSeq())"), "\(answer.stderr)")
+        #expect(answer.stderr.contains("events scanned: 0"), "\(answer.stderr)")
+        let plain = folder.file("plain-wait.gtio")
+        #expect(try GTIOBinary.run(["ingest"] + files + ["--store", plain]).status == 0)
+        #expect(answer.stdout == (try GTIOBinary.run(["looks", "popular", "--format", "csv", "--store", plain])).stdout)
+        kill(projector.processIdentifier, SIGTERM)
+        projector.waitUntilExit()
+    }
+
     @Test func projectOnceBringsLaggingModelsUpAndNeedsAStore() throws {
         let missing = folder.file("missing.gtio")
         let refused = try GTIOBinary.run(["project", "--store", missing])
