@@ -112,7 +112,8 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             condition.unlock()
             started = Date()
             applied = catchUp()
-            retry = applied == nil ? min(retry * 2, 60) : Self.idleCheck
+            // After a failure, the next try comes in a second, then in 2, 4 … up to a minute.
+            retry = applied == nil && failed ? min(retry * 2, 60) : Self.idleCheck
             if last { break }
         }
     }
