@@ -38,4 +38,26 @@ final class ReadModelCache: @unchecked Sendable {
     func catchUp(_ store: any EventStore, quiet: Bool = false) throws {
         _ = try live(for: store, quiet: quiet).catchUp()
     }
+
+    /// What a writer's `bringUpToDate` did.
+    enum Upkeep {
+        /// The tables already stood at the end of the log.
+        case current
+        /// A projector leads (`gtio project --follow`): it applies what was appended.
+        case leftToProjector
+        /// This process caught them up, taking this long.
+        case caughtUp(seconds: Double)
+    }
+
+    /// What a writer (`ingest`, `copy`) does once its appends are committed: queries read the
+    /// tables, so the writer brings them up to the end of the log before it returns and no
+    /// reader has to, unless a projector leads, which applies the batches as they commit.
+    func bringUpToDate(_ store: any EventStore, quiet: Bool) throws -> Upkeep {
+        guard try StoredReadModels.current(store) == nil else { return .current }
+        if try store.isLed(ReadModelFollower.role) { return .leftToProjector }
+        let started = Date()
+        try catchUp(store, quiet: quiet)
+        store.settle()
+        return .caughtUp(seconds: Date().timeIntervalSince(started))
+    }
 }

@@ -73,7 +73,8 @@ extension SQLiteStore {
 
     public func copyQuarantine(_ entries: [QuarantineEntry]) throws -> Int {
         try writeDatabase { db in
-            let recorded = Self.now()
+            // The source's settled time; the copy's only for a settled entry without one.
+            let settled = Self.now()
             var changed = 0
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO quarantine (entry, source, line, reason, original, fingerprint, recorded, status, seq, settled)
@@ -89,7 +90,7 @@ extension SQLiteStore {
                 try statement.execute(arguments: [
                     entry.entry, entry.source, entry.line, entry.reason, original, fingerprint,
                     entry.recorded.milliseconds, entry.status, entry.seq,
-                    entry.status == "open" ? nil : entry.settled?.milliseconds ?? recorded,
+                    entry.status == "open" ? nil : entry.settled?.milliseconds ?? settled,
                 ])
                 changed += db.changesCount
             }

@@ -54,10 +54,12 @@ struct CopyCommand: ParsableCommand {
             let hex = outcome.head.prefix(8).map { String(format: "%02x", $0) }.joined()
             Terminal.line("verified both logs: \(outcome.totalEvents) events, the same chain head \(hex)…")
         }
-        guard try !destination.isLed(ReadModelFollower.role) else { return }
-        let caughtUp = Date()
-        try ReadModelCache.shared.catchUp(destination, quiet: quiet)
-        destination.settle()
-        if !quiet { Terminal.line(String(format: "read models up to date in %.2f s", Date().timeIntervalSince(caughtUp))) }
+        let seconds: Double
+        switch try ReadModelCache.shared.bringUpToDate(destination, quiet: quiet) {
+        case .leftToProjector: return
+        case .current: seconds = 0
+        case .caughtUp(let taken): seconds = taken
+        }
+        if !quiet { Terminal.line(String(format: "read models up to date in %.2f s", seconds)) }
     }
 }

@@ -76,20 +76,14 @@ struct IngestCommand: ParsableCommand {
         if report.total.rejected > 0 { throw ExitCode(3) }
     }
 
-    /// Queries read the read models from the store: the writer brings them up to the end of
-    /// the log before it returns, so that no reader has to; unless a projector leads
-    /// (`gtio project --follow`), which applies the batches as they commit.
+    /// The read models brought up to the end of the log, or left to the projector that leads.
     private func bringReadModelsUpToDate(_ store: any EventStore) throws {
-        guard try StoredReadModels.current(store) == nil else { return }
-        if try store.isLed(ReadModelFollower.role) {
-            if !quiet, format == .text { Terminal.line("read models: left to the projector that leads") }
-            return
-        }
-        let started = Date()
-        try ReadModelCache.shared.catchUp(store, quiet: quiet)
-        store.settle()
-        if !quiet, format == .text {
-            Terminal.line(String(format: "read models up to date in %.2f s", Date().timeIntervalSince(started)))
+        let upkeep = try ReadModelCache.shared.bringUpToDate(store, quiet: quiet)
+        guard !quiet, format == .text else { return }
+        switch upkeep {
+        case .current: break
+        case .leftToProjector: Terminal.line("read models: left to the projector that leads")
+        case .caughtUp(let seconds): Terminal.line(String(format: "read models up to date in %.2f s", seconds))
         }
     }
 
