@@ -1,6 +1,6 @@
 /// The few words in which the read models' SQL (written once, for both backends) differs from
-/// PostgreSQL's: placeholders are `?` there and `$1, $2, …` here; `user`, a column of the log and
-/// of several read models, is a reserved word here (bare, it means the session's role); and
+/// PostgreSQL's: placeholders are `?` or `?NNN` there and `$1, $2, …` here; `user`, a column of
+/// the log and of several read models, is a reserved word here (bare, it means the session's role); and
 /// SQLite's `IFNULL` is `COALESCE`. Everything else the read models use is standard SQL.
 enum PostgresDialect {
     /// `sql` rewritten for PostgreSQL; quoted text, quoted names and comments are left alone.
@@ -35,9 +35,18 @@ enum PostgresDialect {
                 out.append(contentsOf: text[index..<end])
                 index = end
             case UInt8(ascii: "?") where placeholders:
-                parameter += 1
-                out.append(contentsOf: Array("$\(parameter)".utf8))
-                index += 1
+                // `?NNN` names its parameter, as in SQLite; a bare `?` takes the next one after
+                // the largest named so far.
+                var end = index + 1
+                while end < text.count && text[end] >= 0x30 && text[end] <= 0x39 { end += 1 }
+                if end > index + 1, let number = Int(String(decoding: text[(index + 1)..<end], as: UTF8.self)) {
+                    parameter = max(parameter, number)
+                    out.append(contentsOf: Array("$\(number)".utf8))
+                } else {
+                    parameter += 1
+                    out.append(contentsOf: Array("$\(parameter)".utf8))
+                }
+                index = end
             default:
                 guard isWordByte(byte) else {
                     out.append(byte)

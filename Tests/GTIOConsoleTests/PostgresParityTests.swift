@@ -44,11 +44,15 @@ struct PostgresParityTests {
         let user = try firstValue(["looks", "top", "--limit", "1"], column: 2, store: sqlite)
         let post = try firstValue(["looks", "new", "--limit", "1"], column: 1, store: sqlite)
         let item = try firstValue(["flags"], column: 0, store: sqlite)
+        let product = try firstValue(["products"], column: 1, store: sqlite)
+        let place = try firstValue(["places"], column: 1, store: sqlite)
         let queries: [[String]] = [
             ["looks", "popular", "--limit", "25"], ["looks", "new"], ["looks", "top"], ["looks", "wear-it"],
             ["verdicts"], ["verdict", post], ["post", post], ["user", user], ["followers", user], ["following", user],
             ["suggest", user], ["suggest", user, "--page", "2"], ["flags"], ["flaggers"], ["item", item], ["decisions"],
             ["stats"], ["funnel"], ["retention"], ["anomalies"], ["products"], ["places"], ["prices"],
+            ["product", product], ["prices", "--by", "brand"], ["looks", "popular", "--place", place],
+            ["flags", "--min-flaggers", "2"],
             ["events", "--limit", "20"], ["events", "--user", user], ["quarantine"],
             ["trend", "post.created", "--interval", "week"], ["breakdown", "post.voted", "--by", "verdict"],
             ["top", "brands"], ["paths", "--depth", "3"], ["funnel", "user.signed_up", "post.created", "post.hearted"],

@@ -277,6 +277,26 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.all)
+    func placeholdersMayBeNumberedAndAFailedReadSaysWhy(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            for day in 1...5 { try tx.insert(["u", .integer(Int64(day)), .real(Double(day)), .null], into: Self.scores) }
+        }
+        // `?NNN` binds by number, as in SQLite: days 2…4, but not 1 + 2.
+        let counted = try store.readTables { tables in
+            try tables.row("SELECT COUNT(*) FROM rm_test_scores WHERE day > ?1 AND score < ?2 AND day <> ?1 + 2", [.integer(1), .real(5)])
+        }
+        #expect(counted?[0] == .integer(2))
+        // The statement's own error, not one about what came after it (a cursor on a server).
+        #expect {
+            try store.readTables { tables in try tables.forEachRow("SELECT no_such_column FROM rm_test_scores", []) { _ in true } }
+        } throws: { "\($0)".contains("no_such_column") }
+        // And the next read is not hurt by it.
+        #expect(try store.readTables { try $0.row("SELECT COUNT(*) FROM rm_test_scores") }?[0] == .integer(5))
+    }
+
+    @Test(arguments: StoreBackend.all)
     func tableNamesAreFoundByPrefixTakenLiterally(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
         try store.writeTables { tx in
