@@ -101,15 +101,42 @@ extension StoredReadModels {
         try read { tables in try Self.preview(of: item, in: tables) }
     }
 
-    /// The previews of `items`, read in one snapshot: a queue of thousands of items takes one
-    /// transaction rather than one each.
+    /// The previews of `items`, read in one snapshot and a statement per kind and chunk of ids:
+    /// a lookup per item would cost a queue of thousands as many round trips to a server.
     public func previews(of items: [String]) throws -> [String: (author: String?, text: String)] {
-        try read { tables in
-            var found: [String: (author: String?, text: String)] = [:]
-            for item in items { found[item] = try Self.preview(of: item, in: tables) }
-            return found
+        var found: [String: (author: String?, text: String)] = [:]
+        var ids: [ItemRef.Kind: [String]] = [:]
+        for item in items {
+            guard let ref = ItemRef(item) else {
+                found[item] = (nil, "")
+                continue
+            }
+            ids[ref.kind, default: []].append(ref.id)
         }
+        try read { tables in
+            for (kind, kindIDs) in ids {
+                let (table, key, text, missing) = switch kind {
+                case .post: ("rm_posts", "post", "description", "(no description)")
+                case .review: ("rm_reviews", "review", "text", "")
+                }
+                var start = kindIDs.startIndex
+                while start < kindIDs.endIndex {
+                    let chunk = kindIDs[start..<min(start + Self.previewChunk, kindIDs.endIndex)]
+                    start = chunk.endIndex
+                    let marks = chunk.map { _ in "?" }.joined(separator: ",")
+                    for row in try tables.rows(
+                        "SELECT \(key), author, \(text) FROM \(table) WHERE \(key) IN (\(marks))", chunk.map(StoreValue.text)) {
+                        found["\(kind.rawValue):" + (row[0].string ?? "")] = (row[1].string, row[2].string ?? missing)
+                    }
+                }
+            }
+        }
+        for item in items where found[item] == nil { found[item] = (nil, "") }
+        return found
     }
+
+    /// Ids bound in one preview statement: far below SQLite's limit of bound values.
+    private static let previewChunk = 500
 
     private static func preview(of item: String, in tables: any TableReading) throws -> (author: String?, text: String) {
         guard let ref = ItemRef(item) else { return (nil, "") }
