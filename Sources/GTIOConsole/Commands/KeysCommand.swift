@@ -24,6 +24,7 @@ struct KeysCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Make an HTTP access key and print it (the only time it is shown).",
             discussion: "write posts events, read reads the read API, moderate reads and decides flags.")
 
@@ -50,7 +51,7 @@ struct KeysCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the HTTP access keys (never the keys themselves).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the HTTP access keys (never the keys themselves).")
 
         @OptionGroup var output: OutputOptions
 
@@ -67,6 +68,7 @@ struct KeysCommand: ParsableCommand {
 
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke an HTTP access key: a running server refuses it within a second.")
 
         @Argument(help: "The key's name.") var name: String
@@ -83,7 +85,7 @@ struct KeysCommand: ParsableCommand {
     }
 
     struct New: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a new signing key and print its public half.")
+        static let configuration = CommandConfiguration(commandName: "new", abstract: "Make a new signing key and print its public half.")
 
         @Option(help: ArgumentHelp("Where to write the private key (never overwritten).", valueName: "path"))
         var out: String?
@@ -98,7 +100,7 @@ struct KeysCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the public half of the signing key.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the public half of the signing key.")
 
         @Option(help: ArgumentHelp("The private key file.", valueName: "path"))
         var key: String?

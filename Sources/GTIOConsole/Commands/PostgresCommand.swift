@@ -11,6 +11,7 @@ struct PostgresCommand: ParsableCommand {
 
     struct Roles: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "roles",
             abstract: "Print the SQL that makes a writer role (INSERT and SELECT on the log) and a reader role (SELECT only).")
 
         @Option(help: "The database the roles are for.") var database = "gtio"

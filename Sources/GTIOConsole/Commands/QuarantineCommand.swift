@@ -14,7 +14,7 @@ struct QuarantineCommand: ParsableCommand {
         defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List quarantined lines (open ones unless --all).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List quarantined lines (open ones unless --all).")
         @OptionGroup var storeOptions: StoreOptions
         @Flag(help: "Include entries already settled by a retry or a corrected re-ingest.") var all = false
         @Option(parsing: .unconditional, help: "At most this many (0: all).", transform: Limit.parse) var limit = 100
@@ -34,7 +34,7 @@ struct QuarantineCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one quarantined line in full.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one quarantined line in full.")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The entry number (from gtio quarantine).") var entry: Int64
 
@@ -55,6 +55,7 @@ struct QuarantineCommand: ParsableCommand {
 
     struct Retry: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retry",
             abstract: "Validate open entries again and append what is now valid.",
             discussion: """
                 Without --from, each entry's stored line is validated again. With --from FILE, each \
