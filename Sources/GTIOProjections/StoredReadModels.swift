@@ -34,16 +34,10 @@ public struct StoredReadModels: Sendable {
 
     /// Where a store's tables stand: nil when they were never written or hold another definition.
     static func position(in tables: any TableReading) throws -> Position? {
-        guard ReadModelSchema.storedVersion(tables) == ReadModelSchema.version else { return nil }
-        var seq: Int64 = 0, newestAt: Int64?, events = 0
-        for row in try tables.rows("SELECT key, value FROM rm_meta WHERE key IN ('seq', 'newest_at', 'events')") {
-            switch row[0].string {
-            case "seq": seq = row[1].int64 ?? 0
-            case "newest_at": newestAt = row[1].int64
-            default: events = row[1].int
-            }
-        }
-        return (seq, newestAt, events)
+        guard let meta = ReadModelSchema.storedMeta(tables, keys: ["schema", "seq", "newest_at", "events"]),
+              meta["schema"] == ReadModelSchema.version
+        else { return nil }
+        return ((meta["seq"] ?? nil) ?? 0, meta["newest_at"] ?? nil, Int((meta["events"] ?? nil) ?? 0))
     }
 
     /// The tables of `store` when every read model stands at the end of its log; nil when they
@@ -58,11 +52,17 @@ public struct StoredReadModels: Sendable {
     public static func applied(through seq: Int64?, in store: any EventStore) throws -> StoredReadModels? {
         let found = try store.readTables { tables -> Position? in
             guard let position = try position(in: tables) else { return nil }
-            let target = try seq ?? tables.row("SELECT IFNULL(MAX(seq), 0) FROM events")?[0].int64 ?? 0
+            // The log's end comes with the checkpoints, as a row named "" (no checkpoint's
+            // name): one statement fewer on a server, where each is a round trip.
             let names = ReadModelName.allCases.map { StoreValue.text($0.checkpointName) }
-            let marks = try tables.rows(
-                "SELECT seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))", names)
-            let caughtUp = position.seq >= target && marks.count == names.count && marks.allSatisfy { ($0[0].int64 ?? 0) >= target }
+            let end = seq == nil ? " UNION ALL SELECT '', IFNULL(MAX(seq), 0) FROM events" : ""
+            var marks = try tables.rows(
+                "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))\(end)", names)
+            var target = seq ?? 0
+            if seq == nil, let index = marks.firstIndex(where: { $0[0].string == "" }) {
+                target = marks.remove(at: index)[1].int64 ?? 0
+            }
+            let caughtUp = position.seq >= target && marks.count == names.count && marks.allSatisfy { ($0[1].int64 ?? 0) >= target }
             return caughtUp ? position : nil
         }
         return found.map { StoredReadModels(source: store, position: $0) }

@@ -23,6 +23,15 @@ struct PostgresSession {
         try run(PostgresQuery(unsafeSQL: PostgresDialect.translate(sql), binds: Self.bindings(arguments)))
     }
 
+    /// Sends `sql` without waiting for its answer. The connection runs statements in the order
+    /// they were sent, so the caller's next statement waits for this one on the event loop
+    /// rather than the caller waiting a round trip for it; `SentStatement.check` says whether
+    /// it failed.
+    func send(_ sql: String, _ arguments: [StoreValue] = []) -> SentStatement {
+        let query = PostgresQuery(unsafeSQL: PostgresDialect.translate(sql), binds: Self.bindings(arguments))
+        return SentStatement(result: connection.query(query, logger: logger))
+    }
+
     /// Runs `statement(rows)`, where `rows` is `SELECT * FROM unnest($1, $2, …)` over `arrays`:
     /// as many rows as the arrays are long, in one round trip.
     func run(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) throws {
@@ -87,13 +96,37 @@ struct PostgresSession {
         return statements
     }
 
+    /// Runs `body` in one read-only snapshot (`REPEATABLE READ`). `BEGIN` goes out ahead of
+    /// the body's first statement and `COMMIT` after its last, the caller waiting for neither:
+    /// ending a read-only transaction cannot lose anything, and a failed `BEGIN` also fails the
+    /// body's first statement, whose error then gives way to the `BEGIN`'s own.
+    func readOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
+        let begun = send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try begun.check()
+            try? execute("ROLLBACK")
+            throw error
+        }
+        try begun.check()
+        _ = send("COMMIT")
+        return result
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    /// `mode` follows BEGIN (`ISOLATION LEVEL REPEATABLE READ READ ONLY` for a snapshot).
+    /// `mode` follows BEGIN.
     func transaction<T>(_ mode: String = "", _ body: () throws -> T) throws -> T {
         try execute("BEGIN" + (mode.isEmpty ? "" : " " + mode))
         do {
             let result = try body()
-            try execute("COMMIT")
+            // The server answers COMMIT of a transaction a failed statement ended with
+            // "ROLLBACK", not an error: a statement sent without waiting could fail unseen.
+            let ended = try run(PostgresQuery(unsafeSQL: "COMMIT"))
+            guard ended.metadata.command == "COMMIT" else {
+                throw PostgresFailure(state: nil, message: "the transaction was rolled back: one of its statements failed")
+            }
             return result
         } catch {
             try? execute("ROLLBACK")
@@ -147,6 +180,20 @@ struct PostgresSession {
     }
 }
 
+/// A statement sent ahead of the caller's next one, its answer looked at only when it matters.
+struct SentStatement {
+    let result: EventLoopFuture<PostgresQueryResult>
+
+    /// Waits for the answer if it has not come, and throws the statement's error, if any.
+    func check() throws {
+        do {
+            _ = try result.wait()
+        } catch {
+            throw PostgresFailure(error)
+        }
+    }
+}
+
 /// A parameter sent as text of no declared type: the server infers it from where it stands.
 struct UntypedText: PostgresDynamicTypeEncodable {
     let text: String
@@ -166,6 +213,11 @@ struct PostgresFailure: Error, CustomStringConvertible {
     /// The SQLSTATE code, when the server sent one (`25006`: a write in a read-only transaction).
     let state: String?
     let message: String
+
+    init(state: String?, message: String) {
+        self.state = state
+        self.message = message
+    }
 
     init(_ error: any Error) {
         if let failure = error as? PostgresFailure {

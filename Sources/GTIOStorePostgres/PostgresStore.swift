@@ -77,7 +77,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     /// Runs `body` on one consistent, read-only snapshot.
     func read<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         try withSession { session in
-            try session.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(session) }
+            try session.readOnlyTransaction { try body(session) }
         }
     }
 

@@ -22,12 +22,20 @@ struct PostgresTransaction: LogWriting {
     /// Rows through a cursor, a page at a time: a ranking that stops after a few rows reads
     /// only the first page, however many rows the statement would give.
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws {
+        // DECLARE and CLOSE go out without the caller waiting for them (see `SentStatement`):
+        // a failed DECLARE fails the FETCH after it, which then reports the DECLARE's error.
         let cursor = "gtio_rows_\(UInt32.random(in: 0...UInt32.max))"
-        _ = try session.run("DECLARE \(cursor) NO SCROLL CURSOR FOR " + sql, arguments)
-        defer { _ = try? session.run("CLOSE \(cursor)") }
+        let declared = session.send("DECLARE \(cursor) NO SCROLL CURSOR FOR " + sql, arguments)
+        defer { _ = session.send("CLOSE \(cursor)") }
         var page = 64
         while true {
-            let rows = try session.run("FETCH \(page) FROM \(cursor)").rows
+            let rows: PostgresQueryResult
+            do {
+                rows = try session.run("FETCH \(page) FROM \(cursor)")
+            } catch {
+                try declared.check()
+                throw error
+            }
             for row in rows {
                 guard try body(PostgresSession.values(row)) else { return }
             }
