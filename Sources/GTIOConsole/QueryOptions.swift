@@ -46,12 +46,21 @@ struct QueryOptions: ParsableArguments {
         }
     }
 
+    /// Runs `body` on the read models of the requested view as stored tables. Tables that stand
+    /// at the end of the log are read in the snapshot that found them so, which makes an answer
+    /// of several reads one moment's, and one transaction on a server. Otherwise see
+    /// `storedModels(in:)`.
+    func withStoredModels<T>(_ body: (StoredReadModels) throws -> T) throws -> T {
+        let reader = try storeOptions.openForReading()
+        if try view == .latest, let answer = try StoredReadModels.whenCurrent(reader, body) { return answer }
+        return try body(storedModels(in: reader))
+    }
+
     /// The read models of the requested view as stored tables: the store's own, brought up to
     /// the end of the log first when they lag; for an as-of view, or a store this process may
     /// not write while its tables lag, a scratch copy folded for the view.
-    func storedModels() throws -> StoredReadModels {
+    private func storedModels(in reader: any EventStore) throws -> StoredReadModels {
         let view = try self.view
-        let reader = try storeOptions.openForReading()
         guard view == .latest else {
             let scratch = try ReadModelEngine(store: reader).scratch(view)
             try noteViewOutsideLog(view, scratch, in: reader)

@@ -50,22 +50,37 @@ public struct StoredReadModels: Sendable {
     /// (nil: the log's end in the same snapshot); nil when they have not, or hold another
     /// definition.
     public static func applied(through seq: Int64?, in store: any EventStore) throws -> StoredReadModels? {
-        let found = try store.readTables { tables -> Position? in
-            guard let position = try position(in: tables) else { return nil }
-            // The log's end comes with the checkpoints, as a row named "" (no checkpoint's
-            // name): one statement fewer on a server, where each is a round trip.
-            let names = ReadModelName.allCases.map { StoreValue.text($0.checkpointName) }
-            let end = seq == nil ? " UNION ALL SELECT '', IFNULL(MAX(seq), 0) FROM events" : ""
-            var marks = try tables.rows(
-                "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))\(end)", names)
-            var target = seq ?? 0
-            if seq == nil, let index = marks.firstIndex(where: { $0[0].string == "" }) {
-                target = marks.remove(at: index)[1].int64 ?? 0
-            }
-            let caughtUp = position.seq >= target && marks.count == names.count && marks.allSatisfy { ($0[1].int64 ?? 0) >= target }
-            return caughtUp ? position : nil
+        try store.readTables { tables in try position(in: tables, appliedThrough: seq) }
+            .map { StoredReadModels(source: store, position: $0) }
+    }
+
+    /// Runs `body` on the tables of `store` when every read model stands at the end of its
+    /// log, in the snapshot that found them so: the answer's reads see one moment, and on a
+    /// server take one transaction. Nil, without running `body`, when the tables lag.
+    /// The models `body` gets are only good inside it.
+    public static func whenCurrent<T>(_ store: any EventStore, _ body: (StoredReadModels) throws -> T) throws -> T? {
+        try store.readTables { tables -> T? in
+            guard let position = try position(in: tables, appliedThrough: nil) else { return nil }
+            return try body(StoredReadModels(source: LentTables(tables: tables), position: position))
         }
-        return found.map { StoredReadModels(source: store, position: $0) }
+    }
+
+    /// Where the tables stand when every read model has applied the log through `seq` (nil:
+    /// its end in the same snapshot); nil when they have not, or hold another definition.
+    private static func position(in tables: any TableReading, appliedThrough seq: Int64?) throws -> Position? {
+        guard let position = try position(in: tables) else { return nil }
+        // The log's end comes with the checkpoints, as a row named "" (no checkpoint's
+        // name): one statement fewer on a server, where each is a round trip.
+        let names = ReadModelName.allCases.map { StoreValue.text($0.checkpointName) }
+        let end = seq == nil ? " UNION ALL SELECT '', IFNULL(MAX(seq), 0) FROM events" : ""
+        var marks = try tables.rows(
+            "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))\(end)", names)
+        var target = seq ?? 0
+        if seq == nil, let index = marks.firstIndex(where: { $0[0].string == "" }) {
+            target = marks.remove(at: index)[1].int64 ?? 0
+        }
+        let caughtUp = position.seq >= target && marks.count == names.count && marks.allSatisfy { ($0[1].int64 ?? 0) >= target }
+        return caughtUp ? position : nil
     }
 
     /// A `WHERE` clause (or nothing) keeping the rows whose `column`, a `YYYY-MM-DD` date, lies

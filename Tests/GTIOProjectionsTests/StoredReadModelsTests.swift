@@ -29,6 +29,9 @@ import Testing
         }
         text += "queue \(try models.moderationQueue().map(describe))\n"
         for item in try models.moderationQueue().map(\.item) { text += "  \(item): \(try models.preview(of: item))\n" }
+        // Read together, as `flags` reads them: also ids of nothing, and text that is no item.
+        let previewed = try models.moderationQueue().map(\.item) + Self.notItems
+        for (item, preview) in try models.previews(of: previewed).sorted(by: { $0.key < $1.key }) { text += "  previewed \(item): \(preview)\n" }
         text += "decisions \(try models.decisions().map(\.seq))\n"
         text += "anomalies \(try models.anomalies().map { "\($0.type) \($0.anomaly) \($0.count)" })\n"
         let days = models.today - 40...models.today
@@ -42,6 +45,9 @@ import Testing
         text += "retention \(try models.retention().map(describe)) \(try models.retention(cohorts: days).map(describe))\n"
         return text
     }
+
+    /// Items whose previews are empty: no such post or review, and no item at all.
+    static let notItems = ["post:nobody-posted-this", "review:nobody-wrote-this", "nonsense"]
 
     /// The same answers from the fold, as text in the same form.
     func folded(_ models: ReadModels, limits: [Int?] = [nil, 1, 3, 10]) -> String {
@@ -61,6 +67,9 @@ import Testing
         }
         text += "queue \(models.moderationQueue().map(describe))\n"
         for item in models.moderationQueue().map(\.item) { text += "  \(item): \(models.state.preview(of: item))\n" }
+        for item in Set(models.moderationQueue().map(\.item) + Self.notItems).sorted() {
+            text += "  previewed \(item): \(models.state.preview(of: item))\n"
+        }
         text += "decisions \(models.state.decisions.map(\.seq))\n"
         text += "anomalies \(models.anomalies().map { "\($0.type) \($0.anomaly) \($0.count)" })\n"
         let days = models.today - 40...models.today
@@ -113,6 +122,34 @@ import Testing
             let expected = LogView.latest.readModels(from: RandomLog.records(seed: seed, count: 300))
             #expect(try! stored(models!) == folded(expected), "seed \(seed)")
         }
+    }
+
+    /// An answer asked through `whenCurrent` reads the moment that found the tables current,
+    /// whatever another writer commits meanwhile; with the tables behind the log it runs nothing.
+    @Test(arguments: StoreBackend.all)
+    func anAnswerReadsTheSnapshotThatFoundTheTablesCurrent(_ backend: StoreBackend) throws {
+        let folder = TemporaryDirectory()
+        let events = RandomLog.events(seed: 5, count: 250)
+        func batch(_ range: Range<Int>) -> EventBatch {
+            EventBatch(source: "gen", events: events[range].enumerated().map { ($0.offset, $0.element) })
+        }
+        let store = try backend.open(in: folder), other = try backend.open(in: folder)
+        _ = try store.append(batch(0..<100))
+        _ = try LiveReadModels(store: store).catchUp()
+        let seen = try StoredReadModels.whenCurrent(store) { models -> [Int64?] in
+            _ = try other.append(batch(100..<200))
+            _ = try LiveReadModels(store: other).catchUp()
+            let stored = try models.read { try $0.row("SELECT value FROM rm_meta WHERE key = 'seq'") }?[0].int64
+            let end = try models.read { try $0.row("SELECT MAX(seq) FROM events") }?[0].int64
+            return [models.lastSeq, stored, end]
+        }
+        #expect(seen == [100, 100, 100])
+        #expect(try StoredReadModels.whenCurrent(store) { $0.lastSeq } == 200)
+        _ = try other.append(batch(200..<250))
+        #expect(try StoredReadModels.whenCurrent(store) { _ -> Int64 in
+            Issue.record("the tables lag the log: nothing should have been asked of them")
+            return 0
+        } == nil)
     }
 
     /// Days without any event between two that have some still get rows (their WAU and MAU

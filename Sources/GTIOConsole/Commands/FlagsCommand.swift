@@ -41,16 +41,17 @@ struct FlagsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let models = try query.storedModels()
-        let filter = QueueFilter(reason: reason, author: author, minimumFlaggers: minFlaggers)
-        var queue = try models.moderationQueue(filter).filter { entry in
-            let kind = ItemRef(entry.item)?.kind
-            return (!posts || kind == .post) && (!reviews || kind == .review)
-                && (!hidden || entry.hidden)
-                && (olderThan.flatMap(Self.milliseconds).map { entry.firstFlagged <= models.now - $0 } ?? true)
+        try query.withStoredModels { models in
+            let filter = QueueFilter(reason: reason, author: author, minimumFlaggers: minFlaggers)
+            var queue = try models.moderationQueue(filter).filter { entry in
+                let kind = ItemRef(entry.item)?.kind
+                return (!posts || kind == .post) && (!reviews || kind == .review)
+                    && (!hidden || entry.hidden)
+                    && (olderThan.flatMap(Self.milliseconds).map { entry.firstFlagged <= models.now - $0 } ?? true)
+            }
+            if let limit = try checkedLimit(limit) { queue = Array(queue.prefix(limit)) }
+            let previews = try models.previews(of: queue.map(\.item))
+            try query.emit(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
         }
-        if let limit = try checkedLimit(limit) { queue = Array(queue.prefix(limit)) }
-        let previews = try models.previews(of: queue.map(\.item))
-        try query.emit(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
     }
 }

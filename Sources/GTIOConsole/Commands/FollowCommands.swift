@@ -8,13 +8,14 @@ private func emitFollowList(
     _ user: String, limit: Int, query: QueryOptions,
     list: (StoredReadModels) -> (String) throws -> [(user: String, name: String?)]
 ) throws {
-    let models = try query.storedModels()
-    guard try models.knows(user: user) else {
-        throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
+    try query.withStoredModels { models in
+        guard try models.knows(user: user) else {
+            throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
+        }
+        var users = try list(models)(user)
+        if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
+        try query.emit(AnswerTable.follows(users))
     }
-    var users = try list(models)(user)
-    if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
-    try query.emit(AnswerTable.follows(users))
 }
 
 /// `followers USER` (6.5).
@@ -56,6 +57,6 @@ struct SuggestCommand: ParsableCommand {
     }
 
     func run() throws {
-        try query.emit(AnswerTable.suggestions(query.storedModels().suggestions(for: user, page: page, pageSize: pageSize)))
+        try query.emit(AnswerTable.suggestions(query.withStoredModels { try $0.suggestions(for: user, page: page, pageSize: pageSize) }))
     }
 }

@@ -40,14 +40,15 @@ struct FunnelCommand: InsightAnswering {
         if within != nil || by != nil || actor != nil || !filters.isEmpty {
             throw ValidationError("--within, --by, --actor and --where need steps (e.g. funnel post.created post.hearted --within 1d)")
         }
-        let models = try query.storedModels()
-        if byDay {
-            guard let first = try range.firstDay ?? models.firstOpenDay(), case let last = range.lastDay ?? models.today, first <= last else {
-                return try query.emit(AnswerTable.funnelByDay([]))
+        try query.withStoredModels { models in
+            if byDay {
+                guard let first = try range.firstDay ?? models.firstOpenDay(), case let last = range.lastDay ?? models.today, first <= last else {
+                    return try query.emit(AnswerTable.funnelByDay([]))
+                }
+                try query.emit(AnswerTable.funnelByDay(models.onboardingFunnelByDay(first...last)))
+            } else {
+                try query.emit(AnswerTable.funnel(models.onboardingFunnel(firstOpenedOn: range.days)))
             }
-            try query.emit(AnswerTable.funnelByDay(models.onboardingFunnelByDay(first...last)))
-        } else {
-            try query.emit(AnswerTable.funnel(models.onboardingFunnel(firstOpenedOn: range.days)))
         }
     }
 

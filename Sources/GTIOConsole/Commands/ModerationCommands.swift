@@ -17,38 +17,39 @@ struct ItemCommand: ParsableCommand {
         guard let ref = ItemRef(item) else {
             throw ConsoleError.badArgument("\"\(item)\" is not an item (expected post:<id> or review:<id>)")
         }
-        let models = try query.storedModels()
-        let review = ref.kind == .review ? try models.review(ref.id) : nil
-        let post = try models.postCard(ref.kind == .post ? ref.id : review?.post ?? "")
-        guard (ref.kind == .post && post != nil) || review != nil else {
-            throw ConsoleError.notFound("no such item \(item): nothing with that id was ever created")
-        }
-        let (author, preview) = try models.preview(of: item)
-        let flagged = try models.flagged(item)
-        let decisions = try models.decisions(on: item)
-        let table = ResultTable(
-            columns: ["item", "author", "open_flaggers", "hidden", "version", "decisions", "author_removed_items", "author_flags_received", "content"],
-            rows: [[.text(item), Cell(author), .integer(Int64(flagged?.flaggers ?? 0)), .bool(flagged?.hidden ?? false),
-                    .integer(try models.flagVersion(item)), .integer(Int64(decisions.count)),
-                    .integer(Int64(try author.map(models.removedItems(of:)) ?? 0)),
-                    .integer(Int64(try author.map { try models.flagsReceived(by: $0, reviews: true) } ?? 0)), .text(preview)]])
-        guard query.format == .table && query.out == nil else { return try query.emit(table) }
-        var text = zip(table.columns, table.rows[0]).map { $0.padding(to: 21) + "  " + $1.plainText }.joined(separator: "\n") + "\n"
-        if let post {
-            text += "\npost \(post.id): \(post.hearts) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, "
-            text += "\(post.liveReviews) live reviews, \(post.life == .live ? "live" : "\(post.life)")\n"
-            for review in try models.reviews(of: post.id) {
-                text += "  review \(review.id) by \(review.author)\(review.removed ? " (removed)" : ""): “\(review.text)”\n"
+        try query.withStoredModels { models in
+            let review = ref.kind == .review ? try models.review(ref.id) : nil
+            let post = try models.postCard(ref.kind == .post ? ref.id : review?.post ?? "")
+            guard (ref.kind == .post && post != nil) || review != nil else {
+                throw ConsoleError.notFound("no such item \(item): nothing with that id was ever created")
             }
+            let (author, preview) = try models.preview(of: item)
+            let flagged = try models.flagged(item)
+            let decisions = try models.decisions(on: item)
+            let table = ResultTable(
+                columns: ["item", "author", "open_flaggers", "hidden", "version", "decisions", "author_removed_items", "author_flags_received", "content"],
+                rows: [[.text(item), Cell(author), .integer(Int64(flagged?.flaggers ?? 0)), .bool(flagged?.hidden ?? false),
+                        .integer(try models.flagVersion(item)), .integer(Int64(decisions.count)),
+                        .integer(Int64(try author.map(models.removedItems(of:)) ?? 0)),
+                        .integer(Int64(try author.map { try models.flagsReceived(by: $0, reviews: true) } ?? 0)), .text(preview)]])
+            guard query.format == .table && query.out == nil else { return try query.emit(table) }
+            var text = zip(table.columns, table.rows[0]).map { $0.padding(to: 21) + "  " + $1.plainText }.joined(separator: "\n") + "\n"
+            if let post {
+                text += "\npost \(post.id): \(post.hearts) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, "
+                text += "\(post.liveReviews) live reviews, \(post.life == .live ? "live" : "\(post.life)")\n"
+                for review in try models.reviews(of: post.id) {
+                    text += "  review \(review.id) by \(review.author)\(review.removed ? " (removed)" : ""): “\(review.text)”\n"
+                }
+            }
+            text += "\nflags (open ones marked *)\n"
+            for flag in try models.flagHistory(item) {
+                text += "  \(flag.open ? "*" : " ") \(time(flag.at))  \(flag.user)\(flag.reason.map { ": \($0)" } ?? "")\n"
+            }
+            text += "\ndecisions\n" + (decisions.isEmpty ? "  (none)\n" : decisions.map {
+                "  \(time($0.at))  \($0.action) by \($0.moderator)\($0.note.map { ": \($0)" } ?? "") (seq \($0.seq))\n"
+            }.joined())
+            Terminal.write(text)
         }
-        text += "\nflags (open ones marked *)\n"
-        for flag in try models.flagHistory(item) {
-            text += "  \(flag.open ? "*" : " ") \(time(flag.at))  \(flag.user)\(flag.reason.map { ": \($0)" } ?? "")\n"
-        }
-        text += "\ndecisions\n" + (decisions.isEmpty ? "  (none)\n" : decisions.map {
-            "  \(time($0.at))  \($0.action) by \($0.moderator)\($0.note.map { ": \($0)" } ?? "") (seq \($0.seq))\n"
-        }.joined())
-        Terminal.write(text)
     }
 }
 
@@ -63,18 +64,19 @@ struct DecisionsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.storedModels()
-        let from = try since.map { try TimeArgument.parse($0, option: "--since", endOfDay: false).milliseconds }
-        var rows = try models.decisions().filter { decision in
-            (moderator.map { decision.moderator == $0 } ?? true) && (from.map { decision.at >= $0 } ?? true)
+        try query.withStoredModels { models in
+            let from = try since.map { try TimeArgument.parse($0, option: "--since", endOfDay: false).milliseconds }
+            var rows = try models.decisions().filter { decision in
+                (moderator.map { decision.moderator == $0 } ?? true) && (from.map { decision.at >= $0 } ?? true)
+            }
+            if limit > 0 { rows = Array(rows.suffix(limit)) }
+            try query.emit(ResultTable(
+                columns: ["seq", "at", "item", "action", "moderator", "flaggers", "first_flagged", "waited_h", "note"],
+                rows: rows.map {
+                    [.integer($0.seq), .timestamp(Timestamp(milliseconds: $0.at)), .text($0.item), .text($0.action),
+                     .text($0.moderator), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
+                     .number(Double(max(0, $0.at - $0.firstFlagged)) / 3_600_000), Cell($0.note)]
+                }))
         }
-        if limit > 0 { rows = Array(rows.suffix(limit)) }
-        try query.emit(ResultTable(
-            columns: ["seq", "at", "item", "action", "moderator", "flaggers", "first_flagged", "waited_h", "note"],
-            rows: rows.map {
-                [.integer($0.seq), .timestamp(Timestamp(milliseconds: $0.at)), .text($0.item), .text($0.action),
-                 .text($0.moderator), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
-                 .number(Double(max(0, $0.at - $0.firstFlagged)) / 3_600_000), Cell($0.note)]
-            }))
     }
 }

@@ -17,7 +17,7 @@ struct ProductsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        try query.emit(AnswerTable.products(try query.storedModels().products(limit: try checkedLimit(limit))))
+        try query.emit(AnswerTable.products(try query.withStoredModels { try $0.products(limit: try checkedLimit(limit)) }))
     }
 }
 
@@ -30,27 +30,28 @@ struct ProductCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.storedModels()
-        guard let card = try models.productCard(product) else {
-            throw ConsoleError.notFound("unknown product \"\(product)\": no event in the log names it (try: products)")
+        try query.withStoredModels { models in
+            guard let card = try models.productCard(product) else {
+                throw ConsoleError.notFound("unknown product \"\(product)\": no event in the log names it (try: products)")
+            }
+            let line = card.line
+            let table = ResultTable(
+                columns: AnswerTable.productColumns + EventType.suggestionChannels.map { "suggestions_\($0)" },
+                rows: [AnswerTable.products([line]).rows[0]
+                       + EventType.suggestionChannels.map { channel in
+                           .integer(Int64(card.channels.first { $0.channel == channel }?.count ?? 0))
+                       }])
+            guard query.format == .table && query.out == nil else { return try query.emit(table) }
+            let posts = card.posts.map { post -> String in
+                let life = post.life == .live ? "" : " (\(post.life == .deleted ? "deleted" : "removed"))"
+                let verdict = post.verdict.map { "\($0.label), \($0.wearIt) wear it / \($0.changeIt) change it" } ?? "no votes"
+                return "\(post.post) by \(post.author), \(post.kind)\(life): \(verdict)"
+            }
+            let prices = card.posts.compactMap { post in
+                post.price.map { "\(Timestamp(milliseconds: post.created))  \(AnswerTable.amount($0).plainText)  \(post.post) (seq \(post.seq))" }
+            }
+            Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) },
+                                       sections: [("posts showing it", posts), ("price history (by seq)", prices)]))
         }
-        let line = card.line
-        let table = ResultTable(
-            columns: AnswerTable.productColumns + EventType.suggestionChannels.map { "suggestions_\($0)" },
-            rows: [AnswerTable.products([line]).rows[0]
-                   + EventType.suggestionChannels.map { channel in
-                       .integer(Int64(card.channels.first { $0.channel == channel }?.count ?? 0))
-                   }])
-        guard query.format == .table && query.out == nil else { return try query.emit(table) }
-        let posts = card.posts.map { post -> String in
-            let life = post.life == .live ? "" : " (\(post.life == .deleted ? "deleted" : "removed"))"
-            let verdict = post.verdict.map { "\($0.label), \($0.wearIt) wear it / \($0.changeIt) change it" } ?? "no votes"
-            return "\(post.post) by \(post.author), \(post.kind)\(life): \(verdict)"
-        }
-        let prices = card.posts.compactMap { post in
-            post.price.map { "\(Timestamp(milliseconds: post.created))  \(AnswerTable.amount($0).plainText)  \(post.post) (seq \(post.seq))" }
-        }
-        Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) },
-                                   sections: [("posts showing it", posts), ("price history (by seq)", prices)]))
     }
 }

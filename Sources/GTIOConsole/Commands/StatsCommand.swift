@@ -14,23 +14,24 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.storedModels()
-        var day = models.today
-        if let date {
-            guard let start = Timestamp(date: date) else {
-                throw ConsoleError.badArgument("--date: \"\(date)\" is not a date (expected YYYY-MM-DD)")
+        try query.withStoredModels { models in
+            var day = models.today
+            if let date {
+                guard let start = Timestamp(date: date) else {
+                    throw ConsoleError.badArgument("--date: \"\(date)\" is not a date (expected YYYY-MM-DD)")
+                }
+                day = start.day
             }
-            day = start.day
-        }
-        // A day without events has no row of its own; its WAU and MAU still count the days before it.
-        let figures = try models.engagement(on: day) ?? query.readModels().engagement(on: day)
-        let table = try AnswerTable.stats(figures, in: models)
-        let columns = table.columns, row = table.rows[0]
-        if query.format == .table && query.out == nil {
-            // One day reads better down the page.
-            try query.emit(ResultTable(columns: ["metric", "value"], rows: zip(columns, row).map { [.text($0), $1] }))
-        } else {
-            try query.emit(table)
+            // A day without events has no row of its own; its WAU and MAU still count the days before it.
+            let figures = try models.engagement(on: day) ?? query.readModels().engagement(on: day)
+            let table = try AnswerTable.stats(figures, in: models)
+            let columns = table.columns, row = table.rows[0]
+            if query.format == .table && query.out == nil {
+                // One day reads better down the page.
+                try query.emit(ResultTable(columns: ["metric", "value"], rows: zip(columns, row).map { [.text($0), $1] }))
+            } else {
+                try query.emit(table)
+            }
         }
     }
 }

@@ -12,18 +12,19 @@ struct VerdictCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let models = try query.storedModels()
-        guard let found = try models.post(post) else {
-            throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
+        try query.withStoredModels { models in
+            guard let found = try models.post(post) else {
+                throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
+            }
+            var table = ResultTable(columns: AnswerTable.verdictColumns)
+            if let verdict = try models.verdict(post: post) {
+                table.rows = [AnswerTable.verdictRow(verdict)]
+            } else {
+                let why = found.life == .live ? "it has no counted votes yet" : "it was \(found.life == .deleted ? "deleted" : "removed")"
+                Terminal.writeError("(no verdict for \(post): \(why))\n")
+            }
+            try query.emit(table)
         }
-        var table = ResultTable(columns: AnswerTable.verdictColumns)
-        if let verdict = try models.verdict(post: post) {
-            table.rows = [AnswerTable.verdictRow(verdict)]
-        } else {
-            let why = found.life == .live ? "it has no counted votes yet" : "it was \(found.life == .deleted ? "deleted" : "removed")"
-            Terminal.writeError("(no verdict for \(post): \(why))\n")
-        }
-        try query.emit(table)
     }
 }
 
@@ -36,7 +37,7 @@ struct VerdictsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        var verdicts = try query.storedModels().verdicts()
+        var verdicts = try query.withStoredModels { try $0.verdicts() }
         if let limit = try checkedLimit(limit) { verdicts = Array(verdicts.prefix(limit)) }
         try query.emit(AnswerTable.verdicts(verdicts))
     }
