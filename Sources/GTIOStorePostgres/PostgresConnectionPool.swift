@@ -12,12 +12,12 @@ import PostgresNIO
 /// writer run on threads of their own), so a caller blocks on postgres-nio's futures, which
 /// complete on the shared event loop group: never call in from an event loop thread.
 final class PostgresConnectionPool: @unchecked Sendable {
-    // @unchecked: `idle`, `opened` and `nextID` are only touched while holding `lock`.
+    // @unchecked: `idle` and `nextID` are only touched while holding `lock`.
     let location: PostgresLocation
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let lock = NSLock()
-    private var idle: [PostgresConnection] = []
+    private var idle: [(connection: PostgresConnection, unread: UnreadAnswer)] = []
     private var nextID = 0
     /// Connections kept for reuse; more are opened when needed and closed when given back.
     private let keep = 4
@@ -53,19 +53,19 @@ final class PostgresConnectionPool: @unchecked Sendable {
     }
 
     deinit {
-        for connection in idle { try? connection.close().wait() }
+        for (connection, unread) in idle { Self.close(connection, after: unread) }
     }
 
     /// Runs `body` with a connection of its own, given back afterwards unless it broke.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        let connection = try checkOut()
-        let session = PostgresSession(connection: connection, logger: logger)
+        let (connection, unread) = try checkOut()
+        let session = PostgresSession(connection: connection, logger: logger, unread: unread)
         do {
             let result = try body(session)
-            checkIn(connection)
+            checkIn(connection, unread)
             return result
         } catch {
-            if connection.isClosed { try? connection.close().wait() } else { checkIn(connection) }
+            if connection.isClosed { try? connection.close().wait() } else { checkIn(connection, unread) }
             throw error
         }
     }
@@ -76,16 +76,16 @@ final class PostgresConnectionPool: @unchecked Sendable {
         PostgresSession(connection: try connect(), logger: logger)
     }
 
-    private func checkOut() throws -> PostgresConnection {
+    private func checkOut() throws -> (PostgresConnection, UnreadAnswer) {
         lock.lock()
-        while let connection = idle.popLast() {
+        while let (connection, unread) = idle.popLast() {
             if !connection.isClosed {
                 lock.unlock()
-                return connection
+                return (connection, unread)
             }
         }
         lock.unlock()
-        return try connect()
+        return (try connect(), UnreadAnswer())
     }
 
     private func connect() throws -> PostgresConnection {
@@ -102,14 +102,20 @@ final class PostgresConnectionPool: @unchecked Sendable {
         }
     }
 
-    private func checkIn(_ connection: PostgresConnection) {
+    private func checkIn(_ connection: PostgresConnection, _ unread: UnreadAnswer) {
         lock.lock()
         if idle.count < keep && !connection.isClosed {
-            idle.append(connection)
+            idle.append((connection, unread))
             lock.unlock()
         } else {
             lock.unlock()
-            try? connection.close().wait()
+            Self.close(connection, after: unread)
         }
+    }
+
+    /// Closes `connection` once the answer nobody waited for has come (see `UnreadAnswer`).
+    private static func close(_ connection: PostgresConnection, after unread: UnreadAnswer) {
+        unread.settle()
+        try? connection.close().wait()
     }
 }

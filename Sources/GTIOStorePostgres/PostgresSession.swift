@@ -8,6 +8,14 @@ import PostgresNIO
 struct PostgresSession {
     let connection: PostgresConnection
     let logger: Logger
+    /// The answer of the last statement sent without waiting, until someone reads it.
+    let unread: UnreadAnswer
+
+    init(connection: PostgresConnection, logger: Logger, unread: UnreadAnswer = UnreadAnswer()) {
+        self.connection = connection
+        self.logger = logger
+        self.unread = unread
+    }
 
     /// Runs `query` and collects its rows.
     func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
@@ -29,7 +37,9 @@ struct PostgresSession {
     /// it failed.
     func send(_ sql: String, _ arguments: [StoreValue] = []) -> SentStatement {
         let query = PostgresQuery(unsafeSQL: PostgresDialect.translate(sql), binds: Self.bindings(arguments))
-        return SentStatement(result: connection.query(query, logger: logger))
+        let result = connection.query(query, logger: logger)
+        unread.last = result
+        return SentStatement(result: result)
     }
 
     /// Runs `statement(rows)`, where `rows` is `SELECT * FROM unnest($1, $2, …)` over `arrays`:
@@ -177,6 +187,24 @@ struct PostgresSession {
         default:
             return (try? cell.decode(String.self)).map(StoreValue.text) ?? .null
         }
+    }
+}
+
+/// The answer of the last statement a connection was sent without anyone waiting for it.
+/// Closing the connection before that answer has come would leave it unread in the socket, and
+/// the kernel would then reset the connection, which the server logs as an error: whoever closes
+/// a connection waits for it first (`PostgresConnectionPool`). Statements run in the order sent,
+/// so the last one's answer comes after every earlier one's.
+final class UnreadAnswer: @unchecked Sendable {
+    // @unchecked: only the thread the connection is lent to touches it.
+    var last: EventLoopFuture<PostgresQueryResult>?
+
+    init(_ last: EventLoopFuture<PostgresQueryResult>? = nil) { self.last = last }
+
+    /// Waits until the answer has come (whatever it says).
+    func settle() {
+        _ = try? last?.wait()
+        last = nil
     }
 }
 

@@ -98,6 +98,36 @@ struct PostgresParityTests {
         text.replacingOccurrences(of: #"20[2-9][0-9]-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"#, with: "(wall clock)", options: .regularExpression)
     }
 
+    /// The test server's log when this machine runs that server (`scripts/pg-local.sh`, which
+    /// `.ci/run` uses) and may read it.
+    static var serverLog: String? {
+        guard let server = StoreBackend.postgresServer, let port = URLComponents(string: server)?.port else { return nil }
+        let folder = ProcessInfo.processInfo.environment["GTIO_PG_FOLDER"] ?? "/tmp/gtio-pg-\(port)"
+        let path = folder + "/server.log"
+        return FileManager.default.isReadableFile(atPath: path) ? path : nil
+    }
+
+    /// A process that ends with an answer unread in its socket makes the kernel reset the
+    /// connection, which the server logs as an error, once per query: operators would drown in it.
+    @Test(.enabled(if: serverLog != nil, "the test server's log is not on this machine"))
+    func queriesEndTheirConnectionsCleanly() throws {
+        let postgres = try StoreBackend.postgres.location(in: folder)
+        #expect(try gtio(["ingest", try demo("demo.jsonl", events: 3_000, seed: 5)], store: postgres).status == 0)
+        let log = try #require(Self.serverLog)
+        let start = try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? 0
+        let post = try firstValue(["looks", "new", "--limit", "1"], column: 1, store: postgres)
+        for query in [["looks", "popular"], ["verdicts"], ["stats"], ["flags"], ["post", post]] {
+            #expect(try gtio(query, store: postgres).status == 0, "\(query)")
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let handle = try #require(FileHandle(forReadingAtPath: log))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(start))
+        let written = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(!written.contains("reset by peer"), "\(written)")
+        #expect(!written.contains("unexpected EOF"), "\(written)")
+    }
+
     @Test func readCommandsNeverCreateAStoreInAnEmptyDatabase() throws {
         let postgres = try StoreBackend.postgres.location(in: folder)
         let result = try gtio(["looks", "popular"], store: postgres)
