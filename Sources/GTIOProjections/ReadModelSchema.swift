@@ -11,18 +11,18 @@ public enum ReadModelSchema {
 
     /// The definition version the store's tables were written with, nil when it has none.
     static func storedVersion(_ tables: any TableReading) -> Int64? {
-        storedMeta(tables, keys: ["schema"])?["schema"] ?? nil
+        storedMeta(tables, keys: ["schema"])?["schema"]
     }
 
-    /// The values `rm_meta` holds under `keys` (a key it lacks is left out), nil when the store
-    /// has no `rm_meta`: one statement for what a query asks before it answers.
-    static func storedMeta(_ tables: any TableReading, keys: [String]) -> [String: Int64?]? {
+    /// The values `rm_meta` holds under `keys` (a key it lacks or holds NULL for is left out),
+    /// nil when the store has no `rm_meta`: one statement for what a query asks before it answers.
+    static func storedMeta(_ tables: any TableReading, keys: [String]) -> [String: Int64]? {
         guard (try? tables.tableNames(prefix: meta.name).contains(meta.name)) == true,
               let rows = try? tables.rows(
                 "SELECT key, value FROM rm_meta WHERE key IN (\(keys.map { _ in "?" }.joined(separator: ",")))",
                 keys.map(StoreValue.text))
         else { return nil }
-        return Dictionary(rows.map { ($0[0].string ?? "", $0[1].int64) }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(rows.compactMap { row in row[1].int64.map { (row[0].string ?? "", $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Brings the store's read-model tables to this build's definition: creates them when the

@@ -37,7 +37,7 @@ public struct StoredReadModels: Sendable {
         guard let meta = ReadModelSchema.storedMeta(tables, keys: ["schema", "seq", "newest_at", "events"]),
               meta["schema"] == ReadModelSchema.version
         else { return nil }
-        return ((meta["seq"] ?? nil) ?? 0, meta["newest_at"] ?? nil, Int((meta["events"] ?? nil) ?? 0))
+        return (meta["seq"] ?? 0, meta["newest_at"], Int(meta["events"] ?? 0))
     }
 
     /// The tables of `store` when every read model stands at the end of its log; nil when they

@@ -1,7 +1,7 @@
 /// The few words in which the read models' SQL (written once, for both backends) differs from
 /// PostgreSQL's: placeholders are `?` or `?NNN` there and `$1, $2, …` here; `user`, a column of
-/// the log and of several read models, is a reserved word here (bare, it means the session's role); and
-/// SQLite's `IFNULL` is `COALESCE`. Everything else the read models use is standard SQL.
+/// the log and of several read models, is a reserved word here (bare, it means the session's
+/// role); and SQLite's `IFNULL` is `COALESCE`. Everything else the read models use is standard SQL.
 enum PostgresDialect {
     /// `sql` rewritten for PostgreSQL; quoted text, quoted names and comments are left alone.
     /// `placeholders: false` keeps `?` as it is (an analyst's statement has none to bind).

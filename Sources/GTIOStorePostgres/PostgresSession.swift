@@ -199,8 +199,6 @@ final class UnreadAnswer: @unchecked Sendable {
     // @unchecked: only the thread the connection is lent to touches it.
     var last: EventLoopFuture<PostgresQueryResult>?
 
-    init(_ last: EventLoopFuture<PostgresQueryResult>? = nil) { self.last = last }
-
     /// Waits until the answer has come (whatever it says).
     func settle() {
         _ = try? last?.wait()
