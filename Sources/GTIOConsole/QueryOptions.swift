@@ -56,9 +56,10 @@ struct QueryOptions: ParsableArguments {
         return try body(storedModels(in: reader))
     }
 
-    /// The read models of the requested view as stored tables: the store's own, brought up to
-    /// the end of the log first when they lag; for an as-of view, or a store this process may
-    /// not write while its tables lag, a scratch copy folded for the view.
+    /// The read models of the requested view as stored tables when `withStoredModels` found the
+    /// latest view's tables behind the log: the store's own once the projector that leads or
+    /// this process has brought them up to its end; for an as-of view, or a store this process
+    /// may not write while its tables lag, a scratch copy folded for the view.
     private func storedModels(in reader: any EventStore) throws -> StoredReadModels {
         let view = try self.view
         guard view == .latest else {
@@ -66,7 +67,6 @@ struct QueryOptions: ParsableArguments {
             try noteViewOutsideLog(view, scratch, in: reader)
             return scratch
         }
-        if let current = try StoredReadModels.current(reader) { return current }
         if let applied = try projectorsTables(reader) { return applied }
         do {
             let store = try storeOptions.open()

@@ -98,7 +98,7 @@ extension StoredReadModels {
 
     /// The author and content of a flaggable item (`post:<id>` or `review:<id>`), for moderators.
     public func preview(of item: String) throws -> (author: String?, text: String) {
-        try read { tables in try Self.preview(of: item, in: tables) }
+        try previews(of: [item])[item] ?? (nil, "")
     }
 
     /// The previews of `items`, read in one snapshot and a statement per kind and chunk of ids:
@@ -137,22 +137,6 @@ extension StoredReadModels {
 
     /// Ids bound in one preview statement: far below SQLite's limit of bound values.
     private static let previewChunk = 500
-
-    private static func preview(of item: String, in tables: any TableReading) throws -> (author: String?, text: String) {
-        guard let ref = ItemRef(item) else { return (nil, "") }
-        switch ref.kind {
-        case .post:
-            guard let row = try tables.row("SELECT author, description FROM rm_posts WHERE post = ?", [.text(ref.id)]) else {
-                return (nil, "")
-            }
-            return (row[0].string, row[1].string ?? "(no description)")
-        case .review:
-            guard let row = try tables.row("SELECT author, text FROM rm_reviews WHERE review = ?", [.text(ref.id)]) else {
-                return (nil, "")
-            }
-            return (row[0].string, row[1].string ?? "")
-        }
-    }
 
     /// Every decision in the log, in seq order.
     public func decisions() throws -> [CommunityState.Decision] {
