@@ -125,13 +125,18 @@ extension PostgresStore {
 
     public func status() throws -> StoreStatus {
         try read { session in
-            let row = try session.rows("SELECT COUNT(*), COALESCE(MAX(seq), 0), MIN(at), MAX(at) FROM events")[0]
+            // Index look-ups rather than a count: see `SQLiteStore.status()`.
+            let row = try session.rows("""
+                SELECT (SELECT MIN(seq) FROM events), (SELECT MAX(seq) FROM events),
+                       (SELECT MIN(at) FROM events), (SELECT MAX(at) FROM events)
+                """)[0]
+            let firstSeq = row[0].int64, lastSeq = row[1].int64 ?? 0
             let checkpoints = try session.rows("SELECT name, seq FROM checkpoints ORDER BY name")
                 .map { (name: $0[0].string ?? "", seq: $0[1].int64 ?? 0) }
             return StoreStatus(
                 path: location,
-                events: row[0].int64 ?? 0,
-                lastSeq: row[1].int64 ?? 0,
+                events: firstSeq.map { lastSeq - $0 + 1 } ?? 0,
+                lastSeq: lastSeq,
                 firstAt: row[2].int64.map(Timestamp.init(milliseconds:)),
                 lastAt: row[3].int64.map(Timestamp.init(milliseconds:)),
                 batches: try session.rows("SELECT COUNT(*) FROM batches")[0][0].int64 ?? 0,
