@@ -48,7 +48,8 @@ extension FlaggedItem {
     }
 }
 
-/// What `flags --reason R --author U --min-flaggers N` keeps; the filters combine with *and*.
+/// What `flags --reason R --author U --min-flaggers N` and its other filters keep; the
+/// filters combine with *and*.
 public struct QueueFilter: Sendable, Equatable {
     /// A whole reason among the item's.
     public var reason: String?
@@ -56,10 +57,20 @@ public struct QueueFilter: Sendable, Equatable {
     public var author: String?
     /// At least this many distinct open flaggers.
     public var minimumFlaggers: Int?
+    /// Only posts or only reviews.
+    public var kind: ItemRef.Kind?
+    /// Only hidden items.
+    public var hiddenOnly: Bool
+    /// Only items whose first open flag came at or before this time (ms since 1970).
+    public var firstFlaggedBy: Int64?
 
-    public init(reason: String? = nil, author: String? = nil, minimumFlaggers: Int? = nil) {
+    public init(reason: String? = nil, author: String? = nil, minimumFlaggers: Int? = nil, kind: ItemRef.Kind? = nil,
+                hiddenOnly: Bool = false, firstFlaggedBy: Int64? = nil) {
         self.reason = reason
         self.author = author
         self.minimumFlaggers = minimumFlaggers
+        self.kind = kind
+        self.hiddenOnly = hiddenOnly
+        self.firstFlaggedBy = firstFlaggedBy
     }
 }

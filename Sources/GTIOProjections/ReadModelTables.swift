@@ -47,7 +47,7 @@ public enum ReadModelTables {
             TableLayout(name: "rm_flags", columns: [
                 ("item", .text), ("flaggers", .integer), ("first_flagged", .integer), ("hidden", .integer),
                 ("last_flagged", .integer), ("version", .integer), ("reasons", .text), ("author", .text),
-            ], keyCount: 1),
+            ], keyCount: 1, indexes: [["flaggers DESC", "first_flagged", "item"]]),
             TableLayout(name: "rm_flaggers", columns: [
                 ("user", .text), ("flagged", .integer), ("upheld", .integer), ("dismissed", .integer), ("accuracy", .real),
             ], keyCount: 1, indexes: [["flagged DESC", "user"]]),

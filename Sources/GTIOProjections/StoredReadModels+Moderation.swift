@@ -11,8 +11,9 @@ extension StoredReadModels {
     }
 
     /// Open items: most distinct flaggers first, then the oldest open flag, then item; with a
-    /// `filter`, only the items it keeps, in the same order.
-    public func moderationQueue(_ filter: QueueFilter = QueueFilter()) throws -> [FlaggedItem] {
+    /// `filter`, only the items it keeps, in the same order; the first `limit` (nil or 0: all).
+    /// The index on that order lets a page stop after its last item, whatever the queue's length.
+    public func moderationQueue(_ filter: QueueFilter = QueueFilter(), limit: Int? = nil) throws -> [FlaggedItem] {
         var clauses: [String] = [], arguments: [StoreValue] = []
         if let author = filter.author {
             clauses.append("author = ?")
@@ -27,11 +28,23 @@ extension StoredReadModels {
             clauses.append("flaggers >= ?")
             arguments.append(.integer(Int64(minimum)))
         }
-        let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-        return try read { tables in
-            try tables.rows("SELECT \(Self.flagColumns) FROM rm_flags\(condition)", arguments).map(Self.flaggedItem)
+        if let kind = filter.kind {
+            // "post:" up to "post;" (the byte after ':'): every post item and nothing else.
+            clauses.append("item >= ? AND item < ?")
+            arguments += [.text(kind.rawValue + ":"), .text(kind.rawValue + ";")]
         }
-        .sorted(by: FlaggedItem.queueOrder)
+        if filter.hiddenOnly { clauses.append("hidden = 1") }
+        if let time = filter.firstFlaggedBy {
+            clauses.append("first_flagged <= ?")
+            arguments.append(.integer(time))
+        }
+        let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        var sql = "SELECT \(Self.flagColumns) FROM rm_flags\(condition) ORDER BY flaggers DESC, first_flagged, item"
+        if let limit, limit > 0 {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(limit)))
+        }
+        return try read { tables in try tables.rows(sql, arguments).map(Self.flaggedItem) }
     }
 
     /// Every flagger: most items flagged first, then user.

@@ -71,7 +71,7 @@ struct ReadAPI: Sendable {
             let query = request.uri.queryParameters
             let filter = QueueFilter(reason: query.get("reason"), author: query.get("author"))
             return try await self.answer(request) { models in
-                let queue = Array(try models.moderationQueue(filter).prefix(limit ?? .max))
+                let queue = try models.moderationQueue(filter, limit: limit)
                 let previews = try models.previews(of: queue.map(\.item))
                 return .table(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
             }

@@ -39,6 +39,13 @@ import Testing
         #expect(try stored.moderationQueue(QueueFilter(author: "a")).map(\.item) == ["review:r1", "post:p1"])
         #expect(try stored.moderationQueue(QueueFilter(minimumFlaggers: 2)).map(\.item) == ["review:r1", "post:p1"])
         #expect(try stored.moderationQueue(QueueFilter(reason: "spam", author: "a", minimumFlaggers: 2)).map(\.item) == ["post:p1"])
+        #expect(try stored.moderationQueue(QueueFilter(kind: .post)).map(\.item) == ["post:p1", "post:p2"])
+        #expect(try stored.moderationQueue(QueueFilter(kind: .review)).map(\.item) == ["review:r1"])
+        #expect(try stored.moderationQueue(QueueFilter(hiddenOnly: true)).map(\.item) == ["review:r1"])
+        let p1 = try #require(try stored.moderationQueue().first { $0.item == "post:p1" })
+        #expect(try stored.moderationQueue(QueueFilter(firstFlaggedBy: p1.firstFlagged)).map(\.item) == ["post:p1"])
+        #expect(try stored.moderationQueue(limit: 2).map(\.item) == ["review:r1", "post:p1"])
+        #expect(try stored.moderationQueue(QueueFilter(kind: .post), limit: 1).map(\.item) == ["post:p1"])
     }
 
     @Test func decisionsCreditTheItemsOwnOpenFlaggersOncePerItem() throws {

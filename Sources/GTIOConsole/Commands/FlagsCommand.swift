@@ -42,14 +42,11 @@ struct FlagsCommand: ParsableCommand {
 
     func run() throws {
         try query.withStoredModels { models in
-            let filter = QueueFilter(reason: reason, author: author, minimumFlaggers: minFlaggers)
-            var queue = try models.moderationQueue(filter).filter { entry in
-                let kind = ItemRef(entry.item)?.kind
-                return (!posts || kind == .post) && (!reviews || kind == .review)
-                    && (!hidden || entry.hidden)
-                    && (olderThan.flatMap(Self.milliseconds).map { entry.firstFlagged <= models.now - $0 } ?? true)
-            }
-            if let limit = try checkedLimit(limit) { queue = Array(queue.prefix(limit)) }
+            let filter = QueueFilter(
+                reason: reason, author: author, minimumFlaggers: minFlaggers,
+                kind: posts ? .post : reviews ? .review : nil, hiddenOnly: hidden,
+                firstFlaggedBy: olderThan.flatMap(Self.milliseconds).map { models.now - $0 })
+            let queue = try models.moderationQueue(filter, limit: try checkedLimit(limit))
             let previews = try models.previews(of: queue.map(\.item))
             try query.emit(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
         }
