@@ -89,7 +89,11 @@ public final class ReadModelFollower: @unchecked Sendable {
         }
         if stopped { return }
         let models = try LiveReadModels(store: store)
+        let before = try ReadModelEngine(store: store).checkpoints().values.min() ?? 0
         var applied = try models.catchUp().state.lastSeq
+        // The first catch-up may have rewritten every table (a new leader over a store that lagged, a
+        // changed definition): give its space back now rather than when the projector stops.
+        if applied - before > Self.largeCatchUp { store.settle() }
         report(.leading(seq: applied))
         while !isStopping {
             let last = try watch.wait(after: applied, timeout: 1)
@@ -100,10 +104,14 @@ public final class ReadModelFollower: @unchecked Sendable {
             guard last > applied, !isStopping else { continue }
             let started = Date()
             let seq = try models.catchUp().state.lastSeq
+            if seq - applied > Self.largeCatchUp { store.settle() }
             if seq > applied { report(.caughtUp(events: seq - applied, seq: seq, seconds: Date().timeIntervalSince(started))) }
             applied = seq
         }
     }
+
+    /// Events past which a catch-up's writes are large enough to settle the store after it.
+    static let largeCatchUp: Int64 = 100_000
 
     private func pause(_ seconds: Double) {
         let until = Date().addingTimeInterval(seconds)
