@@ -150,10 +150,12 @@ extension ReadModelTables {
     private static func insert(_ model: ReadModelName, _ rows: [String: PackedRows], seq: Int64, in tx: any TableWriting) throws -> Int {
         var written = 0
         for table in tables[model]! {
-            try tx.deleteAll(from: table.name)
-            guard let packed = rows[table.name] else { continue }
-            try tx.insert(packed, into: table)
-            written += packed.count
+            if let packed = rows[table.name] {
+                try tx.load(packed, into: table)
+                written += packed.count
+            } else {
+                try tx.deleteAll(from: table.name)
+            }
         }
         try tx.setCheckpoint(model.checkpointName, seq: seq)
         return written

@@ -28,6 +28,10 @@ public protocol TableWriting: TableReading {
     func insert(_ row: [StoreValue], into table: TableLayout) throws
     /// Inserts many rows at once: what a full rewrite of a table goes through.
     func insert(_ rows: PackedRows, into table: TableLayout) throws
+    /// Replaces every row of the table with `rows`: what a rebuild writes. A backend may leave
+    /// the secondary indexes out while it loads and build them after, from sorted keys, rather
+    /// than keep them up to date row by row.
+    func load(_ rows: PackedRows, into table: TableLayout) throws
     /// For each key in order, removes its row and, when `rows` gives one, inserts that in its
     /// place: what an incremental update of a read model writes. A backend a round trip away
     /// does it in a few statements rather than two per key.
@@ -45,6 +49,11 @@ public protocol TableWriting: TableReading {
 }
 
 extension TableWriting {
+    public func load(_ rows: PackedRows, into table: TableLayout) throws {
+        try deleteAll(from: table.name)
+        try insert(rows, into: table)
+    }
+
     public func replace(_ table: TableLayout, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws {
         for value in values { try delete(from: table.name, where: column, is: value) }
         for row in rows { try insert(row, into: table) }
