@@ -53,36 +53,87 @@ public struct ModerationDesk: Sendable {
         _ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp,
         from models: ReadModels
     ) throws -> [Int64] {
-        for request in requests where ItemRef(request.item) == nil {
-            throw Refusal.malformed(request.item)
-        }
+        try checkWellFormed(requests)
         return try store.write { tx in
             var state = models.state
             try tx.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
-            for request in requests { try check(request, in: state) }
-            var events: [(line: Int, event: ValidatedEvent)] = []
-            for (index, request) in requests.enumerated() {
-                events.append((index + 1, try decisionEvent(request.item, action: action, moderator: moderator, note: note, at: at)))
-            }
-            let outcome = try tx.append(EventBatch(source: "console:resolve", events: events))
-            guard let first = outcome.firstSeq, outcome.appended == requests.count else {
-                throw StoreError.database("a decision's id was already in the log; nothing appended")
-            }
-            return Array(first...(first + Int64(requests.count) - 1))
+            for request in requests { try check(request, Facts(request.item, in: state)) }
+            return try append(requests, action: action, moderator: moderator, note: note, at: at, in: tx)
         }
     }
 
-    private func check(_ request: Request, in state: CommunityState) throws {
+    /// Decides as `resolve(_:…from:)` does, checked against the read-model tables rather than a
+    /// folded state: what a process that holds no fold does while a projector keeps the tables.
+    /// Nil, with nothing appended, when the tables do not stand at the end of the log inside
+    /// the write transaction (the projector has not applied the latest batch yet): ask again.
+    public func resolveFromTables(
+        _ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp
+    ) throws -> [Int64]? {
+        try checkWellFormed(requests)
+        return try store.write { tx -> [Int64]? in
+            // Writers hold the write lock for the whole transaction: the log and the tables
+            // cannot move between this look and the append.
+            guard try StoredReadModels.position(in: tx, appliedThrough: nil) != nil else { return nil }
+            for request in requests { try check(request, try Facts(request.item, in: tx)) }
+            return try append(requests, action: action, moderator: moderator, note: note, at: at, in: tx)
+        }
+    }
+
+    private func checkWellFormed(_ requests: [Request]) throws {
+        for request in requests where ItemRef(request.item) == nil {
+            throw Refusal.malformed(request.item)
+        }
+    }
+
+    private func append(
+        _ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp, in tx: any LogWriting
+    ) throws -> [Int64] {
+        var events: [(line: Int, event: ValidatedEvent)] = []
+        for (index, request) in requests.enumerated() {
+            events.append((index + 1, try decisionEvent(request.item, action: action, moderator: moderator, note: note, at: at)))
+        }
+        let outcome = try tx.append(EventBatch(source: "console:resolve", events: events))
+        guard let first = outcome.firstSeq, outcome.appended == requests.count else {
+            throw StoreError.database("a decision's id was already in the log; nothing appended")
+        }
+        return Array(first...(first + Int64(requests.count) - 1))
+    }
+
+    /// What a decision is checked against: whether the item was ever created, its open flags,
+    /// and the last decision on it. Read from a fold or from the tables, checked by one rule.
+    private struct Facts {
+        var exists: Bool
+        var open: (flaggers: Int, version: Int64)?
+        var lastDecision: (moderator: String, at: Int64, action: String)?
+
+        init(_ item: String, in state: CommunityState) {
+            let ref = ItemRef(item)
+            exists = ref.map { $0.kind == .post ? state.posts[$0.id] != nil : state.reviews[$0.id] != nil } ?? false
+            if let entry = state.items[item], !entry.open.isEmpty { open = (entry.open.count, entry.lastFlagSeq) }
+            lastDecision = state.decisions.last { $0.item == item }.map { ($0.moderator, $0.at, $0.action) }
+        }
+
+        init(_ item: String, in tables: any TableReading) throws {
+            let ref = ItemRef(item)
+            let (table, key) = ref?.kind == .review ? ("rm_reviews", "review") : ("rm_posts", "post")
+            exists = try tables.row("SELECT 1 FROM \(table) WHERE \(key) = ?", [.text(ref?.id ?? "")]) != nil
+            open = try tables.row("SELECT flaggers, version FROM rm_flags WHERE item = ?", [.text(item)])
+                .map { ($0[0].int, $0[1].int64 ?? 0) }
+            lastDecision = try tables.row(
+                "SELECT moderator, at, action FROM rm_decisions WHERE item = ? ORDER BY seq DESC LIMIT 1", [.text(item)])
+                .map { ($0[0].string ?? "", $0[1].int64 ?? 0, $0[2].string ?? "") }
+        }
+    }
+
+    private func check(_ request: Request, _ facts: Facts) throws {
         let item = request.item
-        guard let ref = ItemRef(item) else { throw Refusal.malformed(item) }
-        let exists = ref.kind == .post ? state.posts[ref.id] != nil : state.reviews[ref.id] != nil
-        guard exists else { throw Refusal.noSuchItem(item) }
-        guard let entry = state.items[item], !entry.open.isEmpty else {
-            let last = state.decisions.last { $0.item == item }
+        guard facts.exists else { throw Refusal.noSuchItem(item) }
+        guard let open = facts.open else {
+            let last = facts.lastDecision
             throw Refusal.nothingOpen(item, decidedBy: last?.moderator, at: last?.at, action: last?.action)
         }
-        if let expected = request.expectedVersion, expected != entry.lastFlagSeq {
-            throw Refusal.changed(item, expected: expected, version: entry.lastFlagSeq, flaggers: entry.open.count)
+        if let expected = request.expectedVersion, expected != open.version {
+            throw Refusal.changed(item, expected: expected, version: open.version, flaggers: open.flaggers)
         }
     }
 

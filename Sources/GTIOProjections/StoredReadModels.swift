@@ -67,7 +67,7 @@ public struct StoredReadModels: Sendable {
 
     /// Where the tables stand when every read model has applied the log through `seq` (nil:
     /// its end in the same snapshot); nil when they have not, or hold another definition.
-    private static func position(in tables: any TableReading, appliedThrough seq: Int64?) throws -> Position? {
+    static func position(in tables: any TableReading, appliedThrough seq: Int64?) throws -> Position? {
         guard let position = try position(in: tables) else { return nil }
         // The log's end comes with the checkpoints, as a row named "" (no checkpoint's
         // name): one statement fewer on a server, where each is a round trip.

@@ -97,6 +97,62 @@ import Glibc
         projector.waitUntilExit()
     }
 
+    /// With a projector leading, `resolve` checks a decision against the tables it keeps rather
+    /// than folding the log (seconds and gigabytes on a large store): it waits for them to reach
+    /// the end of the log, and refuses as the fold would.
+    @Test(arguments: StoreBackend.all)
+    func aDecisionBesideTheProjectorIsCheckedAgainstItsTables(_ backend: StoreBackend) async throws {
+        func event(_ id: String, _ type: String, _ at: String, _ user: String, _ data: String) -> String {
+            #"{"id":"\#(id)","type":"\#(type)","at":"2012-04-23T\#(at)Z","user":"\#(user)","data":\#(data)}"# + "\n"
+        }
+        let log = event("1", "post.created", "01:00:00", "ann", #"{"post":"p1","kind":"outfit","voting":true}"#)
+            + event("2", "review.added", "01:10:00", "bob", #"{"review":"r1","post":"p1","text":"Love it"}"#)
+            + event("3", "post.flagged", "02:00:00", "cy", #"{"post":"p1"}"#)
+            + event("4", "review.flagged", "02:30:00", "eve", #"{"review":"r1"}"#)
+            + event("5", "post.created", "03:00:00", "ann", #"{"post":"p2","kind":"outfit","voting":true}"#)
+        let location = try backend.location(in: folder)
+        #expect(try GTIOBinary.run(["ingest", folder.write("m.jsonl", log), "--store", location]).status == 0)
+        let store = try backend.open(in: folder)
+        let projector = try GTIOBinary.start(["project", "--follow", "--store", location])
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
+        #expect(try eventually(30) { try store.isLed("projector") })
+
+        // A flag the paused projector has not applied: the decision waits for it, and expects it.
+        kill(projector.processIdentifier, SIGSTOP)
+        let flag = event("6", "post.flagged", "04:00:00", "dee", #"{"post":"p1"}"#)
+        #expect(try GTIOBinary.run(["ingest", "-", "--store", location], input: flag).status == 0)
+        let decision = Task {
+            try GTIOBinary.run(["resolve", "post:p1", "remove", "--as", "mod", "--expect", "6", "--at", "2012-04-23T05:00:00Z",
+                                "--store", location], environment: ["GTIO_SCAN_STATS": "1"])
+        }
+        try await Task.sleep(for: .milliseconds(1_500))
+        kill(projector.processIdentifier, SIGCONT)
+        let decided = try await decision.value
+        #expect(decided.status == 0)
+        #expect(decided.stdout == "post:p1: removed by mod (seq 7)\n")
+        #expect(decided.stderr.contains("waiting for the projector that leads to apply the log before deciding"), "\(decided.stderr)")
+        #expect(decided.stderr.contains("events scanned: 0"), "\(decided.stderr)")
+
+        #expect(try GTIOBinary.run(["ingest", "-", "--store", location],
+                                   input: event("8", "post.flagged", "06:00:00", "cy", #"{"post":"p2"}"#)).status == 0)
+        let refusals: [(String, String)] = [
+            ("post:p1 remove", "post:p1 has no open flags: mod decided it (remove) at 2012-04-23T05:00:00.000Z; nothing appended"),
+            ("review:r1 dismiss", "review:r1 has no open flags, so there is nothing to decide; nothing appended"),  // closed with p1
+            ("post:p9 remove", "no such item post:p9: nothing with that id was ever created (flags lists the open items)"),
+            ("post:p2 dismiss --expect 3", "post:p2 changed since you looked (version 3, now 8 with 1 flagger); look again with item post:p2, nothing appended"),
+        ]
+        for (words, reason) in refusals {
+            let refused = try GTIOBinary.run(["resolve"] + words.split(separator: " ").map(String.init) + ["--as", "mod", "--store", location])
+            #expect(refused.status == 1, "\(words)")
+            #expect(refused.stderr == "gtio: resolve refused: \(reason)\n", "\(words)")
+        }
+        #expect(try store.lastSeq() == 8)
+
+        kill(projector.processIdentifier, SIGTERM)
+        projector.waitUntilExit()
+        #expect(try GTIOBinary.run(["rebuild", "--check", "--store", location]).status == 0)
+    }
+
     @Test func projectOnceBringsLaggingModelsUpAndNeedsAStore() throws {
         let missing = folder.file("missing.gtio")
         let refused = try GTIOBinary.run(["project", "--store", missing])

@@ -51,18 +51,48 @@ struct ResolveCommand: ParsableCommand {
         let store = try storeOptions.openExisting()
         let moment = try at.map { try TimeArgument.parse($0, option: "--at", endOfDay: false) }
             ?? Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-        let models = try ReadModelCache.shared.live(for: store).catchUp()
         let requests = try requests()
+        let desk = ModerationDesk(store: store)
+        let action = words.last!
         do {
-            let seqs = try ModerationDesk(store: store).resolve(
-                requests, action: words.last!, moderator: moderator, note: note, at: moment, from: models)
-            for (request, seq) in zip(requests, seqs) {
-                Terminal.line("\(request.item): \(words.last == "remove" ? "removed" : "dismissed") by \(moderator) (seq \(seq))")
+            let seqs: [Int64]
+            if let decided = try decideBesideProjector(desk, requests, at: moment) {
+                seqs = decided
+            } else {
+                let models = try ReadModelCache.shared.live(for: store).catchUp()
+                seqs = try desk.resolve(requests, action: action, moderator: moderator, note: note, at: moment, from: models)
             }
-            // The decision is in the log; the queue others read is in the tables.
-            try ReadModelCache.shared.catchUp(store)
+            for (request, seq) in zip(requests, seqs) {
+                Terminal.line("\(request.item): \(action == "remove" ? "removed" : "dismissed") by \(moderator) (seq \(seq))")
+            }
+            // The decision is in the log; the queue others read is in the tables, which this
+            // process brings up to date unless a projector leads.
+            _ = try ReadModelCache.shared.bringUpToDate(store, quiet: false)
         } catch let refusal as ModerationDesk.Refusal {
             throw ConsoleError.notFound("resolve refused: \(refusal)")
         }
+    }
+
+    /// The decision checked against the tables while a projector leads (`gtio project --follow`):
+    /// it keeps them at the end of the log, so this process need not fold the log's state,
+    /// which on a large store costs seconds and gigabytes. Nil when no projector leads, or it has
+    /// not caught up within `QueryOptions.projectorWait`: then the decision is checked against a
+    /// fold.
+    private func decideBesideProjector(_ desk: ModerationDesk, _ requests: [ModerationDesk.Request], at moment: Timestamp) throws -> [Int64]? {
+        let store = desk.store
+        let started = Date()
+        var said = false
+        while try store.isLed(ReadModelFollower.role), Date().timeIntervalSince(started) < QueryOptions.projectorWait {
+            if try StoredReadModels.current(store) != nil,
+               let seqs = try desk.resolveFromTables(requests, action: words.last!, moderator: moderator, note: note, at: moment) {
+                return seqs
+            }
+            if !said, Date().timeIntervalSince(started) > 1 {
+                Terminal.writeError("gtio: waiting for the projector that leads to apply the log before deciding\n")
+                said = true
+            }
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        return nil
     }
 }
