@@ -257,6 +257,20 @@ import Testing
         #expect(try store.readTables { try $0.rows("SELECT user FROM rm_test_scores") } == [["c"]])
         try store.writeTables { tx in try tx.deleteAll(from: "rm_test_scores") }
         #expect(try store.readTables { try $0.rows("SELECT * FROM rm_test_scores") }.isEmpty)
+
+        // A load replaces every row, as a rebuild writes a table, and may be done again.
+        for round in 1...2 {
+            var loaded = PackedRows(width: 4)
+            for (user, day) in [("e", round), ("d", 7)] {
+                loaded.append(user)
+                loaded.append(Int64(day))
+                loaded.append(Double(day))
+                loaded.append(nil as String?)
+            }
+            try store.writeTables { tx in try tx.load(loaded, into: Self.scores) }
+            #expect(try store.readTables { try $0.rows("SELECT user, day FROM rm_test_scores ORDER BY score DESC") }
+                == [["d", .integer(7)], ["e", .integer(Int64(round))]])
+        }
     }
 
     @Test(arguments: StoreBackend.all)

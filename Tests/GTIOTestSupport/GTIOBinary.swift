@@ -52,6 +52,26 @@ public enum GTIOBinary {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs `gtio arguments…` on a thread of its own and returns at once; the closure returned
+    /// waits for its output. For a test that acts while the command runs: a `Task` would start
+    /// it only when the cooperative pool has a thread free, which on two busy cores can be late.
+    public static func launch(_ arguments: [String], environment: [String: String] = [:]) -> @Sendable () -> Output {
+        final class Finished: @unchecked Sendable {
+            // @unchecked: written once before `done` is signalled, read after.
+            var output: Swift.Result<Output, any Error>?
+        }
+        let result = Finished(), done = DispatchSemaphore(value: 0)
+        Thread {
+            result.output = Swift.Result { try run(arguments, environment: environment) }
+            done.signal()
+        }.start()
+        return {
+            done.wait()
+            done.signal()
+            return (try? result.output?.get()) ?? Output(status: -1, stdout: "", stderr: "gtio could not be started")
+        }
+    }
+
     /// Starts `gtio arguments…` without waiting, output discarded, for crash and race tests.
     public static func start(_ arguments: [String]) throws -> Process {
         let process = Process()

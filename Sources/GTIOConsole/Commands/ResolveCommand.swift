@@ -56,7 +56,7 @@ struct ResolveCommand: ParsableCommand {
         let action = words.last!
         do {
             let seqs: [Int64]
-            if let decided = try decideBesideProjector(desk, requests, at: moment) {
+            if let decided = try decideBesideProjector(desk, requests, action: action, at: moment) {
                 seqs = decided
             } else {
                 let models = try ReadModelCache.shared.live(for: store).catchUp()
@@ -78,13 +78,15 @@ struct ResolveCommand: ParsableCommand {
     /// which on a large store costs seconds and gigabytes. Nil when no projector leads, or it has
     /// not caught up within `QueryOptions.projectorWait`: then the decision is checked against a
     /// fold.
-    private func decideBesideProjector(_ desk: ModerationDesk, _ requests: [ModerationDesk.Request], at moment: Timestamp) throws -> [Int64]? {
+    private func decideBesideProjector(
+        _ desk: ModerationDesk, _ requests: [ModerationDesk.Request], action: String, at moment: Timestamp
+    ) throws -> [Int64]? {
         let store = desk.store
         let started = Date()
         var said = false
         while try store.isLed(ReadModelFollower.role), Date().timeIntervalSince(started) < QueryOptions.projectorWait {
             if try StoredReadModels.current(store) != nil,
-               let seqs = try desk.resolveFromTables(requests, action: words.last!, moderator: moderator, note: note, at: moment) {
+               let seqs = try desk.resolveFromTables(requests, action: action, moderator: moderator, note: note, at: moment) {
                 return seqs
             }
             if !said, Date().timeIntervalSince(started) > 1 {
