@@ -84,7 +84,7 @@ import Glibc
         let query = GTIOBinary.launch(["looks", "popular", "--format", "csv", "--store", location], environment: ["GTIO_SCAN_STATS": "1"])
         try await Task.sleep(for: .milliseconds(1_500))
         kill(projector.processIdentifier, SIGCONT)
-        let answer = query()
+        let answer = try query()
         #expect(answer.status == 0)
         #expect(answer.stderr.contains("waiting for the projector that leads to apply the log through seq \(try store.lastSeq())"), "\(answer.stderr)")
         #expect(answer.stderr.contains("events scanned: 0"), "\(answer.stderr)")
@@ -127,7 +127,7 @@ import Glibc
         // Long enough for a cold binary to start and wait past the second after which it says so.
         try await Task.sleep(for: .milliseconds(3_000))
         kill(projector.processIdentifier, SIGCONT)
-        let decided = decision()
+        let decided = try decision()
         #expect(decided.status == 0)
         #expect(decided.stdout == "post:p1: removed by mod (seq 7)\n")
         #expect(decided.stderr.contains("waiting for the projector that leads to apply the log before deciding"), "\(decided.stderr)")

@@ -55,7 +55,7 @@ public enum GTIOBinary {
     /// Runs `gtio arguments…` on a thread of its own and returns at once; the closure returned
     /// waits for its output. For a test that acts while the command runs: a `Task` would start
     /// it only when the cooperative pool has a thread free, which on two busy cores can be late.
-    public static func launch(_ arguments: [String], environment: [String: String] = [:]) -> @Sendable () -> Output {
+    public static func launch(_ arguments: [String], environment: [String: String] = [:]) -> @Sendable () throws -> Output {
         final class Finished: @unchecked Sendable {
             // @unchecked: written once before `done` is signalled, read after.
             var output: Swift.Result<Output, any Error>?
@@ -68,7 +68,7 @@ public enum GTIOBinary {
         return {
             done.wait()
             done.signal()
-            return (try? result.output?.get()) ?? Output(status: -1, stdout: "", stderr: "gtio could not be started")
+            return try result.output!.get()
         }
     }
 
