@@ -90,15 +90,23 @@ struct QueryOptions: ParsableArguments {
     private func projectorsTables(_ store: any EventStore) throws -> StoredReadModels? {
         guard try store.isLed(ReadModelFollower.role) else { return nil }
         let target = try store.lastSeq()
+        return try Self.whileProjectorLeads(store, waiting: "to apply the log through seq \(target)") {
+            try StoredReadModels.applied(through: target, in: store)
+        }
+    }
+
+    /// Asks `probe` every 25 ms while a projector leads `store`, until it answers or
+    /// `projectorWait` has passed; nil when it never answered. Past a second it says on standard
+    /// error what it is waiting for (`waiting`, after "waiting for the projector that leads").
+    static func whileProjectorLeads<T>(_ store: any EventStore, waiting: String, _ probe: () throws -> T?) throws -> T? {
         let started = Date()
         var said = false
-        while Date().timeIntervalSince(started) < Self.projectorWait {
-            if let applied = try StoredReadModels.applied(through: target, in: store) { return applied }
+        while try store.isLed(ReadModelFollower.role), Date().timeIntervalSince(started) < projectorWait {
+            if let answer = try probe() { return answer }
             if !said, Date().timeIntervalSince(started) > 1 {
-                Terminal.writeError("gtio: waiting for the projector that leads to apply the log through seq \(target)\n")
+                Terminal.writeError("gtio: waiting for the projector that leads \(waiting)\n")
                 said = true
             }
-            guard try store.isLed(ReadModelFollower.role) else { return nil }
             Thread.sleep(forTimeInterval: 0.025)
         }
         return nil

@@ -81,20 +81,9 @@ struct ResolveCommand: ParsableCommand {
     private func decideBesideProjector(
         _ desk: ModerationDesk, _ requests: [ModerationDesk.Request], action: String, at moment: Timestamp
     ) throws -> [Int64]? {
-        let store = desk.store
-        let started = Date()
-        var said = false
-        while try store.isLed(ReadModelFollower.role), Date().timeIntervalSince(started) < QueryOptions.projectorWait {
-            if try StoredReadModels.current(store) != nil,
-               let seqs = try desk.resolveFromTables(requests, action: action, moderator: moderator, note: note, at: moment) {
-                return seqs
-            }
-            if !said, Date().timeIntervalSince(started) > 1 {
-                Terminal.writeError("gtio: waiting for the projector that leads to apply the log before deciding\n")
-                said = true
-            }
-            Thread.sleep(forTimeInterval: 0.025)
+        try QueryOptions.whileProjectorLeads(desk.store, waiting: "to apply the log before deciding") {
+            guard try StoredReadModels.current(desk.store) != nil else { return nil }
+            return try desk.resolveFromTables(requests, action: action, moderator: moderator, note: note, at: moment)
         }
-        return nil
     }
 }
