@@ -41,23 +41,25 @@ struct ActivityCalendar: Sendable {
     /// spans' few keys checked against the newest's, without listing every key's days (a
     /// catch-up asks for the WAU and MAU of a day or two).
     func countKeys(activeOn days: ClosedRange<Int64>) -> Int {
-        func mask(_ span: Int64) -> UInt64 {
-            let first = max(days.lowerBound, span << 6) - span << 6, last = min(days.upperBound, span << 6 + 63) - span << 6
-            guard first <= last else { return 0 }
-            return (last == 63 ? ~0 : (UInt64(1) << UInt64(last + 1)) - 1) & ~((UInt64(1) << UInt64(first)) - 1)
-        }
-        let newestMask = newestSpan == .min ? 0 : mask(newestSpan)
+        let newestMask = newestSpan == .min ? 0 : Self.mask(of: newestSpan, within: days)
         var count = newestMask == 0 ? 0 : newest.reduce(0) { $0 + ($1 & newestMask != 0 ? 1 : 0) }
         var counted: Set<Int> = []
         for span in (days.lowerBound >> 6)...(days.upperBound >> 6) where span != newestSpan {
             guard let words = older[span] else { continue }
-            let spanMask = mask(span)
+            let spanMask = Self.mask(of: span, within: days)
             for (key, word) in words where word & spanMask != 0 {
                 let inNewest = key < newest.count && newest[key] & newestMask != 0
                 if !inNewest, counted.insert(key).inserted { count += 1 }
             }
         }
         return count
+    }
+
+    /// The bits of `span`'s words that stand for days of `days`.
+    private static func mask(of span: Int64, within days: ClosedRange<Int64>) -> UInt64 {
+        let first = max(days.lowerBound, span << 6) - span << 6, last = min(days.upperBound, span << 6 + 63) - span << 6
+        guard first <= last else { return 0 }
+        return (last == 63 ? ~0 : (UInt64(1) << UInt64(last + 1)) - 1) & ~((UInt64(1) << UInt64(first)) - 1)
     }
 
     /// `key`'s active days, ascending.
@@ -68,18 +70,25 @@ struct ActivityCalendar: Sendable {
         return days
     }
 
-    /// Calls `body` with each key that was active on any day and its active days, ascending,
-    /// in key order.
-    func forEachKey(_ body: (_ key: Int, _ days: [Int64]) -> Void) {
+    /// Calls `body` with each key that was active on any day (of `days`, when given) and those
+    /// active days, ascending, in key order. Limiting the days reads only the spans they cover.
+    func forEachKey(activeIn days: ClosedRange<Int64>? = nil, _ body: (_ key: Int, _ days: [Int64]) -> Void) {
+        func mask(_ span: Int64) -> UInt64 { days.map { Self.mask(of: span, within: $0) } ?? ~0 }
         var history: [Int: [Int64]] = [:]
         for span in older.keys.sorted() {
-            for (key, word) in older[span]! { Self.append(word, of: span, to: &history[key, default: []]) }
+            let spanMask = mask(span)
+            guard spanMask != 0 else { continue }
+            for (key, word) in older[span]! where word & spanMask != 0 {
+                Self.append(word & spanMask, of: span, to: &history[key, default: []])
+            }
         }
+        let newestMask = newestSpan == .min ? 0 : mask(newestSpan)
+        let newestKeys = newestMask == 0 ? 0 : newest.count
         var days: [Int64] = []
-        for key in 0..<max(newest.count, (history.keys.max() ?? -1) + 1) {
+        for key in 0..<max(newestKeys, (history.keys.max() ?? -1) + 1) {
             days.removeAll(keepingCapacity: true)
             if let earlier = history[key] { days += earlier }
-            if key < newest.count { Self.append(newest[key], of: newestSpan, to: &days) }
+            if key < newestKeys { Self.append(newest[key] & newestMask, of: newestSpan, to: &days) }
             if !days.isEmpty { body(key, days) }
         }
     }

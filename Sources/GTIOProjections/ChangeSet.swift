@@ -17,15 +17,41 @@ public struct ChangeSet: Sendable {
     public var devices: Set<String> = []
     /// Decisions from this index on are new.
     public var firstNewDecision: Int
-    /// The earliest UTC day whose figures changed (activity moves WAU and MAU of later days too).
-    public var earliestDay: Int64?
+    /// The UTC days whose own figures changed (events, sign-ups, actions, anomalies, quick-add).
+    public private(set) var days: Set<Int64> = []
+    /// The day touched last: most events fall on the same day as the one before.
+    private var lastDay: Int64?
+    /// The days the tables had rows for when these changes began.
+    public let daysBefore: ClosedRange<Int64>?
     public var anomalies = false
 
-    public init(decisions: Int) {
+    public init(decisions: Int, daysBefore: ClosedRange<Int64>?) {
         firstNewDecision = decisions
+        self.daysBefore = daysBefore
     }
 
     mutating func touch(day: Int64) {
-        if earliestDay.map({ day < $0 }) ?? true { earliestDay = day }
+        guard day != lastDay else { return }
+        lastDay = day
+        days.insert(day)
+    }
+
+    /// The days whose `rm_days` rows must be rewritten now that the log spans `range`,
+    /// ascending: each changed day and the 29 after it (a day's active users count in the WAU
+    /// and MAU of the days after it, and in nothing later), and the days `range` gained.
+    public func dayRows(within range: ClosedRange<Int64>) -> [Int64] {
+        var rows: Set<Int64> = []
+        for day in days {
+            let last = min(day + 29, range.upperBound)
+            guard day <= last else { continue }
+            rows.formUnion(max(day, range.lowerBound)...last)
+        }
+        if let before = daysBefore {
+            if range.lowerBound < before.lowerBound { rows.formUnion(range.lowerBound..<before.lowerBound) }
+            if range.upperBound > before.upperBound { rows.formUnion(before.upperBound + 1...range.upperBound) }
+        } else {
+            rows.formUnion(range)
+        }
+        return rows.sorted()
     }
 }

@@ -174,6 +174,12 @@ public struct CommunityState: Sendable {
     /// When set, every mutation records what it touched (for incremental table writes).
     public var changes: ChangeSet?
 
+    /// The first to the last UTC day with events applied, nil before any.
+    public var dayRange: ClosedRange<Int64>? {
+        guard let first = eventsByDay.keys.min(), let last = eventsByDay.keys.max() else { return nil }
+        return first...last
+    }
+
     public init() {}
 
     /// An ordered pair of ids: a block, a product heart, a shopping-list entry.
@@ -260,11 +266,7 @@ public struct CommunityState: Sendable {
         lastSeq = event.seq
         eventCount += 1
         let day = Timestamp(milliseconds: event.at).day
-        if changes != nil {
-            changes?.touch(day: day)
-            // Days between the newest day so far and this one get rows of their own (no events).
-            if let newest = newestAt.map({ Timestamp(milliseconds: $0).day }), day > newest + 1 { changes?.touch(day: newest + 1) }
-        }
+        changes?.touch(day: day)
         if newestAt.map({ event.at > $0 }) ?? true { newestAt = event.at }
         if day != tally.day {
             settleTally()

@@ -72,7 +72,7 @@ public final class LiveReadModels: @unchecked Sendable {
             latestModels = nil
             latestLock.unlock()
         }
-        if inStep { state.changes = ChangeSet(decisions: state.decisions.count) }
+        if inStep { state.changes = ChangeSet(decisions: state.decisions.count, daysBefore: state.dayRange) }
         let before = state.lastSeq
         try store.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
         // Nothing new and the tables in step: the same models, with their indexes already built.

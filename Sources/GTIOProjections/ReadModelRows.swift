@@ -183,12 +183,12 @@ extension ReadModels {
         return true
     }
 
-    /// `single`: compute this day's windows on their own (a catch-up touching a few days).
-    /// Every day from the log's first to its last, days without events included: their WAU and
-    /// MAU still count the days before them.
-    func dayRow(_ day: Int64, single: Bool = false, into row: inout some RowSink) -> Bool {
+    /// The `rm_days` row of `day`: every day from the log's first to its last has one, days
+    /// without events included, as their WAU and MAU still count the days before them.
+    /// `windows`: the day's WAU and MAU when the caller computed them (`windows(of:)`).
+    func dayRow(_ day: Int64, windows: (wau: Int, mau: Int)? = nil, into row: inout some RowSink) -> Bool {
         guard let days = dayRange, days.contains(day) else { return false }
-        let figures = engagement(on: day, single: single)
+        let figures = engagement(on: day, windows: windows)
         row.append(figures.date)
         row.append(figures.dau)
         row.append(figures.wau)
@@ -257,10 +257,7 @@ extension ReadModels {
         return users
     }
     /// The log's first to last UTC day with events, nil for an empty log.
-    var dayRange: ClosedRange<Int64>? {
-        guard let first = state.eventsByDay.keys.min(), let last = state.eventsByDay.keys.max() else { return nil }
-        return first...last
-    }
+    var dayRange: ClosedRange<Int64>? { state.dayRange }
 
     var allDays: [Int64] { dayRange.map(Array.init) ?? [] }
 
@@ -329,7 +326,7 @@ extension ReadModels {
         return valueRow { deviceRow(device, step, into: &$0); return true }
     }
     func decisionRow(_ index: Int) -> [StoreValue]? { valueRow { decisionRow(index, into: &$0) } }
-    func dayRow(_ day: Int64, single: Bool = false) -> [StoreValue]? { valueRow { dayRow(day, single: single, into: &$0) } }
+    func dayRow(_ day: Int64, windows: (wau: Int, mau: Int)?) -> [StoreValue]? { valueRow { dayRow(day, windows: windows, into: &$0) } }
 
     func signupRows(_ day: Int64) -> [[StoreValue]] {
         var rows = PackedRows(width: 3)

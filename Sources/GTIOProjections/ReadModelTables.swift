@@ -139,14 +139,15 @@ public enum ReadModelTables {
         let decisions = Array(changes.firstNewDecision..<models.state.decisions.count)
         try rewrite("rm_decisions", keys: decisions.map { [models.state.decisions[$0].seq.storeValue] },
                     rows: decisions.map(models.decisionRow))
-        if let earliest = changes.earliestDay {
-            let days = models.allDays.filter { $0 >= earliest }
-            let single = days.count <= 3
+        if let range = models.dayRange {
+            let days = changes.dayRows(within: range), windows = models.windows(of: days)
             try rewrite("rm_days", keys: days.map { [Timestamp.dateString(ofDay: $0).storeValue] },
-                        rows: days.map { models.dayRow($0, single: single) })
-            let dates = days.map { StoreValue.text(Timestamp.dateString(ofDay: $0)) }
-            try replace("rm_signups", where: "date", in: dates, with: days.flatMap(models.signupRows))
-            try replace("rm_anomaly_days", where: "date", in: dates, with: days.flatMap { models.anomalyRows(on: $0) })
+                        rows: days.map { models.dayRow($0, windows: windows[$0]) })
+            // Sign-ups and anomalies count on their own day only.
+            let changed = changes.days.sorted()
+            let dates = changed.map { StoreValue.text(Timestamp.dateString(ofDay: $0)) }
+            try replace("rm_signups", where: "date", in: dates, with: changed.flatMap(models.signupRows))
+            try replace("rm_anomaly_days", where: "date", in: dates, with: changed.flatMap { models.anomalyRows(on: $0) })
         }
         if changes.anomalies {
             try tx.deleteAll(from: "rm_anomalies")

@@ -7,14 +7,22 @@ import GTIOStore
 enum RandomLog {
     static let users = ["ann", "bob", "cy", "dee", "eve", "fay"]
 
-    static func events(seed: UInt64, count: Int) -> [ValidatedEvent] {
+    /// `weeks`: spread the events over months, with events weeks late and gaps of weeks
+    /// without any, where the days' WAU and MAU windows begin and end.
+    static func events(seed: UInt64, count: Int, weeks: Bool = false) -> [ValidatedEvent] {
         var random = SeededGenerator(seed: seed)
         var at = Timestamp(rfc3339: "2012-04-23T00:00:00Z")!.milliseconds
         var events: [ValidatedEvent] = []
         func pick(_ values: [String]) -> String { values[random.below(values.count)] }
+        let day: Int64 = 86_400_000
         for index in 0..<count {
-            // Mostly forward in time, sometimes a late event, up to a few days in all.
-            at += Int64(random.below(3_600_000)) - (random.chance(0.1) ? 7_200_000 : 0)
+            if weeks {
+                at += Int64(random.below(Int(day))) + (random.chance(0.03) ? 40 * day : 0)
+                if random.chance(0.08) { at -= Int64(random.below(Int(60 * day))) }
+            } else {
+                // Mostly forward in time, sometimes a late event, up to a few days in all.
+                at += Int64(random.below(3_600_000)) - (random.chance(0.1) ? 7_200_000 : 0)
+            }
             let user = pick(users), other = pick(users)
             let post = "p\(random.below(5))", review = "r\(random.below(4))"
             let item = random.chance(0.6) ? "post:" + post : "review:" + review

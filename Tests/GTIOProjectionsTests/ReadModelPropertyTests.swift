@@ -77,6 +77,45 @@ import Testing
         }
     }
 
+    /// A catch-up rewrites the day rows of the month after each day it touched and the days the
+    /// log gained: events weeks late, and weeks without events, must leave every row exact.
+    @Test func catchingUpEventsWeeksLateOrAfterWeeksOfSilenceKeepsEveryDayExact() async throws {
+        await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            let folder = TemporaryDirectory()
+            let events = RandomLog.events(seed: seed, count: 300, weeks: true)
+            let store = try! SQLiteStore(path: folder.file("log.gtio"))
+            let live = try! LiveReadModels(store: store)
+            var random = SeededGenerator(seed: ~seed)
+            var start = 0
+            var latest: ReadModels?
+            while start < events.count {
+                // Single events (a day or two to rewrite) as well as batches spanning months.
+                let end = min(events.count, start + 1 + (random.chance(0.5) ? 0 : random.below(40)))
+                _ = try! store.append(EventBatch(source: "gen", events: events[start..<end].enumerated().map { ($0.offset, $0.element) }))
+                latest = try! live.catchUp()
+                start = end
+            }
+            let engine = ReadModelEngine(store: store)
+            #expect(try! engine.check(ReadModelName.allCases).values.allSatisfy(\.isEmpty), "seed \(seed)")
+            #expect(tables(latest!) == tables(try! engine.fold()), "seed \(seed)")
+        }
+    }
+
+    @Test func aChangeSetRewritesTheMonthAfterEachChangedDayAndTheDaysGained() {
+        var changes = ChangeSet(decisions: 0, daysBefore: 100...200)
+        #expect(changes.dayRows(within: 100...200) == [])
+        changes.touch(day: 150)
+        changes.touch(day: 150)
+        changes.touch(day: 190)
+        // 150…179 and 190…200: the month after each, cut at the log's last day.
+        #expect(changes.dayRows(within: 100...200) == Array(150...179) + Array(190...200))
+        // A day before the log's first day, and a last day moved weeks on: the days between are
+        // new rows, and 100…149 stay as they were.
+        changes.touch(day: 40)
+        #expect(changes.dayRows(within: 40...260) == Array(40...99) + Array(150...179) + Array(190...260))
+        #expect(ChangeSet(decisions: 0, daysBefore: nil).dayRows(within: 5...7) == [5, 6, 7])
+    }
+
     /// Two writers of one store (a server and an ingest, say), each catching up when it appends:
     /// either may find the tables moved by the other since its own last catch-up.
     @Test(arguments: StoreBackend.all)
