@@ -16,6 +16,11 @@ public final class ReadModelFollower: @unchecked Sendable {
     public enum Step: Sendable, Equatable {
         /// Another process leads; this one waits to take over.
         case waiting
+        /// This process took the lead with the read models at `from` and the log at `through`:
+        /// it catches them up before it says `leading`.
+        case catchingUp(from: Int64, through: Int64)
+        /// A long first catch-up has folded `events` of the log's `of` so far.
+        case folded(events: Int, of: Int64)
         /// This process leads, with the read models at `seq`.
         case leading(seq: Int64)
         /// A catch-up applied `events` new events, through `seq`, in `seconds`.
@@ -88,8 +93,16 @@ public final class ReadModelFollower: @unchecked Sendable {
             watch.close()
         }
         if stopped { return }
-        let models = try LiveReadModels(store: store)
         let before = try ReadModelEngine(store: store).checkpoints().values.min() ?? 0
+        let end = try store.lastSeq()
+        if end > before { report(.catchingUp(from: before, through: end)) }
+        // A first catch-up can fold the whole log (minutes at 20 M events): say how far it is.
+        var said = Date()
+        let models = try LiveReadModels(store: store) { events in
+            guard Date().timeIntervalSince(said) >= Self.progressInterval else { return }
+            said = Date()
+            report(.folded(events: events, of: end))
+        }
         var applied = try models.catchUp().state.lastSeq
         // The first catch-up may have rewritten every table (a new leader over a store that lagged, a
         // changed definition): give its space back now rather than when the projector stops.
@@ -109,6 +122,9 @@ public final class ReadModelFollower: @unchecked Sendable {
             applied = seq
         }
     }
+
+    /// Seconds between two reports of a long first catch-up's progress.
+    static let progressInterval = 10.0
 
     /// Events past which a catch-up's writes are large enough to settle the store after it.
     static let largeCatchUp: Int64 = 100_000

@@ -66,6 +66,41 @@ import Glibc
         }
     }
 
+    /// A projector taking the lead over tables behind the log says how far it has to go before
+    /// it leads, so that a long first catch-up does not pass for a hang.
+    @Test(arguments: StoreBackend.all)
+    func aProjectorTakingOverLaggingTablesSaysHowFarItHasToGo(_ backend: StoreBackend) throws {
+        let files = try [(61, 2_000), (62, 2_000)].map { try demo("l\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
+        let location = try backend.location(in: folder)
+        #expect(try GTIOBinary.run(["ingest", files[0], "--store", location]).status == 0)
+        let store = try backend.open(in: folder)
+        // A projector that stops applying, then dies: the second file's events wait for the next.
+        let stalled = try GTIOBinary.start(["project", "--follow", "--store", location])
+        defer { if stalled.isRunning { kill(stalled.processIdentifier, SIGKILL) } }
+        #expect(try eventually(30) { try store.isLed("projector") })
+        kill(stalled.processIdentifier, SIGSTOP)
+        #expect(try GTIOBinary.run(["ingest", files[1], "--store", location]).stdout.contains("left to the projector"))
+        kill(stalled.processIdentifier, SIGKILL)
+        stalled.waitUntilExit()
+        let lag = try progress(store)
+        #expect(lag.models < lag.log)
+
+        let log = folder.file("projector61.log")
+        let projector = try GTIOBinary.start(["project", "--follow", "--store", location], output: log)
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
+        let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        #expect(try eventually(30) { output().contains("leading the read models") })
+        #expect(output().hasPrefix("""
+            catching up the read models of \(store.location): at seq \(lag.models), the log at seq \(lag.log) \
+            (\(lag.log - lag.models) events to apply)
+            leading the read models of \(store.location), at seq \(lag.log)
+
+            """), "\(output())")
+        kill(projector.processIdentifier, SIGTERM)
+        projector.waitUntilExit()
+        #expect(projector.terminationStatus == 0)
+    }
+
     /// A query that finds the tables behind while a projector leads waits for it, rather than
     /// folding the log and taking the write lock to do the projector's work again.
     @Test(arguments: StoreBackend.all)

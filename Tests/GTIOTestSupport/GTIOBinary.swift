@@ -72,12 +72,18 @@ public enum GTIOBinary {
         }
     }
 
-    /// Starts `gtio arguments…` without waiting, output discarded, for crash and race tests.
-    public static func start(_ arguments: [String]) throws -> Process {
+    /// Starts `gtio arguments…` without waiting, for crash and race tests: its standard output
+    /// goes to the file `output` (created) when given, else is discarded like its errors.
+    public static func start(_ arguments: [String], output: String? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
+        if let output {
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: output)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()

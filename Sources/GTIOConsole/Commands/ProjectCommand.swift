@@ -51,6 +51,12 @@ struct ProjectCommand: ParsableCommand {
             switch step {
             case .waiting:
                 if !quiet { Terminal.line("another projector leads \(location); waiting to take over") }
+            case .catchingUp(let from, let through):
+                if !quiet {
+                    Terminal.line("catching up the read models of \(location): at seq \(from), the log at seq \(through) (\(through - from) events to apply)")
+                }
+            case .folded(let events, let total):
+                if !quiet { Terminal.line("folded \(events) of \(total) events") }
             case .leading(let seq):
                 if !quiet { Terminal.line("leading the read models of \(location), at seq \(seq)") }
             case .caughtUp(let events, let seq, let seconds):
