@@ -73,6 +73,9 @@ struct ActivityCalendar: Sendable {
     /// Calls `body` with each key that was active on any day (of `days`, when given) and those
     /// active days, ascending, in key order. Limiting the days reads only the spans they cover.
     func forEachKey(activeIn days: ClosedRange<Int64>? = nil, _ body: (_ key: Int, _ days: [Int64]) -> Void) {
+        if let days, (days.upperBound >> 6) - (days.lowerBound >> 6) < Self.flatSpans {
+            return forEachKey(inFewSpans: days, body)
+        }
         func mask(_ span: Int64) -> UInt64 { days.map { Self.mask(of: span, within: $0) } ?? ~0 }
         var history: [Int: [Int64]] = [:]
         for span in older.keys.sorted() {
@@ -90,6 +93,32 @@ struct ActivityCalendar: Sendable {
             if let earlier = history[key] { days += earlier }
             if key < newestKeys { Self.append(newest[key] & newestMask, of: newestSpan, to: &days) }
             if !days.isEmpty { body(key, days) }
+        }
+    }
+
+    /// Spans up to which `forEachKey(activeIn:)` lays every key's words side by side in one
+    /// array (keys × spans words) instead of a list of days per key: a catch-up's month or two.
+    private static let flatSpans: Int64 = 8
+
+    /// `forEachKey(activeIn:)` over days within a few spans, without a table of lists.
+    private func forEachKey(inFewSpans days: ClosedRange<Int64>, _ body: (_ key: Int, _ days: [Int64]) -> Void) {
+        let spans = Array((days.lowerBound >> 6)...(days.upperBound >> 6)), width = spans.count
+        var keys = spans.contains(newestSpan) ? newest.count : 0
+        for span in spans where span != newestSpan { keys = max(keys, (older[span]?.keys.max() ?? -1) + 1) }
+        var words = [UInt64](repeating: 0, count: keys * width)
+        for (index, span) in spans.enumerated() {
+            let mask = Self.mask(of: span, within: days)
+            if span == newestSpan {
+                for key in newest.indices where newest[key] & mask != 0 { words[key * width + index] = newest[key] & mask }
+            } else if let active = older[span] {
+                for (key, word) in active where word & mask != 0 { words[key * width + index] = word & mask }
+            }
+        }
+        var list: [Int64] = []
+        for key in 0..<keys {
+            list.removeAll(keepingCapacity: true)
+            for index in 0..<width { Self.append(words[key * width + index], of: spans[index], to: &list) }
+            if !list.isEmpty { body(key, list) }
         }
     }
 

@@ -60,6 +60,16 @@ import Testing
             var found: [Int: [Int64]] = [:]
             calendar.forEachKey { key, days in found[key] = days }
             #expect(found == expected.mapValues { $0.sorted() })
+            // Limited to some days: a month or two (a few spans side by side), or most of the
+            // calendar (the other way).
+            for length: Int64 in [0, 35, 100, 640] {
+                let first = Int64.random(in: -230...400, using: &random)
+                let days = first...(first + length)
+                var limited: [Int: [Int64]] = [:]
+                calendar.forEachKey(activeIn: days) { key, days in limited[key] = days }
+                let wanted = expected.mapValues { $0.filter(days.contains).sorted() }.filter { !$0.value.isEmpty }
+                #expect(limited == wanted, "\(days)")
+            }
         }
     }
 }
