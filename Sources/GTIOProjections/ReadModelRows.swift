@@ -123,6 +123,7 @@ extension ReadModels {
         row.append(verdict.share)
         row.append(verdict.wilson)
         row.append(verdict.label)
+        row.append(verdict.votes)
         return true
     }
 

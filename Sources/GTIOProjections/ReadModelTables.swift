@@ -40,8 +40,8 @@ public enum ReadModelTables {
         .verdicts: [
             TableLayout(name: "rm_verdicts", columns: [
                 ("post", .text), ("wear_it", .integer), ("change_it", .integer), ("share", .real),
-                ("wilson", .real), ("verdict", .text),
-            ], keyCount: 1, indexes: [["wilson"]]),
+                ("wilson", .real), ("verdict", .text), ("votes", .integer),
+            ], keyCount: 1, indexes: [["wilson DESC", "votes DESC", "post"]]),
         ],
         .moderation: [
             TableLayout(name: "rm_flags", columns: [

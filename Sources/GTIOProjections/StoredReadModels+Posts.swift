@@ -19,16 +19,16 @@ extension StoredReadModels {
 
     // MARK: Vote verdicts (3.2)
 
-    /// Every live post with at least one counted vote, best Wilson bound first, then more votes, then id.
-    public func verdicts() throws -> [VoteVerdict] {
-        try read { tables in
-            try tables.rows("SELECT post, wear_it, change_it FROM rm_verdicts").map(Self.verdict)
+    /// Every live post with at least one counted vote, best Wilson bound first, then more votes,
+    /// then id; the first `limit` (nil or 0: all), read in the order of the table's index.
+    public func verdicts(limit: Int? = nil) throws -> [VoteVerdict] {
+        var sql = "SELECT post, wear_it, change_it FROM rm_verdicts ORDER BY wilson DESC, votes DESC, post"
+        var arguments: [StoreValue] = []
+        if let limit, limit > 0 {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(limit)))
         }
-        .sorted { a, b in
-            if a.wilson != b.wilson { return a.wilson > b.wilson }
-            if a.votes != b.votes { return a.votes > b.votes }
-            return a.post.utf8.lexicographicallyPrecedes(b.post.utf8)
-        }
+        return try read { tables in try tables.rows(sql, arguments).map(Self.verdict) }
     }
 
     /// The verdict of one post: nil when it has none (no counted vote, or deleted or removed).

@@ -33,7 +33,7 @@ struct ReadAPI: Sendable {
         router.get("/v1/verdicts") { request, _ in
             let limit = try Self.limit(request, default: nil)
             return try await self.answer(request) { models in
-                .table(AnswerTable.verdicts(Array(try models.verdicts().prefix(limit ?? .max))))
+                .table(AnswerTable.verdicts(try models.verdicts(limit: limit)))
             }
         }
         router.get("/v1/posts/{id}") { request, context in

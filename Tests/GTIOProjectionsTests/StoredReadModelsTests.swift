@@ -19,7 +19,7 @@ import Testing
         for tab in LooksTab.allCases {
             for limit in limits { text += "\(tab) \(limit ?? 0): \(try models.looks(tab, limit: limit).map(describe))\n" }
         }
-        text += "verdicts \(try models.verdicts().map(describe))\n"
+        for limit in limits { text += "verdicts \(limit ?? 0): \(try models.verdicts(limit: limit).map(describe))\n" }
         for post in try posts(models) { text += "verdict \(post): \(try models.verdict(post: post).map(describe) ?? "-")\n" }
         for user in RandomLog.users + ["nobody"] {
             text += "\(user) \(try models.knows(user: user)): \(try models.followers(of: user).map(\.user)) "
@@ -55,7 +55,7 @@ import Testing
         for tab in LooksTab.allCases {
             for limit in limits { text += "\(tab) \(limit ?? 0): \(models.looks(tab, limit: limit).map(describe))\n" }
         }
-        text += "verdicts \(models.verdicts().map(describe))\n"
+        for limit in limits { text += "verdicts \(limit ?? 0): \(models.verdicts().prefix(limit ?? .max).map(describe))\n" }
         for post in models.state.posts.values.map(\.id).sorted() {
             text += "verdict \(post): \(models.verdict(post: post).map(describe) ?? "-")\n"
         }

@@ -37,8 +37,7 @@ struct VerdictsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        var verdicts = try query.withStoredModels { try $0.verdicts() }
-        if let limit = try checkedLimit(limit) { verdicts = Array(verdicts.prefix(limit)) }
-        try query.emit(AnswerTable.verdicts(verdicts))
+        let limit = try checkedLimit(limit)
+        try query.emit(AnswerTable.verdicts(try query.withStoredModels { try $0.verdicts(limit: limit) }))
     }
 }
