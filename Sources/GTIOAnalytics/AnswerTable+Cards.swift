@@ -26,7 +26,7 @@ extension AnswerTable {
         guard let found = try models.postCard(post) else { return nil }
         let verdict = VoteVerdict(post: post, wearIt: found.wearIt, changeIt: found.changeIt)
         let life = switch found.life { case .live: "live"; case .deleted: "deleted by its author"; case .removed: "removed by moderation" }
-        let rank = try models.looks(.popular, limit: nil).first { $0.post == post }?.rank
+        let rank = try models.popularRank(of: post)
         let flagged = try models.flagged("post:" + post)
         let price: Cell = found.price.map(amount) ?? .null
         let placeCells: [Cell] = [Cell(found.product), price, Cell(found.place?.name), Cell(found.place?.latitude),
