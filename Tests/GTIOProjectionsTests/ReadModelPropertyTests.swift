@@ -58,46 +58,38 @@ import Testing
 
     @Test func oneLiveInstanceCatchingUpBatchByBatchKeepsTablesExact() async throws {
         await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
-            let folder = TemporaryDirectory()
-            let events = RandomLog.events(seed: seed, count: 300)
-            let store = try! SQLiteStore(path: folder.file("log.gtio"))
-            let live = try! LiveReadModels(store: store)
-            var random = SeededGenerator(seed: ~seed)
-            var start = 0
-            var latest: ReadModels?
-            while start < events.count {
-                let end = min(events.count, start + 1 + random.below(40))
-                _ = try! store.append(EventBatch(source: "gen", events: events[start..<end].enumerated().map { ($0.offset, $0.element) }))
-                latest = try! live.catchUp()
-                start = end
-            }
-            let engine = ReadModelEngine(store: store)
-            #expect(try! engine.check(ReadModelName.allCases).values.allSatisfy(\.isEmpty), "seed \(seed)")
-            #expect(tables(latest!) == tables(try! engine.fold()), "seed \(seed)")
+            expectOneLiveInstanceExact(RandomLog.events(seed: seed, count: 300), seed: seed) { $0.below(40) }
         }
+    }
+
+    /// Appends `events` in batches of 1 + `extra` events, one live instance catching up after
+    /// each, and expects its tables to be exactly a rebuild's.
+    func expectOneLiveInstanceExact(_ events: [ValidatedEvent], seed: UInt64, extra: (inout SeededGenerator) -> Int) {
+        let folder = TemporaryDirectory()
+        let store = try! SQLiteStore(path: folder.file("log.gtio"))
+        let live = try! LiveReadModels(store: store)
+        var random = SeededGenerator(seed: ~seed)
+        var start = 0
+        var latest: ReadModels?
+        while start < events.count {
+            let end = min(events.count, start + 1 + extra(&random))
+            _ = try! store.append(EventBatch(source: "gen", events: events[start..<end].enumerated().map { ($0.offset, $0.element) }))
+            latest = try! live.catchUp()
+            start = end
+        }
+        let engine = ReadModelEngine(store: store)
+        #expect(try! engine.check(ReadModelName.allCases).values.allSatisfy(\.isEmpty), "seed \(seed)")
+        #expect(tables(latest!) == tables(try! engine.fold()), "seed \(seed)")
     }
 
     /// A catch-up rewrites the day rows of the month after each day it touched and the days the
     /// log gained: events weeks late, and weeks without events, must leave every row exact.
     @Test func catchingUpEventsWeeksLateOrAfterWeeksOfSilenceKeepsEveryDayExact() async throws {
         await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
-            let folder = TemporaryDirectory()
-            let events = RandomLog.events(seed: seed, count: 300, weeks: true)
-            let store = try! SQLiteStore(path: folder.file("log.gtio"))
-            let live = try! LiveReadModels(store: store)
-            var random = SeededGenerator(seed: ~seed)
-            var start = 0
-            var latest: ReadModels?
-            while start < events.count {
-                // Single events (a day or two to rewrite) as well as batches spanning months.
-                let end = min(events.count, start + 1 + (random.chance(0.5) ? 0 : random.below(40)))
-                _ = try! store.append(EventBatch(source: "gen", events: events[start..<end].enumerated().map { ($0.offset, $0.element) }))
-                latest = try! live.catchUp()
-                start = end
+            // Single events (a day or two to rewrite) as well as batches spanning months.
+            expectOneLiveInstanceExact(RandomLog.events(seed: seed, count: 300, weeks: true), seed: seed) {
+                $0.chance(0.5) ? 0 : $0.below(40)
             }
-            let engine = ReadModelEngine(store: store)
-            #expect(try! engine.check(ReadModelName.allCases).values.allSatisfy(\.isEmpty), "seed \(seed)")
-            #expect(tables(latest!) == tables(try! engine.fold()), "seed \(seed)")
         }
     }
 
