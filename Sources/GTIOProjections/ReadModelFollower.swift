@@ -93,6 +93,9 @@ public final class ReadModelFollower: @unchecked Sendable {
             watch.close()
         }
         if stopped { return }
+        // Tables of another definition are dropped first, so that where they stand is where
+        // this catch-up starts from.
+        try ReadModelSchema.migrate(store)
         let before = try ReadModelEngine(store: store).checkpoints().values.min() ?? 0
         let end = try store.lastSeq()
         if end > before { report(.catchingUp(from: before, through: end)) }

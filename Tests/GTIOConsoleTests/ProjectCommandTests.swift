@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import GTIOSimulation
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 #if canImport(Glibc)
@@ -99,6 +101,26 @@ import Glibc
         kill(projector.processIdentifier, SIGTERM)
         projector.waitUntilExit()
         #expect(projector.terminationStatus == 0)
+    }
+
+    /// Tables an older build defined are rebuilt from the log: the projector says it starts
+    /// from seq 0, not from where those tables stood.
+    @Test func aProjectorOverTablesOfAnOlderDefinitionSaysItStartsFromTheBeginning() throws {
+        let file = try demo("old71.jsonl", events: 2_000, seed: 71)
+        let location = folder.file("older.gtio")
+        #expect(try GTIOBinary.run(["ingest", file, "--store", location]).status == 0)
+        let end = try SQLiteStore(path: location).lastSeq()
+        try DatabaseQueue(path: location).write { try $0.execute(sql: "UPDATE rm_meta SET value = 1 WHERE key = 'schema'") }
+        let log = folder.file("projector71.log")
+        let projector = try GTIOBinary.start(["project", "--follow", "--store", location], output: log)
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
+        let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        #expect(try eventually(30) { output().contains("leading the read models") })
+        #expect(output().hasPrefix("catching up the read models of \(location): at seq 0, the log at seq \(end) (\(end) events to apply)\n"),
+                "\(output())")
+        kill(projector.processIdentifier, SIGTERM)
+        projector.waitUntilExit()
+        #expect(try GTIOBinary.run(["rebuild", "--check", "--store", location]).status == 0)
     }
 
     /// A query that finds the tables behind while a projector leads waits for it, rather than
