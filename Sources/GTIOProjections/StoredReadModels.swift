@@ -160,7 +160,7 @@ public struct StoredReadModels: Sendable {
                 let most = try tables.row(
                     "SELECT MAX(p.points) FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0")?[0].double ?? 0
                 try walk("p.created DESC", key: \.score) { look, kth in
-                    most / pow(Self.ageHours(look.created, now: now) + 2, 1.8) < kth
+                    most / Self.decay(look.created, now: now) < kth
                 }
             }
             candidates.sort { a, b in Self.ranksBefore(a, b, tab) }
@@ -186,13 +186,10 @@ public struct StoredReadModels: Sendable {
             let most = try tables.row(
                 "SELECT MAX(p.points) FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0")?[0].double ?? 0
             var before = 0
-            /// Counts the post if it ranks before `target`: as `look` scores it, and in
-            /// `ranksBefore`'s order (score, then newer, then id).
+            /// Counts the post if it ranks before `target` (only the fields `ranksBefore` reads).
             func count(_ id: String, created: Int64, score: Double) {
-                if score > target.score || (score == target.score && (created > target.created
-                    || (created == target.created && id.utf8.lexicographicallyPrecedes(post.utf8)))) {
-                    before += 1
-                }
+                let other = Look(rank: 0, post: id, author: "", points: 0, hearts: 0, votes: 0, reviews: 0, score: score, created: created)
+                if Self.ranksBefore(other, target, .popular) { before += 1 }
             }
             let hours = target.score > 0 ? pow(most / target.score, 1 / 1.8) - 2 : .infinity
             let newer = hours.isFinite && hours < 1e9 ? Int64(Double(now) - hours * 3_600_000) - 1 : Int64.min
@@ -201,7 +198,7 @@ public struct StoredReadModels: Sendable {
                 let walk = "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY p.created DESC"
                 try tables.forEachRow(walk, [.integer(now)]) { row in
                     let created = row[1].int64 ?? 0
-                    let decay = pow(Self.ageHours(created, now: now) + 2, 1.8)
+                    let decay = Self.decay(created, now: now)
                     // No post this old or older can score as much.
                     if most / decay < target.score { return false }
                     count(row[0].string ?? "", created: created, score: Double(row[2].int) / decay)
@@ -217,7 +214,7 @@ public struct StoredReadModels: Sendable {
             let scan = "SELECT p.post, p.author, p.created, p.points FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0 AND p.created <= ?"
             try tables.forEachRow(scan, [.integer(now)]) { row in
                 let created = row[2].int64 ?? 0
-                let score = Double(row[3].int) / pow(Self.ageHours(created, now: now) + 2, 1.8)
+                let score = Double(row[3].int) / Self.decay(created, now: now)
                 guard score >= target.score, !privateAuthors.contains(row[1].string ?? "") else { return true }
                 count(row[0].string ?? "", created: created, score: score)
                 return true
@@ -230,17 +227,19 @@ public struct StoredReadModels: Sendable {
     private func look(_ row: [StoreValue], _ tab: LooksTab) -> Look {
         let points = row[3].int, created = row[2].int64 ?? 0
         let hearts = row[4].int, votes = row[5].int
-        let age = Self.ageHours(created, now: now)
         let score: Double
         switch tab {
-        case .popular: score = Double(points) / pow(age + 2, 1.8)
-        case .new: score = age
+        case .popular: score = Double(points) / Self.decay(created, now: now)
+        case .new: score = Self.ageHours(created, now: now)
         case .top: score = Double(points)
         case .wearIt: score = row[7].double ?? 0
         }
         return Look(rank: 0, post: row[0].string ?? "", author: row[1].string ?? "", points: points, hearts: hearts,
                         votes: votes, reviews: row[6].int, score: score, created: created)
     }
+
+    /// What a post's points are divided by in `popular`: (age in hours + 2)^1.8.
+    static func decay(_ created: Int64, now: Int64) -> Double { pow(ageHours(created, now: now) + 2, 1.8) }
 
     /// Hours from `created` to `now`, never negative.
     static func ageHours(_ created: Int64, now: Int64) -> Double { Double(max(0, now - created)) / 3_600_000 }
