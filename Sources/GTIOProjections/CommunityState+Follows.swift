@@ -81,6 +81,10 @@ extension CommunityState {
         let user = event.user
         guard user != 0, let isPrivate = event.privacy.isPrivate else { return }
         changes?.users.insert(userKeys[user])
+        if follows.isPrivate(user) != isPrivate, let posts = postsByAuthor[userKeys[user]] {
+            // Their posts' rows say whether their author is private (rankings leave them out).
+            changes?.posts.formUnion(posts)
+        }
         follows.setPrivate(user, isPrivate)
         // Existing followers stay; going public approves every pending request.
         guard !isPrivate else { return }

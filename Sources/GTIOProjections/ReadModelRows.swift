@@ -60,6 +60,7 @@ extension ReadModels {
         row.append(post.place?.name)
         row.append(post.place?.latitude)
         row.append(post.place?.longitude)
+        row.append(state.isPrivate(post.author))
     }
 
     /// A post's distinct brands, one row each.

@@ -24,11 +24,14 @@ public enum ReadModelTables {
                 ("state", .text), ("hearts", .integer), ("wear_it", .integer), ("change_it", .integer),
                 ("reviews", .integer), ("shares", .integer), ("hidden", .integer), ("points", .integer),
                 ("description", .text), ("seq", .integer), ("product", .text), ("price", .real), ("place", .text),
-                ("lat", .real), ("lon", .real),
+                ("lat", .real), ("lon", .real), ("author_private", .integer),
             ], keyCount: 1, indexes: [
-                ["author"], ["created", "post"], ["points", "post"], ["product"],
+                // Covers the walks of `looks new` and `looks popular`, newest first, and which
+                // posts they may rank: a page is read without a visit to its posts' rows.
+                ["author"], ["created", "state", "hidden", "author_private", "points", "author", "hearts", "wear_it", "change_it", "reviews"],
+                ["points", "post"], ["product"],
                 // Covers `places`: its few posts are grouped without a visit to their rows.
-                ["place", "state", "hidden", "created", "author", "points", "lat", "lon"],
+                ["place", "state", "hidden", "author_private", "created", "author", "points", "lat", "lon"],
             ]),
             TableLayout(name: "rm_post_brands", columns: [("post", .text), ("brand", .text)], keyCount: 2, indexes: [["brand"]]),
             TableLayout(name: "rm_hearts", columns: [("post", .text), ("user", .text), ("seq", .integer)], keyCount: 2),

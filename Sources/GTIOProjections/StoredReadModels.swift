@@ -107,8 +107,7 @@ public struct StoredReadModels: Sendable {
 
     /// Live posts, not hidden, whose author is not private, created by now: what rankings consider.
     static let eligible = """
-        p.state = 'live' AND p.hidden = 0 AND p.created <= ?
-        AND NOT EXISTS (SELECT 1 FROM rm_users u WHERE u.user = p.author AND u.private = 1)
+        p.state = 'live' AND p.hidden = 0 AND p.author_private = 0 AND p.created <= ?
         """
     static let lookColumns = "p.post, p.author, p.created, p.points, p.hearts, p.wear_it + p.change_it, p.reviews"
 
@@ -173,12 +172,10 @@ public struct StoredReadModels: Sendable {
     /// The place of `post` in `looks(.popular, limit: nil)`, nil when it is not ranked there:
     /// the posts that rank before it, counted without building the ranking.
     ///
-    /// Only posts newer than a horizon can score as much as it: when they are few (a recent or
-    /// much-hearted post), they are walked newest first through the `created` index, as `looks`
-    /// walks a page; else the table is read once in its own order, as walking the index looks
-    /// every row up by key (an old post's rank needs most of them). `walkingAtMost`: the most
-    /// posts the walk may cover.
-    public func popularRank(of post: String, walkingAtMost walkLimit: Int = 20_000) throws -> Int? {
+    /// Only posts newer than a horizon can score as much as it, so the walk goes newest first
+    /// through the index that covers `looks`, as a page does, and stops at that horizon: a recent
+    /// or much-hearted post's rank reads a few posts, an old one's most of the index.
+    public func popularRank(of post: String) throws -> Int? {
         try read { tables in
             let sql = "SELECT \(Self.lookColumns) FROM rm_posts p WHERE p.post = ? AND \(Self.eligible)"
             guard let row = try tables.row(sql, [.text(post), .integer(now)]) else { return nil }
@@ -186,37 +183,15 @@ public struct StoredReadModels: Sendable {
             let most = try tables.row(
                 "SELECT MAX(p.points) FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0")?[0].double ?? 0
             var before = 0
-            /// Counts the post if it ranks before `target` (only the fields `ranksBefore` reads).
-            func count(_ id: String, created: Int64, score: Double) {
-                let other = Look(rank: 0, post: id, author: "", points: 0, hearts: 0, votes: 0, reviews: 0, score: score, created: created)
+            let walk = "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY p.created DESC"
+            try tables.forEachRow(walk, [.integer(now)]) { row in
+                let created = row[1].int64 ?? 0
+                let decay = Self.decay(created, now: now)
+                // No post this old or older can score as much.
+                if most / decay < target.score { return false }
+                let other = Look(rank: 0, post: row[0].string ?? "", author: "", points: 0, hearts: 0, votes: 0, reviews: 0,
+                                 score: Double(row[2].int) / decay, created: created)
                 if Self.ranksBefore(other, target, .popular) { before += 1 }
-            }
-            let hours = target.score > 0 ? pow(most / target.score, 1 / 1.8) - 2 : .infinity
-            let newer = hours.isFinite && hours < 1e9 ? Int64(Double(now) - hours * 3_600_000) - 1 : Int64.min
-            let recent = try tables.row("SELECT COUNT(*) FROM rm_posts WHERE created >= ?", [.integer(newer)])?[0].int ?? 0
-            if recent <= walkLimit {
-                let walk = "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY p.created DESC"
-                try tables.forEachRow(walk, [.integer(now)]) { row in
-                    let created = row[1].int64 ?? 0
-                    let decay = Self.decay(created, now: now)
-                    // No post this old or older can score as much.
-                    if most / decay < target.score { return false }
-                    count(row[0].string ?? "", created: created, score: Double(row[2].int) / decay)
-                    return true
-                }
-                return before + 1
-            }
-            var privateAuthors: Set<String> = []
-            try tables.forEachRow("SELECT user FROM rm_users WHERE private = 1", []) { row in
-                if let user = row[0].string { privateAuthors.insert(user) }
-                return true
-            }
-            let scan = "SELECT p.post, p.author, p.created, p.points FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0 AND p.created <= ?"
-            try tables.forEachRow(scan, [.integer(now)]) { row in
-                let created = row[2].int64 ?? 0
-                let score = Double(row[3].int) / Self.decay(created, now: now)
-                guard score >= target.score, !privateAuthors.contains(row[1].string ?? "") else { return true }
-                count(row[0].string ?? "", created: created, score: score)
                 return true
             }
             return before + 1

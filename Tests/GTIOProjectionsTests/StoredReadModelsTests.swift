@@ -21,9 +21,7 @@ import Testing
         }
         for limit in limits { text += "verdicts \(limit ?? 0): \(try models.verdicts(limit: limit).map(describe))\n" }
         for post in try posts(models) {
-            // Both ways of counting: walking the newest posts, and reading every post.
-            let ranks = [try models.popularRank(of: post, walkingAtMost: .max), try models.popularRank(of: post, walkingAtMost: -1)]
-            text += "verdict \(post): \(try models.verdict(post: post).map(describe) ?? "-") rank \(ranks.map { $0 ?? 0 })\n"
+            text += "verdict \(post): \(try models.verdict(post: post).map(describe) ?? "-") rank \(try models.popularRank(of: post) ?? 0)\n"
         }
         for user in RandomLog.users + ["nobody"] {
             text += "\(user) \(try models.knows(user: user)): \(try models.followers(of: user).map(\.user)) "
@@ -62,7 +60,7 @@ import Testing
         for limit in limits { text += "verdicts \(limit ?? 0): \(models.verdicts().prefix(limit ?? .max).map(describe))\n" }
         for post in models.state.posts.values.map(\.id).sorted() {
             let rank = models.looks(.popular, limit: nil).first { $0.post == post }?.rank
-            text += "verdict \(post): \(models.verdict(post: post).map(describe) ?? "-") rank \([rank ?? 0, rank ?? 0])\n"
+            text += "verdict \(post): \(models.verdict(post: post).map(describe) ?? "-") rank \(rank ?? 0)\n"
         }
         for user in RandomLog.users + ["nobody"] {
             text += "\(user) \(models.knows(user: user)): \(models.followers(of: user)) "
