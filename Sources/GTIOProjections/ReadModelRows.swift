@@ -185,6 +185,25 @@ extension ReadModels {
         return true
     }
 
+    /// The one row of `rm_desk`: the queue and every decision in numbers.
+    func deskRow(_ desk: DeskTotals, into row: inout some RowSink) {
+        row.append(DeskTotals.scope)
+        row.append(desk.queue)
+        row.append(desk.hidden)
+        row.append(desk.decided.decisions)
+        row.append(desk.decided.removed)
+        row.append(desk.decided.dismissed)
+        row.append(desk.medianWait)
+        row.append(desk.p90Wait)
+    }
+
+    func moderatorRow(_ moderator: String, _ tally: DeskTotals.Tally, into row: inout some RowSink) {
+        row.append(moderator)
+        row.append(tally.decisions)
+        row.append(tally.removed)
+        row.append(tally.dismissed)
+    }
+
     /// The `rm_days` row of `day`: every day from the log's first to its last has one, days
     /// without events included, as their WAU and MAU still count the days before them.
     /// `windows`: the day's WAU and MAU when the caller computed them (`windows(of:)`).
@@ -328,6 +347,12 @@ extension ReadModels {
         return valueRow { deviceRow(device, step, into: &$0); return true }
     }
     func decisionRow(_ index: Int) -> [StoreValue]? { valueRow { decisionRow(index, into: &$0) } }
+    func deskRow(_ desk: DeskTotals) -> [StoreValue]? { valueRow { deskRow(desk, into: &$0); return true } }
+
+    func moderatorRow(_ moderator: String, in desk: DeskTotals) -> [StoreValue]? {
+        guard let tally = desk.byModerator[moderator] else { return nil }
+        return valueRow { moderatorRow(moderator, tally, into: &$0); return true }
+    }
     func dayRow(_ day: Int64, windows: (wau: Int, mau: Int)?) -> [StoreValue]? { valueRow { dayRow(day, windows: windows, into: &$0) } }
 
     func signupRows(_ day: Int64) -> [[StoreValue]] {

@@ -107,7 +107,16 @@ extension ReadModelTables {
             let users = Array(state.flaggers.keys)
             var flaggers = packed("rm_flaggers", capacity: users.count)
             for index in IDOrder.indices(users) { models.flaggerRow(users[index], state.flaggers[users[index]]!, into: &flaggers) }
-            return ["rm_flags": flags, "rm_decisions": decisions, "rm_flag_marks": marks, "rm_flaggers": flaggers]
+            let desk = DeskTotals(state)
+            var totals = packed("rm_desk", capacity: 1)
+            models.deskRow(desk, into: &totals)
+            let moderators = Array(desk.byModerator.keys)
+            var byModerator = packed("rm_moderators", capacity: moderators.count)
+            for index in IDOrder.indices(moderators) {
+                models.moderatorRow(moderators[index], desk.byModerator[moderators[index]]!, into: &byModerator)
+            }
+            return ["rm_flags": flags, "rm_decisions": decisions, "rm_flag_marks": marks, "rm_flaggers": flaggers,
+                    "rm_desk": totals, "rm_moderators": byModerator]
         case .products:
             let productKeys = Array(state.products.keys)
             var products = packed("rm_products", capacity: productKeys.count)

@@ -62,6 +62,13 @@ public enum ReadModelTables {
                 ("item", .text), ("seq", .integer), ("user", .text), ("at", .integer), ("reason", .text), ("counted", .integer),
                 ("open", .integer),
             ], keyCount: 2),
+            TableLayout(name: "rm_desk", columns: [
+                ("scope", .text), ("queue", .integer), ("queue_hidden", .integer), ("decisions", .integer),
+                ("removed", .integer), ("dismissed", .integer), ("median_wait", .integer), ("p90_wait", .integer),
+            ], keyCount: 1),
+            TableLayout(name: "rm_moderators", columns: [
+                ("moderator", .text), ("decisions", .integer), ("removed", .integer), ("dismissed", .integer),
+            ], keyCount: 1),
         ],
         .products: [
             TableLayout(name: "rm_products", columns: [
@@ -142,6 +149,13 @@ public enum ReadModelTables {
         let decisions = Array(changes.firstNewDecision..<models.state.decisions.count)
         try rewrite("rm_decisions", keys: decisions.map { [models.state.decisions[$0].seq.storeValue] },
                     rows: decisions.map(models.decisionRow))
+        if !items.isEmpty || !decisions.isEmpty {
+            let desk = DeskTotals(models.state)
+            try rewrite("rm_desk", keys: [[DeskTotals.scope.storeValue]], rows: [models.deskRow(desk)])
+            let moderators = Array(Set(decisions.map { models.state.decisions[$0].moderator }))
+            try rewrite("rm_moderators", keys: moderators.map { [$0.storeValue] },
+                        rows: moderators.map { models.moderatorRow($0, in: desk) })
+        }
         if let range = models.dayRange {
             let days = changes.dayRows(within: range), windows = models.windows(of: days)
             try rewrite("rm_days", keys: days.map { [Timestamp.dateString(ofDay: $0).storeValue] },

@@ -75,7 +75,7 @@ extension StoredReadModels {
     /// How many items the queue holds, and how many of them are hidden.
     public func queueSize() throws -> (items: Int, hidden: Int) {
         try read { tables in
-            let row = try tables.row("SELECT COUNT(*), IFNULL(SUM(hidden), 0) FROM rm_flags")
+            let row = try tables.row("SELECT queue, queue_hidden FROM rm_desk WHERE scope = ?", [.text(DeskTotals.scope)])
             return (row?[0].int ?? 0, row?[1].int ?? 0)
         }
     }
@@ -86,20 +86,26 @@ extension StoredReadModels {
     public func decisionFigures(decidedOn days: ClosedRange<Int64>? = nil) throws
         -> (count: Int, removed: Int, dismissed: Int, medianWait: Int64?, p90Wait: Int64?, byModerator: [(String, Int)])
     {
-        var filter = "", arguments: [StoreValue] = []
-        if let days {
-            filter = " WHERE at >= ? AND at < ?"
-            let clamp = { (day: Int64) in max(-1 << 40, min(1 << 40, day)) * Timestamp.millisecondsPerDay }
-            arguments = [.integer(clamp(days.lowerBound)), .integer(clamp(days.upperBound) + Timestamp.millisecondsPerDay)]
+        guard let days else {
+            // Over every decision: the totals the writers keep.
+            return try read { tables in
+                let desk = try tables.row(
+                    "SELECT decisions, removed, dismissed, median_wait, p90_wait FROM rm_desk WHERE scope = ?", [.text(DeskTotals.scope)])
+                let byModerator = try tables.rows("SELECT moderator, decisions FROM rm_moderators")
+                    .map { ($0[0].string ?? "", $0[1].int) }.sorted { $0.0 < $1.0 }
+                return (desk?[0].int ?? 0, desk?[1].int ?? 0, desk?[2].int ?? 0, desk?[3].int64, desk?[4].int64, byModerator)
+            }
         }
+        let filter = " WHERE at >= ? AND at < ?"
+        let clamp = { (day: Int64) in max(-1 << 40, min(1 << 40, day)) * Timestamp.millisecondsPerDay }
+        let arguments: [StoreValue] = [.integer(clamp(days.lowerBound)), .integer(clamp(days.upperBound) + Timestamp.millisecondsPerDay)]
         return try read { tables in
             let counts = try tables.row("""
                 SELECT COUNT(*), COUNT(CASE WHEN action = 'remove' THEN 1 END), COUNT(CASE WHEN action = 'dismiss' THEN 1 END) FROM rm_decisions\(filter)
                 """, arguments)
             let count = counts?[0].int ?? 0
             func wait(_ p: Double) throws -> Int64? {
-                guard count > 0 else { return nil }
-                let position = min(count - 1, Int((Double(count - 1) * p).rounded()))
+                guard let position = DeskTotals.waitPosition(p, of: count) else { return nil }
                 return try tables.row(
                     "SELECT waited FROM rm_decisions\(filter) ORDER BY waited LIMIT 1 OFFSET ?", arguments + [.integer(Int64(position))])?[0].int64
             }

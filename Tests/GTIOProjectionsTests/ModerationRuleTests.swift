@@ -14,6 +14,30 @@ import Testing
         #expect(queue[0].firstFlagged == first)
     }
 
+    @Test func theDeskCountsTheQueueAndTheDecisionsWaitsAtTheirRoundedPositions() throws {
+        var log = TestLog()
+        for post in ["p1", "p2", "p3", "p4", "p5"] { log.post(post, by: "a") }
+        log.flag("p1", by: "x")
+        log.resolve("post:p1", "remove", by: "m1")  // waited 1 minute
+        log.flag("p2", by: "x")
+        for user in ["x", "y", "z"] { log.flag("p3", by: user) }  // hidden, still open
+        log.resolve("post:p2", "dismiss", by: "m2")  // waited 4 minutes
+        log.flag("p4", by: "x")
+        log.flag("p5", by: "x")  // still open
+        log.resolve("post:p4", "dismiss", by: "m1")  // waited 2 minutes
+        let models = try log.models().stored()
+        #expect(try models.queueSize() == (2, 1))
+        let figures = try models.decisionFigures()
+        #expect(figures.count == 3 && figures.removed == 1 && figures.dismissed == 2)
+        // Sorted waits 1, 2, 4 minutes: positions 0.5 × 2 = 1 and 0.9 × 2 = 1.8, rounded to 2.
+        #expect(figures.medianWait == 2 * TestLog.minute && figures.p90Wait == 4 * TestLog.minute)
+        #expect(figures.byModerator.map { "\($0.0) \($0.1)" } == ["m1 2", "m2 1"])
+        // The day's figures come from the decisions' own rows, and agree.
+        let day = try #require(log.models().state.newestAt).quotientAndRemainder(dividingBy: 86_400_000).quotient
+        let ofTheDay = try models.decisionFigures(decidedOn: day...day)
+        #expect(ofTheDay.count == 3 && ofTheDay.medianWait == figures.medianWait && ofTheDay.p90Wait == figures.p90Wait)
+    }
+
     @Test func threeDistinctFlaggersHideAPostFromRankingsUntilDecided() {
         var log = TestLog()
         log.post("p", by: "a")
