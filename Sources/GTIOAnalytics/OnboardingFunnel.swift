@@ -52,7 +52,8 @@ extension StoredReadModels {
 
     /// The day of the earliest first `app.opened`, nil when no device opened the app.
     public func firstOpenDay() throws -> Int64? {
-        try read { try $0.row("SELECT MIN(first_opened) FROM rm_devices") }?[0].int64.map { Timestamp(milliseconds: $0).day }
+        // `date` is the day of `first_opened`, and its index has the least one first.
+        try read { try $0.row("SELECT MIN(date) FROM rm_devices") }?[0].string.flatMap { Timestamp(date: $0)?.day }
     }
 
     /// How many devices first opened on each day of `days` (nil: all) stopped at each step.

@@ -88,11 +88,13 @@ public enum ReadModelTables {
             TableLayout(name: "rm_signups", columns: [("date", .text), ("provider", .text), ("count", .integer)], keyCount: 2),
             TableLayout(name: "rm_anomaly_days", columns: [("date", .text), ("type", .text), ("reason", .text), ("count", .integer)],
                         keyCount: 3),
+            // Both indexes cover their table's day-by-day sums (`retention`, `funnel`), so that
+            // these read the index in date order and never a row.
             TableLayout(name: "rm_cohorts", columns: [
                 ("user", .text), ("date", .text), ("active_d1", .integer), ("active_d7", .integer), ("active_d30", .integer),
-            ], keyCount: 1, indexes: [["date"]]),
+            ], keyCount: 1, indexes: [["date", "active_d1", "active_d7", "active_d30"]]),
             TableLayout(name: "rm_devices", columns: [("device", .text), ("first_opened", .integer), ("date", .text), ("step", .integer)],
-                        keyCount: 1, indexes: [["date"]]),
+                        keyCount: 1, indexes: [["date", "step"]]),
         ],
         .anomalies: [
             TableLayout(name: "rm_anomalies", columns: [("type", .text), ("reason", .text), ("count", .integer)], keyCount: 2),
