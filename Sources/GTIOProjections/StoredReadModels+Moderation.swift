@@ -162,17 +162,34 @@ extension StoredReadModels {
         try decisions(where: "TRUE", [])
     }
 
-    /// The decisions `condition` keeps, in seq order.
-    func decisions(where condition: String, _ arguments: [StoreValue]) throws -> [CommunityState.Decision] {
-        try read { tables in
+    /// The decisions `moderator` took (nil: anyone's) at or after `since` (ms), in seq order;
+    /// with `newest`, only the last that many of them, read from the newest back.
+    public func decisions(by moderator: String?, since: Int64?, newest: Int?) throws -> [CommunityState.Decision] {
+        var conditions = ["TRUE"], arguments: [StoreValue] = []
+        if let moderator {
+            conditions.append("moderator = ?")
+            arguments.append(.text(moderator))
+        }
+        if let since {
+            conditions.append("at >= ?")
+            arguments.append(.integer(since))
+        }
+        return try decisions(where: conditions.joined(separator: " AND "), arguments, newest: newest)
+    }
+
+    /// The decisions `condition` keeps, in seq order; with `newest`, only the last that many.
+    func decisions(where condition: String, _ arguments: [StoreValue], newest: Int? = nil) throws -> [CommunityState.Decision] {
+        let page = newest.map { " DESC LIMIT \(max(0, $0))" } ?? ""
+        let found = try read { tables in
             try tables.rows("""
                 SELECT seq, at, item, action, moderator, note, flaggers, first_flagged FROM rm_decisions
-                WHERE \(condition) ORDER BY seq
+                WHERE \(condition) ORDER BY seq\(page)
                 """, arguments).map { row in
                 CommunityState.Decision(
                     seq: row[0].int64 ?? 0, at: row[1].int64 ?? 0, item: row[2].string ?? "", action: row[3].string ?? "",
                     moderator: row[4].string ?? "", note: row[5].string, flaggers: row[6].int, firstFlagged: row[7].int64 ?? 0)
             }
         }
+        return newest == nil ? found : found.reversed()
     }
 }

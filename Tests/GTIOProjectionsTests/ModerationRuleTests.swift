@@ -38,6 +38,24 @@ import Testing
         #expect(ofTheDay.count == 3 && ofTheDay.medianWait == figures.medianWait && ofTheDay.p90Wait == figures.p90Wait)
     }
 
+    @Test func decisionsByModeratorAndTimeKeepTheNewestOnesOldestFirst() throws {
+        var log = TestLog()
+        for post in ["p1", "p2", "p3", "p4"] { log.post(post, by: "a") }
+        for post in ["p1", "p2", "p3", "p4"] { log.flag(post, by: "x") }
+        log.resolve("post:p1", "remove", by: "m1")
+        log.resolve("post:p2", "dismiss", by: "m2")
+        let third = log.clock
+        log.resolve("post:p3", "dismiss", by: "m1")
+        log.resolve("post:p4", "remove", by: "m1")
+        let models = try log.models().stored()
+        let items = { (decisions: [CommunityState.Decision]) in decisions.map(\.item) }
+        #expect(try items(models.decisions(by: nil, since: nil, newest: nil)) == ["post:p1", "post:p2", "post:p3", "post:p4"])
+        #expect(try items(models.decisions(by: "m1", since: nil, newest: 2)) == ["post:p3", "post:p4"])
+        #expect(try items(models.decisions(by: nil, since: third, newest: nil)) == ["post:p3", "post:p4"])
+        #expect(try items(models.decisions(by: "m2", since: third, newest: 5)) == [])
+        #expect(try items(models.decisions(by: nil, since: nil, newest: 1)) == ["post:p4"])
+    }
+
     @Test func threeDistinctFlaggersHideAPostFromRankingsUntilDecided() {
         var log = TestLog()
         log.post("p", by: "a")

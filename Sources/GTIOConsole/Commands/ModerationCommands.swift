@@ -66,10 +66,7 @@ struct DecisionsCommand: ParsableCommand {
     func run() throws {
         try query.withStoredModels { models in
             let from = try since.map { try TimeArgument.parse($0, option: "--since", endOfDay: false).milliseconds }
-            var rows = try models.decisions().filter { decision in
-                (moderator.map { decision.moderator == $0 } ?? true) && (from.map { decision.at >= $0 } ?? true)
-            }
-            if limit > 0 { rows = Array(rows.suffix(limit)) }
+            let rows = try models.decisions(by: moderator, since: from, newest: limit > 0 ? limit : nil)
             try query.emit(ResultTable(
                 columns: ["seq", "at", "item", "action", "moderator", "flaggers", "first_flagged", "waited_h", "note"],
                 rows: rows.map {
