@@ -157,14 +157,10 @@ extension StoredReadModels {
     /// Ids bound in one preview statement: far below SQLite's limit of bound values.
     private static let previewChunk = 500
 
-    /// Every decision in the log, in seq order.
-    public func decisions() throws -> [CommunityState.Decision] {
-        try decisions(where: "TRUE", [])
-    }
-
     /// The decisions `moderator` took (nil: anyone's) at or after `since` (ms), in seq order;
-    /// with `newest`, only the last that many of them, read from the newest back.
-    public func decisions(by moderator: String?, since: Int64?, newest: Int?) throws -> [CommunityState.Decision] {
+    /// with `newest`, only the last that many of them, read from the newest back. Without
+    /// arguments, every decision in the log.
+    public func decisions(by moderator: String? = nil, since: Int64? = nil, newest: Int? = nil) throws -> [CommunityState.Decision] {
         var conditions = ["TRUE"], arguments: [StoreValue] = []
         if let moderator {
             conditions.append("moderator = ?")

@@ -156,8 +156,7 @@ public struct StoredReadModels: Sendable {
             case .popular:
                 // Newest first: a post's score is at most the most points any eligible post has
                 // over its age, and that bound only falls as the walk gets older.
-                let most = try tables.row(
-                    "SELECT MAX(p.points) FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0")?[0].double ?? 0
+                let most = try Self.mostPoints(in: tables)
                 try walk("p.created DESC", key: \.score) { look, kth in
                     most / Self.decay(look.created, now: now) < kth
                 }
@@ -180,8 +179,7 @@ public struct StoredReadModels: Sendable {
             let sql = "SELECT \(Self.lookColumns) FROM rm_posts p WHERE p.post = ? AND \(Self.eligible)"
             guard let row = try tables.row(sql, [.text(post), .integer(now)]) else { return nil }
             let target = look(row, .popular)
-            let most = try tables.row(
-                "SELECT MAX(p.points) FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0")?[0].double ?? 0
+            let most = try Self.mostPoints(in: tables)
             var before = 0
             let walk = "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY p.created DESC"
             try tables.forEachRow(walk, [.integer(now)]) { row in
@@ -196,6 +194,12 @@ public struct StoredReadModels: Sendable {
             }
             return before + 1
         }
+    }
+
+    /// The most points of a live, unhidden post: over a post's decay, the most it can score in
+    /// `popular`, which bounds the newest-first walks.
+    private static func mostPoints(in tables: any TableReading) throws -> Double {
+        try tables.row("SELECT MAX(p.points) FROM rm_posts p WHERE p.state = 'live' AND p.hidden = 0")?[0].double ?? 0
     }
 
     /// A candidate look from `lookColumns`, scored for `tab`.
