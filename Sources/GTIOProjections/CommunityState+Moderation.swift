@@ -15,8 +15,9 @@ extension CommunityState {
     }
 
     mutating func closeFlags(_ item: String) {
-        guard items[item]?.open.isEmpty == false else { return }
+        guard let open = items[item]?.open.count, open > 0 else { return }
         items[item]?.open.removeAll()
+        desk.itemChanged(wasOpen: open, isOpen: 0)
         markItem(item)
     }
 
@@ -39,6 +40,7 @@ extension CommunityState {
             return ignore(event, .repeated)
         }
         entry.open[user] = mark
+        desk.itemChanged(wasOpen: entry.open.count - 1, isOpen: entry.open.count)
         noteFlagger(user, flagged: item)
         entry.lastFlagSeq = event.seq
         entry.lastFlagAt = event.at
@@ -71,9 +73,11 @@ extension CommunityState {
         guard let item = keys.id(resolution.item), let moderator = userKeys.id(event.user),
               let open = items[item]?.open, !open.isEmpty
         else { return ignore(event, .nothingOpen) }
-        decisions.append(Decision(
+        let decision = Decision(
             seq: event.seq, at: event.at, item: item, action: resolution.action ?? "dismiss", moderator: moderator,
-            note: resolution.note, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at))
+            note: resolution.note, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at)
+        decisions.append(decision)
+        desk.decided(decision)
         creditFlaggers(open.keys, of: item, removed: resolution.action == "remove")
         if resolution.action == "remove" {
             switch ItemRef(item) {

@@ -124,6 +124,8 @@ public struct CommunityState: Sendable {
     public internal(set) var reviews: [String: Review] = [:]
     public internal(set) var items: [String: FlagItem] = [:]
     public internal(set) var decisions: [Decision] = []
+    /// The queue's and the decisions' totals, kept as flags and decisions come.
+    internal(set) var desk = DeskTotals()
     /// (user, product) pairs, as `KeyPair`s.
     public internal(set) var productHearts: Set<KeyPair> = []
     public internal(set) var shoppingList: Set<KeyPair> = []

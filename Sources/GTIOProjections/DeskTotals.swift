@@ -1,9 +1,12 @@
 /// The moderators' desk in numbers: the open queue and every decision, as `rm_desk` and
 /// `rm_moderators` keep them, so that `stats` reads a few rows instead of counting the queue and
 /// sorting every decision's wait on each call.
-struct DeskTotals {
+///
+/// The fold keeps it as it goes (`CommunityState.desk`): a writer's catch-up then costs what its
+/// flags and decisions touch, not a walk over every item ever flagged.
+struct DeskTotals: Sendable, Equatable {
     /// Decisions by their action.
-    struct Tally: Equatable {
+    struct Tally: Sendable, Equatable {
         var decisions = 0, removed = 0, dismissed = 0
 
         mutating func count(_ action: String) {
@@ -14,31 +17,55 @@ struct DeskTotals {
     }
 
     /// Items in the open queue, and those of them hidden.
-    var queue = 0, hidden = 0
-    var decided = Tally()
-    /// How long decided items had waited (ms), at the positions `waitPosition` gives.
-    var medianWait: Int64?, p90Wait: Int64?
-    var byModerator: [String: Tally] = [:]
+    private(set) var queue = 0, hidden = 0
+    private(set) var decided = Tally()
+    private(set) var byModerator: [String: Tally] = [:]
+    /// How long each decided item had waited (ms), ascending.
+    private var waits: [Int64] = []
 
     /// The key of `rm_desk`'s one row.
     static let scope = "all"
 
-    /// One pass over the queue and the decisions: rows as `flagRow` and `decisionRow` write them.
-    init(_ state: CommunityState) {
-        for entry in state.items.values where !entry.open.isEmpty {
-            queue += 1
-            if entry.open.count >= CommunityState.hiddenAt { hidden += 1 }
-        }
-        var waits: [Int64] = []
-        waits.reserveCapacity(state.decisions.count)
-        for decision in state.decisions {
+    init() {}
+
+    /// The totals of `items` and `decisions` counted afresh (a state read back from its bytes).
+    init(items: some Sequence<CommunityState.FlagItem>, decisions: [CommunityState.Decision]) {
+        for entry in items { itemChanged(wasOpen: 0, isOpen: entry.open.count) }
+        waits.reserveCapacity(decisions.count)
+        for decision in decisions {
             decided.count(decision.action)
             byModerator[decision.moderator, default: Tally()].count(decision.action)
-            waits.append(max(0, decision.at - decision.firstFlagged))
+            waits.append(Self.wait(of: decision))
         }
         waits.sort()
-        medianWait = Self.waitPosition(0.5, of: waits.count).map { waits[$0] }
-        p90Wait = Self.waitPosition(0.9, of: waits.count).map { waits[$0] }
+    }
+
+    /// An item's open flaggers went from `wasOpen` to `isOpen`.
+    mutating func itemChanged(wasOpen: Int, isOpen: Int) {
+        queue += (isOpen > 0 ? 1 : 0) - (wasOpen > 0 ? 1 : 0)
+        hidden += (isOpen >= CommunityState.hiddenAt ? 1 : 0) - (wasOpen >= CommunityState.hiddenAt ? 1 : 0)
+    }
+
+    /// A decision was taken.
+    mutating func decided(_ decision: CommunityState.Decision) {
+        decided.count(decision.action)
+        byModerator[decision.moderator, default: Tally()].count(decision.action)
+        let wait = Self.wait(of: decision)
+        // The first index whose wait is larger: equal waits are interchangeable.
+        var low = 0, high = waits.count
+        while low < high {
+            let middle = (low + high) / 2
+            if waits[middle] <= wait { low = middle + 1 } else { high = middle }
+        }
+        waits.insert(wait, at: low)
+    }
+
+    /// The median and 90th-percentile waits, at the positions `waitPosition` gives.
+    var medianWait: Int64? { Self.waitPosition(0.5, of: waits.count).map { waits[$0] } }
+    var p90Wait: Int64? { Self.waitPosition(0.9, of: waits.count).map { waits[$0] } }
+
+    private static func wait(of decision: CommunityState.Decision) -> Int64 {
+        max(0, decision.at - decision.firstFlagged)
     }
 
     /// Where the `p` quantile of `count` sorted waits lies: the rounded position p × (n − 1);

@@ -107,7 +107,7 @@ extension ReadModelTables {
             let users = Array(state.flaggers.keys)
             var flaggers = packed("rm_flaggers", capacity: users.count)
             for index in IDOrder.indices(users) { models.flaggerRow(users[index], state.flaggers[users[index]]!, into: &flaggers) }
-            let desk = DeskTotals(state)
+            let desk = state.desk
             var totals = packed("rm_desk", capacity: 1)
             models.deskRow(desk, into: &totals)
             let moderators = Array(desk.byModerator.keys)

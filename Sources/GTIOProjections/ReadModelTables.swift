@@ -152,7 +152,7 @@ public enum ReadModelTables {
         try rewrite("rm_decisions", keys: decisions.map { [models.state.decisions[$0].seq.storeValue] },
                     rows: decisions.map(models.decisionRow))
         if !items.isEmpty || !decisions.isEmpty {
-            let desk = DeskTotals(models.state)
+            let desk = models.state.desk
             try rewrite("rm_desk", keys: [[DeskTotals.scope.storeValue]], rows: [models.deskRow(desk)])
             let moderators = Array(Set(decisions.map { models.state.decisions[$0].moderator }))
             try rewrite("rm_moderators", keys: moderators.map { [$0.storeValue] },

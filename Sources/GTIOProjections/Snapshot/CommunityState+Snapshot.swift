@@ -142,6 +142,7 @@ extension CommunityState {
             return (item.item, item)
         }
         decisions = try reader.readArray { try Decision(from: &$0) }
+        desk = DeskTotals(items: items.values, decisions: decisions)
         productHearts = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         shoppingList = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         products = try reader.readDictionary { (try $0.readCount(), try ProductTally(from: &$0)) }
@@ -175,6 +176,7 @@ extension CommunityState {
         reviews = other.reviews
         items = other.items
         decisions = other.decisions
+        desk = other.desk
         productHearts = other.productHearts
         shoppingList = other.shoppingList
         products = other.products
