@@ -10,7 +10,7 @@ public enum ReadModelSchema {
     static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)
 
     /// The definition version the store's tables were written with, nil when it has none.
-    static func storedVersion(_ tables: any TableReading) -> Int64? {
+    public static func storedVersion(_ tables: any TableReading) -> Int64? {
         storedMeta(tables, keys: ["schema"])?["schema"]
     }
 

@@ -78,6 +78,12 @@ import Testing
             try db.execute(sql: "CREATE TABLE rm_old (x)")
         }
         try queue.close()
+        let status = try run(["status"]).output.stdout
+        #expect(status.contains("read model   posts         at seq 2992, another definition\n"), "\(status)")
+        #expect(status.contains("read models  written by another definition (version 1; this gtio's is "))
+        let json = try JSONSerialization.jsonObject(with: Data(try run(["status", "--format", "json"]).output.stdout.utf8)) as! [String: Any]
+        #expect(json["read_models_version"] as? Int == 1)
+        #expect((json["read_models"] as! [[String: Any]]).allSatisfy { $0["current"] as? Bool == false })
         let check = try run(["rebuild", "--check"])
         #expect(check.output.status == 1)
         #expect(check.output.stdout.contains("another definition (version 1, this gtio's is"))
@@ -85,6 +91,7 @@ import Testing
         #expect(answer.output.stderr.contains("read models: their definition changed (version 1 → "))
         #expect(answer.output.stdout == expected)
         #expect(try run(["rebuild", "--check"]).output.status == 0)
+        #expect(try run(["status"]).output.stdout.contains("read model   posts         at seq 2992, up to date\n"))
         let tables = try DatabaseQueue(path: store).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name = 'rm_old'") }
         #expect(tables.isEmpty, "every rm_ table of the old definition is dropped")
     }

@@ -27,6 +27,10 @@ struct StatusCommand: ParsableCommand {
         let status = try store.status()
         // Where a writer starts its fold: the saved state, or seq 1 when there is none.
         let savedState = try store.readTables { try FoldSnapshot.savedSeq($0) }
+        // Tables of another definition are rebuilt by the next command that needs them, whatever
+        // their checkpoints say: they are not up to date.
+        let definition = try store.readTables { ReadModelSchema.storedVersion($0) }
+        let otherDefinition = definition.flatMap { $0 == ReadModelSchema.version ? nil : $0 }
         switch format {
         case .json:
             let members: [(String, Cell)] = [
@@ -34,10 +38,14 @@ struct StatusCommand: ParsableCommand {
                 ("last_seq", .integer(status.lastSeq)), ("first_at", Cell(status.firstAt)),
                 ("last_at", Cell(status.lastAt)), ("batches", .integer(status.batches)),
                 ("quarantined", .integer(status.quarantined)), ("size_bytes", .integer(status.sizeBytes)),
-                ("fold_state_seq", Cell(savedState)),
+                ("fold_state_seq", Cell(savedState)), ("read_models_version", Cell(definition)),
+                ("read_models_version_expected", .integer(ReadModelSchema.version)),
             ]
             let readModels = readModelCheckpoints(status).map { name, seq in
-                JSONRenderer.object([("name", .text(name)), ("seq", .integer(seq)), ("lag", .integer(status.lastSeq - seq))])
+                JSONRenderer.object([
+                    ("name", .text(name)), ("seq", .integer(seq)), ("lag", .integer(status.lastSeq - seq)),
+                    ("current", .bool(otherDefinition == nil && seq == status.lastSeq)),
+                ])
             }
             Terminal.line(JSONRenderer.object(
                 encoded: members.map { ($0.0, JSONRenderer.value($0.1)) } + [("read_models", "[" + readModels.joined(separator: ",") + "]")]))
@@ -55,7 +63,12 @@ struct StatusCommand: ParsableCommand {
             let width = checkpoints.map(\.0.count).max() ?? 0
             for (name, seq) in checkpoints {
                 let lag = status.lastSeq - seq
-                lines.append("read model   \(name.padding(to: width))  at seq \(seq), " + (lag == 0 ? "up to date" : "\(lag) behind"))
+                let state = otherDefinition != nil ? "another definition" : lag == 0 ? "up to date" : "\(lag) behind"
+                lines.append("read model   \(name.padding(to: width))  at seq \(seq), " + state)
+            }
+            if let otherDefinition {
+                lines.append("read models  written by another definition (version \(otherDefinition); this gtio's is "
+                    + "\(ReadModelSchema.version)): the next command that needs them rebuilds them, or gtio rebuild")
             }
             if let savedState {
                 lines.append("fold state   saved at seq \(savedState); a writer folds the \(status.lastSeq - savedState) events after it")
