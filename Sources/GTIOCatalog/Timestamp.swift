@@ -31,22 +31,26 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let second = rest % 60; rest /= 60
         let minute = rest % 60
         let hour = rest / 60
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
-        func put(_ value: Int64, _ width: Int) {
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-            var v = value
-            for index in stride(from: width - 1, through: 0, by: -1) {
-                digits[index] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
+        // Written straight into the string's storage: tables print tens of thousands of these.
+        return String(unsafeUninitializedCapacity: 24) { out in
+            var end = 0
+            func put(_ value: Int64, _ width: Int) {
+                var v = value
+                for index in stride(from: end + width - 1, through: end, by: -1) {
+                    out[index] = UInt8(ascii: "0") + UInt8(v % 10)
+                    v /= 10
+                }
+                end += width
             }
-            out.append(contentsOf: digits)
+            func put(_ ascii: Unicode.Scalar) {
+                out[end] = UInt8(ascii: ascii)
+                end += 1
+            }
+            put(year, 4); put("-"); put(month, 2); put("-"); put(dayOfMonth, 2)
+            put("T"); put(hour, 2); put(":"); put(minute, 2)
+            put(":"); put(second, 2); put("."); put(millis, 3); put("Z")
+            return end
         }
-        put(year, 4); out.append(UInt8(ascii: "-")); put(month, 2); out.append(UInt8(ascii: "-")); put(dayOfMonth, 2)
-        out.append(UInt8(ascii: "T")); put(hour, 2); out.append(UInt8(ascii: ":")); put(minute, 2)
-        out.append(UInt8(ascii: ":")); put(second, 2); out.append(UInt8(ascii: ".")); put(millis, 3)
-        out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The UTC date `YYYY-MM-DD` of this moment.

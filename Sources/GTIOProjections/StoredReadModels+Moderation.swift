@@ -44,7 +44,14 @@ extension StoredReadModels {
             sql += " LIMIT ?"
             arguments.append(.integer(Int64(limit)))
         }
-        return try read { tables in try tables.rows(sql, arguments).map(Self.flaggedItem) }
+        return try read { tables in
+            var queue: [FlaggedItem] = []
+            try tables.forEachRow(sql, arguments) { row in
+                queue.append(Self.flaggedItem(row))
+                return true
+            }
+            return queue
+        }
     }
 
     /// Every flagger: most items flagged first, then user.

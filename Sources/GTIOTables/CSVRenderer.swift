@@ -6,11 +6,17 @@
 /// Event data is the app's users' text, and these files are opened in spreadsheets.
 public enum CSVRenderer {
     public static func render(_ table: ResultTable, raw: Bool = false) -> String {
-        var out = table.columns.map(field).joined(separator: ",") + "\r\n"
-        for row in table.rows {
-            out += row.map { field(raw ? $0.plainText : neutralised($0)) }.joined(separator: ",") + "\r\n"
-        }
+        var out = ""
+        write(table, raw: raw) { out += $0 }
         return out
+    }
+
+    /// Hands `out` the CSV text a line at a time, so that a long answer is never held whole.
+    public static func write(_ table: ResultTable, raw: Bool = false, to out: (String) -> Void) {
+        out(table.columns.map(field).joined(separator: ",") + "\r\n")
+        for row in table.rows {
+            out(row.map { field(raw ? $0.plainText : neutralised($0)) }.joined(separator: ",") + "\r\n")
+        }
     }
 
     /// The cell's text, with a `'` before text a spreadsheet would take for a formula.

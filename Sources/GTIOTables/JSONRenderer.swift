@@ -3,13 +3,18 @@ import GTIOCatalog
 /// JSON output: an array of objects with the table's columns as keys, in column order.
 public enum JSONRenderer {
     public static func render(_ table: ResultTable) -> String {
-        var out = "["
-        for (index, row) in table.rows.enumerated() {
-            out += index == 0 ? "\n  " : ",\n  "
-            out += object(zip(table.columns, row).map { ($0, $1) })
-        }
-        out += table.rows.isEmpty ? "]\n" : "\n]\n"
+        var out = ""
+        write(table) { out += $0 }
         return out
+    }
+
+    /// Hands `out` the JSON text a row at a time, so that a long answer is never held whole.
+    public static func write(_ table: ResultTable, to out: (String) -> Void) {
+        out("[")
+        for (index, row) in table.rows.enumerated() {
+            out((index == 0 ? "\n  " : ",\n  ") + object(zip(table.columns, row).map { ($0, $1) }))
+        }
+        out(table.rows.isEmpty ? "]\n" : "\n]\n")
     }
 
     /// One object with `members` in order, on one line.

@@ -4,11 +4,18 @@ extension ResultTable {
     /// Renders the table in `format`; `width` bounds table output (nil: no limit); `rawCSV`
     /// leaves CSV text cells as they are, formulas and all.
     public func rendered(as format: OutputFormat, width: Int? = nil, rawCSV: Bool = false) -> String {
+        var text = ""
+        write(as: format, width: width, rawCSV: rawCSV) { text += $0 }
+        return text
+    }
+
+    /// Hands `out` the table in `format` a piece at a time, as `rendered` would give it whole.
+    public func write(as format: OutputFormat, width: Int? = nil, rawCSV: Bool = false, to out: (String) -> Void) {
         switch format {
-        case .table: TableRenderer(width: width).render(self)
-        case .csv: CSVRenderer.render(self, raw: rawCSV)
-        case .json: JSONRenderer.render(self)
-        case .markdown: MarkdownRenderer.render(self)
+        case .table: TableRenderer(width: width).write(self, to: out)
+        case .csv: CSVRenderer.write(self, raw: rawCSV, to: out)
+        case .json: JSONRenderer.write(self, to: out)
+        case .markdown: MarkdownRenderer.write(self, to: out)
         }
     }
 }

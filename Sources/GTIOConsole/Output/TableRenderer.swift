@@ -6,27 +6,34 @@ struct TableRenderer {
     var width: Int?
 
     func render(_ table: ResultTable) -> String {
-        let cells = table.rows.map { row in row.map(display) }
+        var out = ""
+        write(table) { out += $0 }
+        return out
+    }
+
+    /// Hands `out` the table a line at a time. Widths come from a first pass over the cells'
+    /// text, which the second pass makes again rather than keep: a long answer is never held
+    /// whole, as rows or as lines.
+    func write(_ table: ResultTable, to out: (String) -> Void) {
         var widths = table.columns.map(DisplayWidth.of)
-        for row in cells {
-            for (index, text) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], DisplayWidth.of(text))
+        for row in table.rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], DisplayWidth.of(display(cell)))
             }
         }
         if let width { widths = fit(widths, into: width) }
-        var lines: [String] = []
-        lines.append(zip(table.columns, widths).map { pad(cut($0, $1), $1, right: false) }.joined(separator: "  "))
-        lines.append(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  "))
-        for (rowIndex, row) in cells.enumerated() {
-            var parts: [String] = []
-            for (index, text) in row.enumerated() where index < widths.count {
-                parts.append(pad(cut(text, widths[index]), widths[index], right: table.rows[rowIndex][index].isNumeric))
+        out(zip(table.columns, widths).map { pad(cut($0, $1), $1, right: false) }.joined(separator: "  ").trailingSpacesTrimmed + "\n")
+        out(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ").trailingSpacesTrimmed + "\n")
+        for row in table.rows {
+            var line = ""
+            for (index, cell) in row.enumerated() where index < widths.count {
+                if index > 0 { line += "  " }
+                line += pad(cut(display(cell), widths[index]), widths[index], right: cell.isNumeric)
             }
-            lines.append(parts.joined(separator: "  "))
+            out(line.trailingSpacesTrimmed + "\n")
         }
         let count = table.rows.count
-        lines.append("(\(count) row\(count == 1 ? "" : "s"))")
-        return lines.map { $0.trailingSpacesTrimmed }.joined(separator: "\n") + "\n"
+        out("(\(count) row\(count == 1 ? "" : "s"))\n")
     }
 
     private func display(_ cell: Cell) -> String {
