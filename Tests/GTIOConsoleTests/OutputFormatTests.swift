@@ -81,6 +81,16 @@ import Testing
         #expect(DisplayWidth.of("美咲") == 4)
         #expect(DisplayWidth.of("Łukasz") == 6)
         #expect(DisplayWidth.of("e\u{301}") == 1)  // e + combining acute: one column
+        #expect(DisplayWidth.of("Zoë José\u{A0}Ñ") == 10)  // precomposed Latin: a column a scalar
+        #expect(DisplayWidth.of("Zoë\u{301}") == 3)  // a combining mark after them still adds none
+        #expect(DisplayWidth.of("a\u{9F}b") == 2)  // a C1 control takes no column, as before the fast path
+    }
+
+    @Test func trailingSpacesAreTrimmedAndNothingElse() {
+        #expect("Zoë   ".trailingSpacesTrimmed == "Zoë")
+        #expect("美咲 \u{301} ".trailingSpacesTrimmed == "美咲 \u{301}")
+        #expect("   ".trailingSpacesTrimmed == "")
+        #expect("a\t".trailingSpacesTrimmed == "a\t")
     }
 }
 

@@ -29,7 +29,17 @@ enum DisplayWidth {
     static func of(_ text: String) -> Int {
         var text = text
         let ascii = text.withUTF8 { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
-        return ascii ? text.utf8.count : text.reduce(0) { $0 + of($1) }
+        if ascii { return text.utf8.count }
+        // Latin letters with their accents precomposed (names, mostly) are one column a scalar
+        // too: below U+0300, where combining marks begin, nothing printable is wide or joins.
+        var scalars = 0
+        for scalar in text.unicodeScalars {
+            guard scalar.value < 0x300, scalar.value >= 0xA0 || (scalar.value >= 0x20 && scalar.value < 0x7F) else {
+                return text.reduce(0) { $0 + of($1) }
+            }
+            scalars += 1
+        }
+        return scalars
     }
 
     /// The longest prefix of `text` that fits `width` columns.

@@ -89,8 +89,9 @@ struct TableRenderer {
 
 extension String {
     var trailingSpacesTrimmed: String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
+        // By bytes: a space is one byte in UTF-8 and never part of another character's bytes.
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: " ") { end = utf8.index(before: end) }
+        return end == utf8.endIndex ? self : String(self[..<end])
     }
 }
