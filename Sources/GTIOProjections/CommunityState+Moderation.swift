@@ -77,7 +77,7 @@ extension CommunityState {
             seq: event.seq, at: event.at, item: item, action: resolution.action ?? "dismiss", moderator: moderator,
             note: resolution.note, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at)
         decisions.append(decision)
-        desk.decided(decision)
+        desk.add(decision)
         creditFlaggers(open.keys, of: item, removed: resolution.action == "remove")
         if resolution.action == "remove" {
             switch ItemRef(item) {

@@ -47,7 +47,7 @@ struct DeskTotals: Sendable, Equatable {
     }
 
     /// A decision was taken.
-    mutating func decided(_ decision: CommunityState.Decision) {
+    mutating func add(_ decision: CommunityState.Decision) {
         decided.count(decision.action)
         byModerator[decision.moderator, default: Tally()].count(decision.action)
         let wait = Self.wait(of: decision)
