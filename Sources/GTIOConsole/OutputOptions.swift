@@ -22,16 +22,7 @@ struct OutputOptions: ParsableArguments {
             }
             Terminal.writeError("wrote \(table.rows.count) row\(table.rows.count == 1 ? "" : "s") to \(out)\n")
         } else {
-            // Written in pieces of about 64 KB: a long answer is never held whole as text.
-            var pending = ""
-            table.write(as: format, width: Terminal.width, rawCSV: rawCsv) { piece in
-                pending += piece
-                if pending.utf8.count >= 1 << 16 {
-                    Terminal.write(pending)
-                    pending = ""
-                }
-            }
-            Terminal.write(pending)
+            Terminal.write(table, as: format, width: Terminal.width, rawCSV: rawCsv)
         }
     }
 }

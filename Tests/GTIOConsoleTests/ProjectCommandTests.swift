@@ -26,6 +26,20 @@ import Glibc
         return (answer.rows.first?.first?.int64 ?? 0, try store.lastSeq())
     }
 
+    /// A projector started on `location` once it leads, then paused (SIGSTOP): it still leads but
+    /// applies nothing, so what is appended next waits for it. The caller kills it.
+    func pausedLeader(on location: String, _ store: any EventStore) throws -> Process {
+        let projector = try GTIOBinary.start(["project", "--follow", "--store", location])
+        do {
+            #expect(try eventually(30) { try store.isLed("projector") })
+        } catch {
+            kill(projector.processIdentifier, SIGKILL)
+            throw error
+        }
+        kill(projector.processIdentifier, SIGSTOP)
+        return projector
+    }
+
     @Test(arguments: StoreBackend.all)
     func aFollowerKeepsTheReadModelsCurrentAndAnotherTakesOverAfterKill9(_ backend: StoreBackend) throws {
         let files = try [(41, 3_000), (42, 3_000), (43, 3_000)].map { try demo("p\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
@@ -77,10 +91,8 @@ import Glibc
         #expect(try GTIOBinary.run(["ingest", files[0], "--store", location]).status == 0)
         let store = try backend.open(in: folder)
         // A projector that stops applying, then dies: the second file's events wait for the next.
-        let stalled = try GTIOBinary.start(["project", "--follow", "--store", location])
+        let stalled = try pausedLeader(on: location, store)
         defer { if stalled.isRunning { kill(stalled.processIdentifier, SIGKILL) } }
-        #expect(try eventually(30) { try store.isLed("projector") })
-        kill(stalled.processIdentifier, SIGSTOP)
         #expect(try GTIOBinary.run(["ingest", files[1], "--store", location]).stdout.contains("left to the projector"))
         kill(stalled.processIdentifier, SIGKILL)
         stalled.waitUntilExit()
@@ -131,11 +143,8 @@ import Glibc
         let location = try backend.location(in: folder)
         #expect(try GTIOBinary.run(["ingest", files[0], "--store", location]).status == 0)
         let store = try backend.open(in: folder)
-        let projector = try GTIOBinary.start(["project", "--follow", "--store", location])
+        let projector = try pausedLeader(on: location, store)
         defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
-        #expect(try eventually(30) { try store.isLed("projector") })
-        // Paused, the projector still leads but applies nothing.
-        kill(projector.processIdentifier, SIGSTOP)
         #expect(try GTIOBinary.run(["ingest", files[1], "--store", location]).stdout.contains("left to the projector"))
         #expect(try progress(store).models < progress(store).log)
         let query = GTIOBinary.launch(["looks", "popular", "--format", "csv", "--store", location], environment: ["GTIO_SCAN_STATS": "1"])
@@ -168,12 +177,9 @@ import Glibc
         let location = try backend.location(in: folder)
         #expect(try GTIOBinary.run(["ingest", folder.write("m.jsonl", log), "--store", location]).status == 0)
         let store = try backend.open(in: folder)
-        let projector = try GTIOBinary.start(["project", "--follow", "--store", location])
-        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
-        #expect(try eventually(30) { try store.isLed("projector") })
-
         // A flag the paused projector has not applied: the decision waits for it, and expects it.
-        kill(projector.processIdentifier, SIGSTOP)
+        let projector = try pausedLeader(on: location, store)
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
         let flag = event("6", "post.flagged", "04:00:00", "dee", #"{"post":"p1"}"#)
         let ingested = try GTIOBinary.run(["ingest", "-", "--store", location], input: flag)
         #expect(ingested.stdout.contains("left to the projector"), "\(ingested.stdout)")

@@ -30,6 +30,6 @@ struct CatalogCommand: ParsableCommand {
             let fields = type.fields.map { $0.name + ($0.isRequired ? "" : "?") }.joined(separator: ", ")
             table.rows.append([.text(type.rawValue), .text(type.requiresUser ? "required" : "optional"), .text(fields)])
         }
-        Terminal.write(table.rendered(as: format, width: Terminal.width))
+        Terminal.write(table, as: format, width: Terminal.width)
     }
 }

@@ -23,7 +23,7 @@ struct EventCommand: ParsableCommand {
                 Terminal.line(column.padding(to: width) + "  " + cell.plainText)
             }
         } else {
-            Terminal.write(table.rendered(as: format))
+            Terminal.write(table, as: format)
         }
     }
 }

@@ -31,8 +31,8 @@ struct InsightCommand: ParsableCommand {
         case "list":
             guard rest.isEmpty else { throw ConsoleError.badArgument("insight list takes no arguments") }
             let saved = try SavedInsights.all(in: try store.openForReading())
-            Terminal.write(ResultTable(columns: ["name", "command"], rows: saved.map { [.text($0.name), .text($0.command)] })
-                .rendered(as: .table, width: Terminal.width, rawCSV: false))
+            Terminal.write(ResultTable(columns: ["name", "command"], rows: saved.map { [.text($0.name), .text($0.command)] }),
+                           as: .table, width: Terminal.width)
         case "save":
             guard rest.count >= 2 else { throw ConsoleError.badArgument("usage: insight save NAME 'COMMAND' (e.g. insight save hearts 'trend post.hearted')") }
             let name = rest[0], command = rest.dropFirst().joined(separator: " ")

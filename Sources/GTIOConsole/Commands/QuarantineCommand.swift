@@ -29,7 +29,7 @@ struct QuarantineCommand: ParsableCommand {
                     .text(entry.reason), .text(entry.originalText),
                 ])
             }
-            Terminal.write(table.rendered(as: format, width: Terminal.width))
+            Terminal.write(table, as: format, width: Terminal.width)
         }
     }
 

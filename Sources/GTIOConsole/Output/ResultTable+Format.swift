@@ -19,3 +19,19 @@ extension ResultTable {
         }
     }
 }
+
+extension Terminal {
+    /// Writes `table` to standard output (or the capture) in `format`, in pieces of about 64 KB:
+    /// a long answer is never held whole as text.
+    static func write(_ table: ResultTable, as format: OutputFormat, width: Int? = nil, rawCSV: Bool = false) {
+        var pending = ""
+        table.write(as: format, width: width, rawCSV: rawCSV) { piece in
+            pending += piece
+            if pending.utf8.count >= 1 << 16 {
+                write(pending)
+                pending = ""
+            }
+        }
+        write(pending)
+    }
+}

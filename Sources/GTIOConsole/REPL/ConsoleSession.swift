@@ -140,7 +140,7 @@ final class ConsoleSession {
             // Ctrl-C stops the statement (see LineEditor); the row limit and the time limit are
             // those of `gtio sql`.
             let answer = try storeOptions.openForReading().readOnlySQL(statementText, limits: .standard)
-            Terminal.write(SQLCommand.table(answer).rendered(as: format ?? .table, width: Terminal.width))
+            Terminal.write(SQLCommand.table(answer), as: format ?? .table, width: Terminal.width)
             if answer.isTruncated { Terminal.writeError(SQLCommand.truncationNote(answer, allRows: "gtio sql --limit 0") + "\n") }
             return .success
         } catch let error as StoreError {
