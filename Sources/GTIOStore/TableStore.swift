@@ -32,9 +32,9 @@ public protocol TableWriting: TableReading {
     /// the secondary indexes out while it loads and build them after, from sorted keys, rather
     /// than keep them up to date row by row.
     func load(_ rows: PackedRows, into table: TableLayout) throws
-    /// For each key in order, removes its row and, when `rows` gives one, inserts that in its
-    /// place: what an incremental update of a read model writes. A backend a round trip away
-    /// does it in a few statements rather than two per key.
+    /// Leaves each key with the row `rows` gives for it, or with none: what an incremental
+    /// update of a read model writes. A backend may leave a row that is already as given
+    /// untouched, and one a round trip away does it in a few statements rather than two per key.
     func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws
     /// Removes every row whose `column` is one of `values`, then inserts `rows`: the rows of
     /// several parents (a post's brands, a day's sign-ups) replaced at once. With no values it

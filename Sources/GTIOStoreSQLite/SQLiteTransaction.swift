@@ -93,6 +93,32 @@ struct SQLiteTransaction: LogWriting {
         try db.cachedStatement(sql: Self.insertSQL(table)).execute(arguments: StatementArguments(row.map(\.databaseValue)))
     }
 
+    /// An upsert that leaves a row already as given untouched: most rows a catch-up touches
+    /// (a user who was merely active, a post hearted without a vote) come out as they were, and
+    /// deleting and inserting them anyway dirtied a page of the table and of each index.
+    func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
+        guard !keys.isEmpty else { return }
+        let upsert = try db.cachedStatement(sql: Self.upsertSQL(table))
+        for (key, row) in zip(keys, rows) {
+            if let row {
+                try upsert.execute(arguments: StatementArguments(row.map(\.databaseValue)))
+            } else {
+                try delete(from: table, key: key)
+            }
+        }
+    }
+
+    /// Inserts a row, or updates the row of its key when some column differs.
+    static func upsertSQL(_ table: TableLayout) -> String {
+        let values = table.columns.dropFirst(table.keyCount).map(\.name)
+        let conflict = "ON CONFLICT (\(table.keyColumns.joined(separator: ", ")))"
+        guard !values.isEmpty else { return "\(insertSQL(table)) \(conflict) DO NOTHING" }
+        return """
+            \(insertSQL(table)) \(conflict) DO UPDATE SET \(values.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")) \
+            WHERE \(values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
+            """
+    }
+
     func insert(_ rows: PackedRows, into table: TableLayout) throws {
         try BulkInsert(into: table.name, columns: table.columns.map(\.name), in: db).insert(rows)
     }
