@@ -2,6 +2,9 @@
 /// are rewritten. Marks err on the side of too many: a row rewritten unchanged is harmless.
 public struct ChangeSet: Sendable {
     public var users: Set<String> = []
+    /// Users whose cohort row moved though their `rm_users` row did not: a new active day that
+    /// retention counts (the cohort rows of `users` are rewritten too).
+    public var cohorts: Set<String> = []
     public var follows: Set<CommunityState.BlockPair> = []
     public var blocks: Set<CommunityState.BlockPair> = []
     public var posts: Set<String> = []

@@ -278,8 +278,11 @@ public struct CommunityState: Sendable {
         if event.user != 0, userActivity.mark(event.user, on: day) {
             tally.users += 1
             noteKnown(event.user)
-            // A new active day may be one that retention counts for the user's cohort.
-            if changes != nil, let user = userKeys.id(event.user), signups[user] != nil { changes?.users.insert(user) }
+            // A new active day moves the user's cohort row when retention counts that day.
+            if changes != nil, let user = userKeys.id(event.user), let signup = signups[user],
+               ReadModels.retentionOffsets.contains(day - Timestamp(milliseconds: signup.at).day) {
+                changes?.cohorts.insert(user)
+            }
         }
         if event.device != 0, deviceActivity.mark(event.device, on: day) { tally.devices += 1 }
 
