@@ -137,15 +137,28 @@ struct PostgresTransaction: LogWriting {
 
     /// Two statements whatever the number of keys: the keys' rows deleted (the keys unnested
     /// from one array per key column), then the new rows inserted (one array per column).
+    /// Two statements at most: the keys left without a row deleted, then the other rows
+    /// upserted, skipping a row already as given (updating it would still write a new version).
+    /// The keys are distinct, as one upsert may not touch a row twice.
     func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
-        guard !keys.isEmpty else { return }
         let keyColumns = table.columns.prefix(table.keyCount)
-        try session.run(unnesting: Self.arrays(of: keys, for: keyColumns)) { keys in
-            "DELETE FROM \(table.name) WHERE (\(Self.names(keyColumns))) IN (\(keys))"
+        let gone = zip(keys, rows).compactMap { $1 == nil ? $0 : nil }
+        if !gone.isEmpty {
+            try session.run(unnesting: Self.arrays(of: gone, for: keyColumns)) { keys in
+                "DELETE FROM \(table.name) WHERE (\(Self.names(keyColumns))) IN (\(keys))"
+            }
         }
         let kept = rows.compactMap { $0 }
         guard !kept.isEmpty else { return }
-        try insert(Self.arrays(of: kept, for: table.columns[...]), into: table)
+        let values = table.columns.dropFirst(table.keyCount).map { Self.quoted($0.name) }
+        let action = values.isEmpty ? "DO NOTHING" : """
+            DO UPDATE SET \(values.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")) \
+            WHERE (\(values.map { "\(table.name).\($0)" }.joined(separator: ", "))) \
+            IS DISTINCT FROM (\(values.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
+            """
+        try session.run(unnesting: Self.arrays(of: kept, for: table.columns[...])) { rows in
+            "INSERT INTO \(table.name) (\(Self.names(table.columns[...]))) \(rows) ON CONFLICT (\(Self.names(keyColumns))) \(action)"
+        }
     }
 
     /// Two statements whatever the number of values: the rows of every value deleted, then the
