@@ -27,6 +27,9 @@ public final class LiveReadModels: @unchecked Sendable {
     public let setAside: FoldSnapshotError?
     /// Whether the next write must save the state whatever `FoldSnapshot.isDue` says.
     private var replaceSavedState: Bool
+    /// The seq of the saved state as last seen, to encode a state that is due before the write
+    /// transaction (the transaction checks again: another process may have saved one since).
+    private var savedSeq: Int64?
 
     /// The fold up to where the stored tables stand, so the next catch-up writes increments:
     /// continued from the saved fold state when there is one, folded from seq 1 otherwise;
@@ -55,6 +58,7 @@ public final class LiveReadModels: @unchecked Sendable {
         self.state = state
         self.setAside = setAside
         replaceSavedState = setAside != nil
+        savedSeq = try store.readTables { try FoldSnapshot.savedSeq($0) }
     }
 
     /// Applies the events appended since, updates the tables, and returns the read models.
@@ -84,15 +88,21 @@ public final class LiveReadModels: @unchecked Sendable {
         state.changes = nil
         let models = ReadModels(state: state)
         if let changes, marks.values.contains(where: { $0 != state.lastSeq }) {
+            // Built before the transaction: while it runs, other writers wait.
+            let rows = ChangedRows(changes, models)
+            let encoded = replaceSavedState || FoldSnapshot.isDue(lastSeq: state.lastSeq, saved: savedSeq)
+                ? FoldSnapshot.Encoded(models.state) : nil
             try store.writeTables { tx in
                 // Another process may have moved the tables since they were read: the changes
                 // apply only on top of where they began.
                 let current = try tx.checkpoints(named: ReadModelName.allCases.map(\.checkpointName))
                 guard ReadModelName.allCases.allSatisfy({ current[$0.checkpointName] == before }) else { return }
-                _ = try ReadModelTables.writeChanges(changes, models, in: tx)
-                let due = FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: try FoldSnapshot.savedSeq(tx))
-                if replaceSavedState || due {
-                    try FoldSnapshot.save(models.state, in: tx)
+                try rows.write(in: tx)
+                savedSeq = try FoldSnapshot.savedSeq(tx)
+                if replaceSavedState || FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: savedSeq) {
+                    let snapshot = encoded ?? FoldSnapshot.Encoded(models.state)
+                    try snapshot.save(in: tx)
+                    savedSeq = snapshot.seq
                     replaceSavedState = false
                 }
             }

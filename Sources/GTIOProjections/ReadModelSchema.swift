@@ -53,9 +53,13 @@ public enum ReadModelSchema {
 
     /// Records where the tables now stand: the last seq applied, "now" of that view, events applied.
     static func writePosition(_ state: CommunityState, in tx: any TableWriting) throws {
-        try set("seq", state.lastSeq, in: tx)
-        try set("newest_at", state.newestAt, in: tx)
-        try set("events", Int64(state.eventCount), in: tx)
+        try writePosition(seq: state.lastSeq, newestAt: state.newestAt, events: state.eventCount, in: tx)
+    }
+
+    static func writePosition(seq: Int64, newestAt: Int64?, events: Int, in tx: any TableWriting) throws {
+        try set("seq", seq, in: tx)
+        try set("newest_at", newestAt, in: tx)
+        try set("events", Int64(events), in: tx)
     }
 
     private static func set(_ key: String, _ value: Int64?, in tx: any TableWriting) throws {

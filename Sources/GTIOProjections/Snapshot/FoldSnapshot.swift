@@ -44,23 +44,42 @@ public enum FoldSnapshot {
 
     /// Replaces the saved state with `state`, in the caller's transaction.
     public static func save(_ state: CommunityState, in tx: any TableWriting) throws {
-        let (people, rest) = state.encodedHalves()
-        let bytes = people + rest
-        var header = StateWriter(capacity: 64)
-        header.writeBytes(magic)
-        header.write(format)
-        header.write(ReadModelSchema.version)
-        header.write(state.lastSeq)
-        header.write(state.newestAt)
-        header.write(bytes.count)
-        header.write(people.count)
-        header.writeBytes(Array(SHA256.hash(data: bytes)))
-        try tx.deleteAll(from: table.name)
-        try tx.insert([.integer(0), .blob(header.bytes)], into: table)
-        var part: Int64 = 1
-        for start in stride(from: 0, to: bytes.count, by: partSize) {
-            try tx.insert([.integer(part), .blob(Array(bytes[start..<min(start + partSize, bytes.count)]))], into: table)
-            part += 1
+        try Encoded(state).save(in: tx)
+    }
+
+    /// A state encoded and checksummed, ready to be saved: the work done before a write
+    /// transaction, so that the transaction only writes the bytes.
+    public struct Encoded: Sendable {
+        private let header: [UInt8]
+        private let bytes: [UInt8]
+        /// The seq of the state encoded.
+        public let seq: Int64
+
+        public init(_ state: CommunityState) {
+            let (people, rest) = state.encodedHalves()
+            bytes = people + rest
+            seq = state.lastSeq
+            var header = StateWriter(capacity: 64)
+            header.writeBytes(magic)
+            header.write(format)
+            header.write(ReadModelSchema.version)
+            header.write(state.lastSeq)
+            header.write(state.newestAt)
+            header.write(bytes.count)
+            header.write(people.count)
+            header.writeBytes(Array(SHA256.hash(data: bytes)))
+            self.header = header.bytes
+        }
+
+        /// Replaces the saved state with this one, in the caller's transaction.
+        public func save(in tx: any TableWriting) throws {
+            try tx.deleteAll(from: table.name)
+            try tx.insert([.integer(0), .blob(header)], into: table)
+            var part: Int64 = 1
+            for start in stride(from: 0, to: bytes.count, by: partSize) {
+                try tx.insert([.integer(part), .blob(Array(bytes[start..<min(start + partSize, bytes.count)]))], into: table)
+                part += 1
+            }
         }
     }
 
