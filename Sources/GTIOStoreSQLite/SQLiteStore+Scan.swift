@@ -24,6 +24,19 @@ extension SQLiteStore {
         }
     }
 
+    /// The lowest seq whose `at` lies in the range, nil when none does: exact although late
+    /// events break the order of `at` against seq, as it reads every entry of the range (the
+    /// index's, a fraction of the rows' pages).
+    private static func firstSeq(atLeast: Int64, atMost: Int64?, in db: Database) throws -> Int64? {
+        let statement = try db.cachedStatement(sql: "SELECT MIN(seq) FROM events WHERE at >= ? AND at <= ?")
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        sqlite3_bind_int64(handle, 1, atLeast)
+        sqlite3_bind_int64(handle, 2, atMost ?? .max)
+        guard try nextRow(handle, in: db), sqlite3_column_type(handle, 0) != SQLITE_NULL else { return nil }
+        return sqlite3_column_int64(handle, 0)
+    }
+
     /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.
     static func nextRow(_ handle: OpaquePointer, in db: Database) throws -> Bool {
         let code = sqlite3_step(handle)
@@ -42,6 +55,14 @@ extension SQLiteStore {
     /// Steps through the events of `scope` in `seq` order, handing `body` each row as SQLite
     /// holds it: for readers that key ids from their bytes rather than making strings first.
     static func scanRows(_ scope: LogScope, in db: Database, _ body: (EventRow) throws -> Void) throws {
+        var scope = scope
+        if let atLeast = scope.atLeast {
+            // A time range starts the scan at its first event by the index on `at`, rather than at
+            // `afterSeq`: SQLite walks the seqs and tests each row's `at`, and an insight's 30 days
+            // at the end of a long log would read every page before them.
+            guard let first = try firstSeq(atLeast: atLeast, atMost: scope.atMost, in: db) else { return }
+            scope.afterSeq = max(scope.afterSeq, first - 1)
+        }
         var sql = "SELECT seq, type, at, user, device, subject, object, value, flag, text, number FROM events WHERE seq > ?"
         if scope.throughSeq != nil { sql += " AND seq <= ?" }
         if scope.atMost != nil { sql += " AND at <= ?" }
