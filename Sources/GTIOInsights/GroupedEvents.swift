@@ -19,7 +19,9 @@ struct GroupedEvents {
         let properties = (by.map { [$0] } ?? []) + filters.map(\.property)
         let offset = by == nil ? 0 : 1
         var byBucket: [Int64: [String: Tally]] = [:], totals: [String: Tally] = [:], overall = Tally()
-        try reader.read(types: selector.types, times: window.times, properties: properties, numeric: measure.numeric) { event in
+        try reader.read(
+            types: selector.types, times: window.times, properties: properties, numeric: measure.numeric, devices: measure == .devices
+        ) { event in
             for (index, filter) in filters.enumerated() where !filter.keeps(event.values[offset + index]) { return }
             let groups = by == nil ? ["all"] : (event.values[0].isEmpty ? [InsightProperty.none] : event.values[0])
             let bucket = interval?.start(of: Timestamp(milliseconds: event.at).day)

@@ -37,10 +37,12 @@ public struct InsightReader: Sendable {
     }
 
     /// Calls `body` with each event in view of `types` (nil: all) whose `at` lies in `times`, in
-    /// seq order, with the values of `properties` and the number of `numeric`.
+    /// seq order, with the values of `properties` and the number of `numeric`; with its device
+    /// only when `devices` (a device id is a string made for each event, which most insights
+    /// never read).
     func read(
         types: Set<EventType>?, times: ClosedRange<Int64>, properties: [InsightProperty], numeric: InsightProperty? = nil,
-        _ body: (InsightEvent) throws -> Void
+        devices: Bool = false, _ body: (InsightEvent) throws -> Void
     ) throws {
         let upper = view.asOf.map { min($0, times.upperBound) } ?? times.upperBound
         guard times.lowerBound <= upper else { return }
@@ -62,7 +64,7 @@ public struct InsightReader: Sendable {
                 values.append(try Self.values(of: property, row, user: user, props: props, signups: signups))
             }
             let number = try numeric.flatMap { try Self.number(of: $0, row, props: props) }
-            try body(InsightEvent(seq: row.seq, type: row.type, at: row.at, user: user, device: row.text(.device),
+            try body(InsightEvent(seq: row.seq, type: row.type, at: row.at, user: user, device: devices ? row.text(.device) : nil,
                                   values: values, number: number))
         }
     }
