@@ -4,7 +4,7 @@ import GTIOStore
 /// The table rows a run of applied events changed, built from the read models before the write
 /// transaction that stores them: the store has one writer, and an appending collector's commits
 /// wait for as long as a catch-up holds it, so nothing but the writes happens inside.
-public struct ChangedRows: Sendable {
+struct ChangedRows: Sendable {
     private enum Step: Sendable {
         /// Each key left with its row, or none (`TableWriting.rewrite`).
         case rewrite(TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?])
@@ -19,7 +19,7 @@ public struct ChangedRows: Sendable {
     private let seq: Int64, newestAt: Int64?, events: Int
 
     /// The rows of every model that `changes` touched, as `models` has them.
-    public init(_ changes: ChangeSet, _ models: ReadModels) {
+    init(_ changes: ChangeSet, _ models: ReadModels) {
         let state = models.state
         seq = state.lastSeq
         newestAt = state.newestAt
@@ -81,7 +81,7 @@ public struct ChangedRows: Sendable {
     /// in the caller's transaction. Every checkpoint must stand where the change set began.
     /// Returns the rows written.
     @discardableResult
-    public func write(in tx: any TableWriting) throws -> Int {
+    func write(in tx: any TableWriting) throws -> Int {
         var written = 0
         for step in steps {
             switch step {

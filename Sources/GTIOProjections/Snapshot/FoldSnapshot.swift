@@ -49,13 +49,13 @@ public enum FoldSnapshot {
 
     /// A state encoded and checksummed, ready to be saved: the work done before a write
     /// transaction, so that the transaction only writes the bytes.
-    public struct Encoded: Sendable {
+    struct Encoded: Sendable {
         private let header: [UInt8]
         private let bytes: [UInt8]
         /// The seq of the state encoded.
-        public let seq: Int64
+        let seq: Int64
 
-        public init(_ state: CommunityState) {
+        init(_ state: CommunityState) {
             let (people, rest) = state.encodedHalves()
             bytes = people + rest
             seq = state.lastSeq
@@ -72,7 +72,7 @@ public enum FoldSnapshot {
         }
 
         /// Replaces the saved state with this one, in the caller's transaction.
-        public func save(in tx: any TableWriting) throws {
+        func save(in tx: any TableWriting) throws {
             try tx.deleteAll(from: table.name)
             try tx.insert([.integer(0), .blob(header)], into: table)
             var part: Int64 = 1
