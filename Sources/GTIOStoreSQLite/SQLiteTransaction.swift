@@ -95,7 +95,7 @@ struct SQLiteTransaction: LogWriting {
 
     /// An upsert that leaves a row already as given untouched: most rows a catch-up touches
     /// (a user who was merely active, a post hearted without a vote) come out as they were, and
-    /// deleting and inserting them anyway dirtied a page of the table and of each index.
+    /// deleting and inserting them would dirty a page of the table and of each of its indexes.
     func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
         guard !keys.isEmpty else { return }
         let upsert = try db.cachedStatement(sql: Self.upsertSQL(table))
