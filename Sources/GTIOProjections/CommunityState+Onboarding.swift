@@ -48,10 +48,11 @@ extension CommunityState {
 }
 
 extension Array where Element == Int64 {
-    /// Appends `value`, or inserts it in order when it is earlier than the last (a late event).
+    /// Appends `value`, or inserts it in order when it is earlier than the last (a late event),
+    /// after any equal ones.
     mutating func insertSorted(_ value: Int64) {
         if let last, last > value {
-            insert(value, at: firstIndex { $0 > value }!)
+            insert(value, at: partitioningIndex { $0 > value })
         } else {
             append(value)
         }

@@ -33,8 +33,7 @@ struct DeskTotals: Sendable, Equatable {
         for entry in items { itemChanged(wasOpen: 0, isOpen: entry.open.count) }
         waits.reserveCapacity(decisions.count)
         for decision in decisions {
-            decided.count(decision.action)
-            byModerator[decision.moderator, default: Tally()].count(decision.action)
+            tally(decision)
             waits.append(Self.wait(of: decision))
         }
         waits.sort()
@@ -48,16 +47,13 @@ struct DeskTotals: Sendable, Equatable {
 
     /// A decision was taken.
     mutating func add(_ decision: CommunityState.Decision) {
+        tally(decision)
+        waits.insertSorted(Self.wait(of: decision))
+    }
+
+    private mutating func tally(_ decision: CommunityState.Decision) {
         decided.count(decision.action)
         byModerator[decision.moderator, default: Tally()].count(decision.action)
-        let wait = Self.wait(of: decision)
-        // The first index whose wait is larger: equal waits are interchangeable.
-        var low = 0, high = waits.count
-        while low < high {
-            let middle = (low + high) / 2
-            if waits[middle] <= wait { low = middle + 1 } else { high = middle }
-        }
-        waits.insert(wait, at: low)
     }
 
     /// The median and 90th-percentile waits, at the positions `waitPosition` gives.

@@ -28,13 +28,8 @@ extension SQLiteStore {
     /// events break the order of `at` against seq, as it reads every entry of the range (the
     /// index's, a fraction of the rows' pages).
     private static func firstSeq(atLeast: Int64, atMost: Int64?, in db: Database) throws -> Int64? {
-        let statement = try db.cachedStatement(sql: "SELECT MIN(seq) FROM events WHERE at >= ? AND at <= ?")
-        let handle = statement.sqliteStatement
-        defer { sqlite3_reset(handle) }
-        sqlite3_bind_int64(handle, 1, atLeast)
-        sqlite3_bind_int64(handle, 2, atMost ?? .max)
-        guard try nextRow(handle, in: db), sqlite3_column_type(handle, 0) != SQLITE_NULL else { return nil }
-        return sqlite3_column_int64(handle, 0)
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT MIN(seq) FROM events WHERE at >= ? AND at <= ?"), arguments: [atLeast, atMost ?? .max])
     }
 
     /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.
