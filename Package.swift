@@ -151,7 +151,7 @@ let package = Package(
                            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GTIOInsightsTests",
-            dependencies: ["GTIOInsights", "GTIOStoreSQLite", "GTIOTables", "GTIOTestSupport"]),
+            dependencies: ["GTIOInsights", "GTIOSimulation", "GTIOStoreSQLite", "GTIOTables", "GTIOTestSupport"]),
         .testTarget(
             name: "GTIOReportsTests",
             // Runs the real `gtio`, which `swift test` builds through this dependency.

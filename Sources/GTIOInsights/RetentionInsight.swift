@@ -20,56 +20,60 @@ public struct RetentionInsight: Sendable {
 
     public func run(_ reader: InsightReader, window: InsightWindow) throws -> ResultTable {
         guard interval != .month else { throw InsightError.badOption("retention --interval takes day or week") }
-        // Each user's first start event in the window, by (at, seq).
-        var first: [String: (at: Int64, seq: Int64)] = [:]
-        try read(start, times: window.times, reader) { user, event in
-            if let known = first[user], (known.at, known.seq) <= (event.at, event.seq) { return }
-            first[user] = (event.at, event.seq)
-        }
-        // Each user's cohort (its interval's first day), and a bit for each period k in which
-        // they came back: one look-up a returning event, rather than a set of intervals a user.
-        let periods = max(1, self.periods ?? (interval == .day ? 7 : 4)), words = periods / 64 + 1
-        var cohortOf: [String: Int] = [:]
-        var cohorts: [Int64] = []
-        cohortOf.reserveCapacity(first.count)
-        for (user, event) in first {
-            cohortOf[user] = cohorts.count
-            cohorts.append(interval.start(of: Timestamp(milliseconds: event.at).day))
-        }
-        var returned = [UInt64](repeating: 0, count: cohorts.count * words)
-        let periodDays: Int64 = interval == .day ? 1 : 7
-        // Returns come after the window too, up to now, but not past the last period of the
-        // last cohort (which ends after the window begins).
-        if let last = cohorts.max() {
-            let end = (last + periodDays * Int64(periods + 1)) * 86_400_000 - 1
-            try read(comeback, times: window.times.lowerBound...max(window.times.lowerBound, end), reader) { user, event in
-                guard let index = cohortOf[user] else { return }
-                let period = (interval.start(of: Timestamp(milliseconds: event.at).day) - cohorts[index]) / periodDays
-                if period >= 1 && period <= Int64(periods) { returned[index * words + Int(period) / 64] |= 1 << UInt64(period % 64) }
+        let periods = max(1, self.periods ?? (interval == .day ? 7 : 4)), periodDays: Int64 = interval == .day ? 1 : 7
+        // Intervals are counted from the window's first. Returns come after the window too, up
+        // to now, but not past the last period of a cohort of the window's last interval.
+        let base = interval.start(of: window.from)
+        let span = Int((interval.start(of: window.to) - base) / periodDays) + periods + 1, words = span / 64 + 1
+        let end = (base + periodDays * Int64(span)) * InsightWindow.day - 1
+        let startFilters = start.filters + filters, returnFilters = comeback.filters + filters
+        let types = start.types.flatMap { starts in comeback.types.map { starts.union($0) } }
+        // One pass over both selectors' events, since a scan of the window costs the same
+        // whichever types it keeps: each user's first start event in the window, by (at, seq),
+        // and a bit for each interval in which they made a return event. A user's cohort is
+        // known only once the pass is over.
+        var slotOf: [String: Int] = [:]
+        var first: [(at: Int64, seq: Int64)?] = []
+        var returned: [UInt64] = []
+        try reader.read(types: types, times: window.times.lowerBound...end,
+                        properties: (startFilters + returnFilters).map(\.property)) { event in
+            guard let user = event.user else { return }
+            let starts = window.times.contains(event.at) && start.types?.contains(event.type) ?? true
+                && startFilters.indices.allSatisfy { startFilters[$0].keeps(event.values[$0]) }
+            let returns = comeback.types?.contains(event.type) ?? true
+                && returnFilters.indices.allSatisfy { returnFilters[$0].keeps(event.values[startFilters.count + $0]) }
+            guard starts || returns else { return }
+            let slot: Int
+            if let known = slotOf[user] {
+                slot = known
+            } else {
+                slot = first.count
+                slotOf[user] = slot
+                first.append(nil)
+                returned.append(contentsOf: repeatElement(0, count: words))
+            }
+            if starts, first[slot].map({ ($0.at, $0.seq) > (event.at, event.seq) }) ?? true { first[slot] = (event.at, event.seq) }
+            if returns {
+                let k = Int((interval.start(of: Timestamp(milliseconds: event.at).day) - base) / periodDays)
+                if k < span { returned[slot * words + k / 64] |= 1 << UInt64(k % 64) }
             }
         }
-        var members: [Int64: [Int]] = [:]
-        for index in cohorts.indices { members[cohorts[index], default: []].append(index) }
+        // Each cohort's users, by the index of its interval.
+        var members: [Int: [Int]] = [:]
+        for slot in first.indices {
+            guard let event = first[slot] else { continue }
+            members[Int((interval.start(of: Timestamp(milliseconds: event.at).day) - base) / periodDays), default: []].append(slot)
+        }
         var rows: [[Cell]] = []
         for cohort in members.keys.sorted() {
             let users = members[cohort]!
             for period in 1...periods {
-                let retained = users.count { returned[$0 * words + period / 64] & (1 << UInt64(period % 64)) != 0 }
-                rows.append([.text(interval.label(cohort)), .integer(Int64(users.count)), .integer(Int64(period)),
-                             .integer(Int64(retained)), .number(Double(retained) / Double(users.count))])
+                let k = cohort + period
+                let retained = users.count { returned[$0 * words + k / 64] & (1 << UInt64(k % 64)) != 0 }
+                rows.append([.text(interval.label(base + periodDays * Int64(cohort))), .integer(Int64(users.count)),
+                             .integer(Int64(period)), .integer(Int64(retained)), .number(Double(retained) / Double(users.count))])
             }
         }
         return ResultTable(columns: Self.columns, rows: rows)
-    }
-
-    /// Calls `body` with the user and the event of each event `selector` (and the filters) keeps.
-    private func read(_ selector: EventSelector, times: ClosedRange<Int64>, _ reader: InsightReader,
-                      _ body: (String, InsightEvent) -> Void) throws {
-        let filters = selector.filters + self.filters
-        try reader.read(types: selector.types, times: times, properties: filters.map(\.property)) { event in
-            guard let user = event.user else { return }
-            for (index, filter) in filters.enumerated() where !filter.keeps(event.values[index]) { return }
-            body(user, event)
-        }
     }
 }
