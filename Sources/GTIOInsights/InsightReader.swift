@@ -47,8 +47,10 @@ public struct InsightReader: Sendable {
         let upper = view.asOf.map { min($0, times.upperBound) } ?? times.upperBound
         guard times.lowerBound <= upper else { return }
         let signups = properties.contains(where: \.needsSignups) ? try self.signups() : [:]
+        var columns: LogColumns = devices ? [.user, .device] : .user
+        for property in properties + (numeric.map { [$0] } ?? []) { columns.formUnion(Self.columns(of: property, types)) }
         let scope = LogScope(throughSeq: view.throughSeq, atMost: upper, atLeast: times.lowerBound,
-                             types: types.map { $0.sorted { $0.rawValue < $1.rawValue } })
+                             types: types.map { $0.sorted { $0.rawValue < $1.rawValue } }, columns: columns)
         try store.scanRows(scope) { row in
             var extracted: [EventProperty]?
             func props() throws -> [EventProperty] {
@@ -72,12 +74,26 @@ public struct InsightReader: Sendable {
     /// The first `user.signed_up` in view of each user (by seq): provider and UTC day.
     func signups() throws -> [String: (provider: String, day: Int64)] {
         var found: [String: (provider: String, day: Int64)] = [:]
-        let scope = LogScope(throughSeq: view.throughSeq, atMost: view.asOf, types: [.userSignedUp])
+        let scope = LogScope(throughSeq: view.throughSeq, atMost: view.asOf, types: [.userSignedUp], columns: [.user, .value])
         try store.scanRows(scope) { row in
             guard let user = row.text(.user), found[user] == nil else { return }
             found[user] = (row.text(.value) ?? "", Timestamp(milliseconds: row.at).day)
         }
         return found
+    }
+
+    /// The columns `property` is read from on events of `types` (nil: all), beside the user.
+    static func columns(of property: InsightProperty, _ types: Set<EventType>?) -> LogColumns {
+        switch property {
+        case .device: return .device
+        case .field(let name):
+            var columns: LogColumns = []
+            for type in types ?? Set(EventType.allCases) {
+                if let column = type.fields.first(where: { $0.name == name })?.column { columns.formUnion(LogColumns(column)) }
+            }
+            return columns
+        case .type, .user, .day, .hour, .weekday, .location, .prop, .userProvider, .userSignupDay: return []
+        }
     }
 
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]

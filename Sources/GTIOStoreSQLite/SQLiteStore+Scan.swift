@@ -58,7 +58,13 @@ extension SQLiteStore {
             guard let first = try firstSeq(atLeast: atLeast, atMost: scope.atMost, in: db) else { return }
             scope.afterSeq = max(scope.afterSeq, first - 1)
         }
-        var sql = "SELECT seq, type, at, user, device, subject, object, value, flag, text, number FROM events WHERE seq > ?"
+        // Columns the reader will not ask for are NULL in place, keeping every column's position.
+        let named: [(String, LogColumns)] = [
+            ("user", .user), ("device", .device), ("subject", .subject), ("object", .object), ("value", .value),
+            ("flag", .flag), ("text", .text), ("number", .number),
+        ]
+        let values = named.map { scope.columns.contains($0.1) ? $0.0 : "NULL" }.joined(separator: ", ")
+        var sql = "SELECT seq, type, at, \(values) FROM events WHERE seq > ?"
         if scope.throughSeq != nil { sql += " AND seq <= ?" }
         if scope.atMost != nil { sql += " AND at <= ?" }
         if scope.atLeast != nil { sql += " AND at >= ?" }
@@ -72,7 +78,7 @@ extension SQLiteStore {
         if let atMost = scope.atMost { index += 1; sqlite3_bind_int64(handle, index, atMost) }
         if let atLeast = scope.atLeast { index += 1; sqlite3_bind_int64(handle, index, atLeast) }
         let cursor = SQLiteRowCursor(
-            handle: handle, lists: try ListCursor(afterSeq: scope.afterSeq, in: db),
+            handle: handle, columns: scope.columns, lists: try ListCursor(afterSeq: scope.afterSeq, in: db),
             properties: try PropertyCursor(afterSeq: scope.afterSeq, in: db))
         var scanned = 0
         defer { LogScanCounter.add(scanned) }

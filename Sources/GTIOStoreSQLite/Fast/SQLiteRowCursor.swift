@@ -7,27 +7,33 @@ import GTIOStore
 /// a rebuild reads the whole log, and GRDB's `Row` costs several times these calls.
 final class SQLiteRowCursor: EventRowCursor {
     private let handle: OpaquePointer
+    /// The columns the scan selected; the others read as NULL.
+    private let columns: LogColumns
     private let lists: ListCursor
     private let properties: PropertyCursor
 
     /// `handle` selects `seq, type, at, user, device, subject, object, value, flag, text, number`
-    /// in that order.
-    init(handle: OpaquePointer, lists: ListCursor, properties: PropertyCursor) {
+    /// in that order, with NULL in place of each column not in `columns`.
+    init(handle: OpaquePointer, columns: LogColumns, lists: ListCursor, properties: PropertyCursor) {
         self.handle = handle
+        self.columns = columns
         self.lists = lists
         self.properties = properties
     }
 
     func bytes(_ column: EventRow.TextColumn) -> UnsafeBufferPointer<UInt8>? {
-        Self.bytes(handle, Self.index[column.rawValue])
+        assert(columns.contains(LogColumns(column)), "a scan read the \(column) column it did not select")
+        return Self.bytes(handle, Self.index[column.rawValue])
     }
 
     func flag() -> Bool? {
-        sqlite3_column_type(handle, 8) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 8) != 0
+        assert(columns.contains(.flag), "a scan read the flag column it did not select")
+        return sqlite3_column_type(handle, 8) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 8) != 0
     }
 
     func number() -> Double? {
-        sqlite3_column_type(handle, 10) == SQLITE_NULL ? nil : sqlite3_column_double(handle, 10)
+        assert(columns.contains(.number), "a scan read the number column it did not select")
+        return sqlite3_column_type(handle, 10) == SQLITE_NULL ? nil : sqlite3_column_double(handle, 10)
     }
 
     func forEachListed(seq: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
