@@ -36,7 +36,7 @@ public struct BreakdownInsight: Sendable {
         case .events, .sum:
             denominator = events.totals.filter { !excluded.contains($0.key) }.values.reduce(0) { $0 + ($1.value(measure) ?? 0) }
         case .users, .devices:
-            var actors = Set<String>()
+            var actors = Set<Int>()
             for (group, tally) in events.totals where !excluded.contains(group) { actors.formUnion(tally.actors) }
             denominator = Double(actors.count)
         case .average:

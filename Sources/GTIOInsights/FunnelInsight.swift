@@ -34,7 +34,7 @@ public struct FunnelInsight: Sendable {
         let types: Set<EventType>? = steps.contains { $0.types == nil } ? nil : Set(steps.flatMap { $0.types! })
         // Later steps may come after the window, up to `within` after an entry on its last day.
         let times = window.times.lowerBound...(window.times.upperBound + within)
-        var hits: [String: [Hit]] = [:]
+        var hits: [Int: [Hit]] = [:]
         try reader.read(types: types, times: times, properties: properties, devices: actor == .device) { event in
             guard let actor = event.actor(actor) else { return }
             var mask: UInt64 = 0, index = offset

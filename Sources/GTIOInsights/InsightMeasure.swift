@@ -47,7 +47,7 @@ public enum InsightMeasure: Hashable, Sendable {
 struct Tally {
     var count = 0
     var sum = 0.0
-    var actors: Set<String> = []
+    var actors: Set<Int> = []
 
     mutating func add(_ event: InsightEvent, _ measure: InsightMeasure) {
         switch measure {

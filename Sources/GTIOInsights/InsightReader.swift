@@ -38,8 +38,8 @@ public struct InsightReader: Sendable {
 
     /// Calls `body` with each event in view of `types` (nil: all) whose `at` lies in `times`, in
     /// seq order, with the values of `properties` and the number of `numeric`; with its device
-    /// only when `devices` (a device id is a string made for each event, which most insights
-    /// never read).
+    /// only when `devices` (most insights never read it). Users and devices are keyed afresh for
+    /// each read.
     func read(
         types: Set<EventType>?, times: ClosedRange<Int64>, properties: [InsightProperty], numeric: InsightProperty? = nil,
         devices: Bool = false, _ body: (InsightEvent) throws -> Void
@@ -51,6 +51,8 @@ public struct InsightReader: Sendable {
         for property in properties + (numeric.map { [$0] } ?? []) { columns.formUnion(Self.columns(of: property, types)) }
         let scope = LogScope(throughSeq: view.throughSeq, atMost: upper, atLeast: times.lowerBound,
                              types: types.map { $0.sorted { $0.rawValue < $1.rawValue } }, columns: columns)
+        var users = KeyTable(), deviceKeys = KeyTable()
+        let needsUser = properties.contains { $0 == .user || $0.needsSignups }
         try store.scanRows(scope) { row in
             var extracted: [EventProperty]?
             func props() throws -> [EventProperty] {
@@ -59,15 +61,16 @@ public struct InsightReader: Sendable {
                 extracted = found
                 return found
             }
-            let user = row.text(.user)
+            let user = needsUser ? row.text(.user) : nil
             var values: [[String]] = []
             values.reserveCapacity(properties.count)
             for property in properties {
                 values.append(try Self.values(of: property, row, user: user, props: props, signups: signups))
             }
             let number = try numeric.flatMap { try Self.number(of: $0, row, props: props) }
-            try body(InsightEvent(seq: row.seq, type: row.type, at: row.at, user: user, device: devices ? row.text(.device) : nil,
-                                  values: values, number: number))
+            try body(InsightEvent(
+                seq: row.seq, type: row.type, at: row.at, user: users.intern(utf8: row.bytes(.user)),
+                device: devices ? deviceKeys.intern(utf8: row.bytes(.device)) : 0, values: values, number: number))
         }
     }
 

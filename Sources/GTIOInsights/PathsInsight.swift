@@ -29,7 +29,7 @@ public struct PathsInsight: Sendable {
         guard depth >= 2 else { throw InsightError.badOption("--depth must be 2 or more, got \(depth)") }
         let startFilters = start?.filters ?? []
         let properties = [InsightProperty.field("name")] + filters.map(\.property) + startFilters.map(\.property)
-        var screens: [String: [Screen]] = [:]
+        var screens: [Int: [Screen]] = [:]
         try reader.read(types: [.track], times: window.times, properties: properties, devices: actor == .device) { event in
             guard let actor = event.actor(actor), let name = event.values[0].first else { return }
             for (index, filter) in filters.enumerated() where !filter.keeps(event.values[1 + index]) { return }
@@ -40,7 +40,7 @@ public struct PathsInsight: Sendable {
             screens[actor, default: []].append(Screen(at: event.at, seq: event.seq, name: name, startsPath: starts))
         }
         struct Transition: Hashable { var step: Int, from: String, to: String }
-        var paths: [Transition: Int] = [:], actors: [Transition: Set<String>] = [:]
+        var paths: [Transition: Int] = [:], actors: [Transition: Set<Int>] = [:]
         for (actor, events) in screens {
             let ordered = events.sorted { ($0.at, $0.seq) < ($1.at, $1.seq) }
             var session: [Screen] = []

@@ -32,25 +32,20 @@ public struct RetentionInsight: Sendable {
         // whichever types it keeps: each user's first start event in the window, by (at, seq),
         // and a bit for each interval in which they made a return event. A user's cohort is
         // known only once the pass is over.
-        var slotOf: [String: Int] = [:]
+        // Both by the user's key: their first start, and their return bits from `words * key`.
         var first: [(at: Int64, seq: Int64)?] = []
         var returned: [UInt64] = []
         try reader.read(types: types, times: window.times.lowerBound...end,
                         properties: (startFilters + returnFilters).map(\.property)) { event in
-            guard let user = event.user else { return }
+            guard let slot = event.actor(.user) else { return }
             let starts = window.times.contains(event.at) && start.types?.contains(event.type) ?? true
                 && startFilters.indices.allSatisfy { startFilters[$0].keeps(event.values[$0]) }
             let returns = comeback.types?.contains(event.type) ?? true
                 && returnFilters.indices.allSatisfy { returnFilters[$0].keeps(event.values[startFilters.count + $0]) }
             guard starts || returns else { return }
-            let slot: Int
-            if let known = slotOf[user] {
-                slot = known
-            } else {
-                slot = first.count
-                slotOf[user] = slot
-                first.append(nil)
-                returned.append(contentsOf: repeatElement(0, count: words))
+            if slot >= first.count {
+                first.append(contentsOf: repeatElement(nil, count: slot + 1 - first.count))
+                returned.append(contentsOf: repeatElement(0, count: first.count * words - returned.count))
             }
             if starts, first[slot].map({ ($0.at, $0.seq) > (event.at, event.seq) }) ?? true { first[slot] = (event.at, event.seq) }
             if returns {
