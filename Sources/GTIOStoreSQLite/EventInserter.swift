@@ -3,11 +3,14 @@ import GTIOCatalog
 import GTIOStore
 
 /// Inserts events into the log's tables with cached statements: the event row, its list
-/// items and its properties. What an append and a copy of committed batches share.
+/// items and its properties, and at the end the days they fall on. What an append and a copy
+/// of committed batches share.
 struct EventInserter {
     private let event: SQLiteStatementBinding
     private let listItem: SQLiteStatementBinding
     private let property: SQLiteStatementBinding
+    /// The days of the events inserted so far, for `recordDays`.
+    private var days = EventDays()
 
     static let insertPropertySQL = "INSERT INTO event_properties (seq, name, position, text, number) VALUES (?, ?, ?, ?, ?)"
 
@@ -21,7 +24,8 @@ struct EventInserter {
     }
 
     /// Inserts `value` as the event at `seq`, the log's next; its id must already be in `event_ids`.
-    func insert(_ value: ValidatedEvent, seq: Int64, recorded: Int64, batch: Int64, hash: [UInt8], in db: Database) throws {
+    /// Call `recordDays` once all are in.
+    mutating func insert(_ value: ValidatedEvent, seq: Int64, recorded: Int64, batch: Int64, hash: [UInt8], in db: Database) throws {
         // seq is left to SQLite (max + 1): see the "v3" migration; checked just after.
         event.bind(1, nil as Int64?)
         event.bind(2, value.id)
@@ -51,6 +55,12 @@ struct EventInserter {
             try listItem.step(db)
         }
         try Self.insert(value.properties, of: seq, with: property, in: db)
+        days.add(seq: seq, at: value.at.milliseconds)
+    }
+
+    /// Brings `event_days` up to date with the events inserted, in the same transaction.
+    func recordDays(in db: Database) throws {
+        try days.record(in: db)
     }
 
     /// Inserts the properties of the event at `seq` with `statement` (`insertPropertySQL`).

@@ -22,7 +22,7 @@ extension SQLiteStore {
 
         let isNew = try insertIDs(of: batch, in: db)
 
-        let inserter = try EventInserter(db)
+        var inserter = try EventInserter(db)
         var chain = EventHashChain()
         var seq = lastSeq
         var seqOfLine: [Int: Int64?] = [:]
@@ -40,6 +40,7 @@ extension SQLiteStore {
 
             if openLines.contains(line) { seqOfLine[line] = .some(seq) }
         }
+        try inserter.recordDays(in: db)
         if seq > lastSeq {
             outcome.appended = Int(seq - lastSeq)
             outcome.firstSeq = lastSeq + 1

@@ -49,7 +49,7 @@ extension SQLiteStore {
     public func appendCommitted(_ batches: [CommittedBatch]) throws {
         try writeDatabase { db in
             var (lastSeq, head, lastBatch) = try Self.logEnd(in: db)
-            let inserter = try EventInserter(db)
+            var inserter = try EventInserter(db)
             let insertID = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
             var chain = EventHashChain()
             for batch in batches {
@@ -68,6 +68,7 @@ extension SQLiteStore {
                 lastBatch = batch.record.batch
                 lastSeq += Int64(batch.events.count)
             }
+            try inserter.recordDays(in: db)
         }
     }
 

@@ -24,14 +24,6 @@ extension SQLiteStore {
         }
     }
 
-    /// The lowest seq whose `at` lies in the range, nil when none does: exact although late
-    /// events break the order of `at` against seq, as it reads every entry of the range (the
-    /// index's, a fraction of the rows' pages).
-    private static func firstSeq(atLeast: Int64, atMost: Int64?, in db: Database) throws -> Int64? {
-        try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT MIN(seq) FROM events WHERE at >= ? AND at <= ?"), arguments: [atLeast, atMost ?? .max])
-    }
-
     /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.
     static func nextRow(_ handle: OpaquePointer, in db: Database) throws -> Bool {
         let code = sqlite3_step(handle)
@@ -52,11 +44,12 @@ extension SQLiteStore {
     static func scanRows(_ scope: LogScope, in db: Database, _ body: (EventRow) throws -> Void) throws {
         var scope = scope
         if let atLeast = scope.atLeast {
-            // A time range starts the scan at its first event by the index on `at`, rather than at
-            // `afterSeq`: SQLite walks the seqs and tests each row's `at`, and an insight's 30 days
-            // at the end of a long log would read every page before them.
-            guard let first = try firstSeq(atLeast: atLeast, atMost: scope.atMost, in: db) else { return }
-            scope.afterSeq = max(scope.afterSeq, first - 1)
+            // A time range reads only the seqs of its days' events, rather than from `afterSeq`
+            // to the end: SQLite walks the seqs and tests each row's `at`, and an insight's 30
+            // days at the end of a long log would read every page before them.
+            guard let seqs = try EventDays.seqs(atLeast: atLeast, atMost: scope.atMost ?? .max, in: db) else { return }
+            scope.afterSeq = max(scope.afterSeq, seqs.lowerBound - 1)
+            scope.throughSeq = min(scope.throughSeq ?? .max, seqs.upperBound)
         }
         // Columns the reader will not ask for are NULL in place, keeping every column's position.
         let named: [(String, LogColumns)] = [

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GTIOCatalog
 import GTIOStore
 import GRDBSQLite
 
@@ -68,7 +69,7 @@ extension SQLiteStore {
             return try verifier.finish(
                 lowestSeq: try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events"),
                 batchesEnd: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(last_seq), 0) FROM batches") ?? 0,
-                backendCheck: { try Self.idsDisagree(in: db) })
+                backendCheck: { try Self.idsDisagree(in: db) ?? Self.daysDisagree(in: db) })
         }
     }
 
@@ -76,6 +77,24 @@ extension SQLiteStore {
     private static func quickCheck(_ db: Database) throws -> String? {
         let answers = try String.fetchAll(db, sql: "PRAGMA quick_check")
         return answers == ["ok"] ? nil : "the file is damaged: " + answers.prefix(3).joined(separator: "; ")
+    }
+
+    /// `event_days` must hold each day's first and last seq: a day missing or narrowed there
+    /// hides its events from every scan of a time window (insights).
+    private static func daysDisagree(in db: Database) throws -> LogVerdict? {
+        let log = try EventDays.ofLog(in: db), stored = try EventDays.stored(in: db)
+        guard log != stored else { return nil }
+        for day in Set(log.seqs.keys).union(stored.seqs.keys).sorted() where log.seqs[day] != stored.seqs[day] {
+            let date = Timestamp.dateString(ofDay: day)
+            let found = stored.seqs[day].map { "seqs \($0.lowerBound)…\($0.upperBound)" } ?? "no row"
+            guard let seqs = log.seqs[day] else {
+                return .broken(seq: 0, problem: "event_days: \(date) has \(found) but no event of the log falls on that day")
+            }
+            return .broken(
+                seq: seqs.lowerBound,
+                problem: "event_days: \(date) has \(found) where its events lie at seqs \(seqs.lowerBound)…\(seqs.upperBound) (insights over that day would miss events)")
+        }
+        return nil
     }
 
     /// The dedup index must hold exactly the log's ids: one missing lets a re-ingest append that

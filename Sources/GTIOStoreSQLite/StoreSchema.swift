@@ -222,6 +222,21 @@ enum StoreSchema {
                 BEGIN SELECT RAISE(ABORT, 'the event log is append-only: properties are added with their event'); END;
                 """)
         }
+        migrator.registerMigration("v6 event days") { db in
+            // The first and last seq of each UTC day's events: where a scan of a time window
+            // begins and ends. Without it, finding the first seq of the last 30 days walked
+            // every entry of the index on `at` in them (0.4 s on a 20 M-event log), as late
+            // events break the order of `at` against seq. The append path keeps it in the
+            // batch's transaction; it derives from the events, and `gtio verify` checks it.
+            try db.execute(sql: """
+                CREATE TABLE event_days (
+                    day       INTEGER PRIMARY KEY,
+                    first_seq INTEGER NOT NULL,
+                    last_seq  INTEGER NOT NULL
+                );
+                """)
+            try EventDays.ofLog(in: db).record(in: db)
+        }
         return migrator
     }
 }

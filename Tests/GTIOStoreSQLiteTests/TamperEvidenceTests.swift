@@ -105,6 +105,7 @@ import GTIOStore
         try execute(store, """
             DROP TRIGGER events_no_delete; DROP TRIGGER batches_no_delete; DROP TRIGGER event_ids_no_delete;
             DELETE FROM events WHERE batch = 2; DELETE FROM batches WHERE batch = 2; DELETE FROM event_ids WHERE id IN ('c', 'd');
+            DELETE FROM event_days WHERE first_seq > 2; UPDATE event_days SET last_seq = MIN(last_seq, 2);
             """)
         let bySignature = try #require(problem(try store.verify(LogAudit(key: key))))
         #expect(bySignature.seq == 3)

@@ -102,7 +102,10 @@ import Testing
     func aTimeRangeGivesEachEventInItWhateverItsSeq(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
         let events = try SharedFiles.exampleLines.map { try EventValidator.validate($0).get() }
-        _ = try store.append(batch(events))
+        // In three batches, so that a later one brings events to days an earlier one began.
+        for part in stride(from: 0, to: events.count, by: 13) {
+            _ = try store.append(batch(Array(events[part..<min(part + 13, events.count)])))
+        }
         var records: [LogRecord] = []
         try store.scan(LogScope()) { records.append($0) }
         let times = records.map(\.at).sorted()
@@ -110,6 +113,9 @@ import Testing
             var found: [LogRecord] = []
             try store.scan(LogScope(atMost: high, atLeast: low)) { found.append($0) }
             #expect(found == records.filter { $0.at >= low && $0.at <= (high ?? .max) }, "from \(low) to \(String(describing: high))")
+            found = []
+            try store.scan(LogScope(afterSeq: 3, throughSeq: 20, atMost: high, atLeast: low)) { found.append($0) }
+            #expect(found == records.filter { $0.seq > 3 && $0.seq <= 20 && $0.at >= low && $0.at <= (high ?? .max) })
         }
         #expect(times[5] != times[30] && records.firstIndex { $0.at >= times[5] }! > 0)
     }
