@@ -35,7 +35,7 @@ public struct FunnelInsight: Sendable {
         // Later steps may come after the window, up to `within` after an entry on its last day.
         let times = window.times.lowerBound...(window.times.upperBound + within)
         var hits: [Int: [Hit]] = [:]
-        try reader.read(types: types, times: times, properties: properties, devices: actor == .device) { event in
+        try reader.read(types: types, times: times, properties: properties, actor: actor) { event in
             guard let actor = event.actor(actor) else { return }
             var mask: UInt64 = 0, index = offset
             for (step, selector) in steps.enumerated() {

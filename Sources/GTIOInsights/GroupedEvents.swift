@@ -20,7 +20,7 @@ struct GroupedEvents {
         let offset = by == nil ? 0 : 1
         var byBucket: [Int64: [String: Tally]] = [:], totals: [String: Tally] = [:], overall = Tally()
         try reader.read(
-            types: selector.types, times: window.times, properties: properties, numeric: measure.numeric, devices: measure == .devices
+            types: selector.types, times: window.times, properties: properties, numeric: measure.numeric, actor: measure.actor
         ) { event in
             for (index, filter) in filters.enumerated() where !filter.keeps(event.values[offset + index]) { return }
             let groups = by == nil ? ["all"] : (event.values[0].isEmpty ? [InsightProperty.none] : event.values[0])

@@ -37,17 +37,18 @@ public struct InsightReader: Sendable {
     }
 
     /// Calls `body` with each event in view of `types` (nil: all) whose `at` lies in `times`, in
-    /// seq order, with the values of `properties` and the number of `numeric`; with its device
-    /// only when `devices` (most insights never read it). Users and devices are keyed afresh for
-    /// each read.
+    /// seq order, with the values of `properties` and the number of `numeric`, and keyed by
+    /// `actor` alone (the other key is 0): keys are given afresh for each read, and only to
+    /// what the insight counts by.
     func read(
         types: Set<EventType>?, times: ClosedRange<Int64>, properties: [InsightProperty], numeric: InsightProperty? = nil,
-        devices: Bool = false, _ body: (InsightEvent) throws -> Void
+        actor: InsightActor?, _ body: (InsightEvent) throws -> Void
     ) throws {
         let upper = view.asOf.map { min($0, times.upperBound) } ?? times.upperBound
         guard times.lowerBound <= upper else { return }
         let signups = properties.contains(where: \.needsSignups) ? try self.signups() : [:]
-        var columns: LogColumns = devices ? [.user, .device] : .user
+        var columns: LogColumns = actor == .device ? .device : []
+        if actor == .user || properties.contains(where: { $0 == .user || $0.needsSignups }) { columns.insert(.user) }
         for property in properties + (numeric.map { [$0] } ?? []) { columns.formUnion(Self.columns(of: property, types)) }
         let scope = LogScope(throughSeq: view.throughSeq, atMost: upper, atLeast: times.lowerBound,
                              types: types.map { $0.sorted { $0.rawValue < $1.rawValue } }, columns: columns)
@@ -69,8 +70,8 @@ public struct InsightReader: Sendable {
             }
             let number = try numeric.flatMap { try Self.number(of: $0, row, props: props) }
             try body(InsightEvent(
-                seq: row.seq, type: row.type, at: row.at, user: users.intern(utf8: row.bytes(.user)),
-                device: devices ? deviceKeys.intern(utf8: row.bytes(.device)) : 0, values: values, number: number))
+                seq: row.seq, type: row.type, at: row.at, user: actor == .user ? users.intern(utf8: row.bytes(.user)) : 0,
+                device: actor == .device ? deviceKeys.intern(utf8: row.bytes(.device)) : 0, values: values, number: number))
         }
     }
 

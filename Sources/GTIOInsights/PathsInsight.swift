@@ -30,7 +30,7 @@ public struct PathsInsight: Sendable {
         let startFilters = start?.filters ?? []
         let properties = [InsightProperty.field("name")] + filters.map(\.property) + startFilters.map(\.property)
         var screens: [Int: [Screen]] = [:]
-        try reader.read(types: [.track], times: window.times, properties: properties, devices: actor == .device) { event in
+        try reader.read(types: [.track], times: window.times, properties: properties, actor: actor) { event in
             guard let actor = event.actor(actor), let name = event.values[0].first else { return }
             for (index, filter) in filters.enumerated() where !filter.keeps(event.values[1 + index]) { return }
             var starts = start?.takes(event.type) ?? true

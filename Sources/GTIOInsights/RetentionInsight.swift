@@ -36,7 +36,7 @@ public struct RetentionInsight: Sendable {
         var first: [(at: Int64, seq: Int64)?] = []
         var returned: [UInt64] = []
         try reader.read(types: types, times: window.times.lowerBound...end,
-                        properties: (startFilters + returnFilters).map(\.property)) { event in
+                        properties: (startFilters + returnFilters).map(\.property), actor: .user) { event in
             guard let slot = event.actor(.user) else { return }
             let starts = window.times.contains(event.at) && start.types?.contains(event.type) ?? true
                 && startFilters.indices.allSatisfy { startFilters[$0].keeps(event.values[$0]) }
