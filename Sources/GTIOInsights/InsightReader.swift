@@ -19,6 +19,9 @@ public struct InsightView: Sendable, Equatable {
 public struct InsightReader: Sendable {
     public let store: any EventLog
     public let view: InsightView
+    /// The seqs each part of a segmented read spans; a read of fewer than two parts' worth is
+    /// one scan. Tests make it small, to read their small logs in parts.
+    package var scanSegment: Int64 = 16_384
 
     public init(store: any EventLog, view: InsightView = InsightView()) {
         self.store = store
@@ -52,27 +55,15 @@ public struct InsightReader: Sendable {
         for property in properties + (numeric.map { [$0] } ?? []) { columns.formUnion(Self.columns(of: property, types)) }
         let scope = LogScope(throughSeq: view.throughSeq, atMost: upper, atLeast: times.lowerBound,
                              types: types.map { $0.sorted { $0.rawValue < $1.rawValue } }, columns: columns)
-        var users = KeyTable(), deviceKeys = KeyTable()
-        let needsUser = properties.contains { $0 == .user || $0.needsSignups }
-        try store.scanRows(scope) { row in
-            var extracted: [EventProperty]?
-            func props() throws -> [EventProperty] {
-                if let extracted { return extracted }
-                let found = row.type.columns.contains(.properties) ? try row.properties() : []
-                extracted = found
-                return found
-            }
-            let user = needsUser ? row.text(.user) : nil
-            var values: [[String]] = []
-            values.reserveCapacity(properties.count)
-            for property in properties {
-                values.append(try Self.values(of: property, row, user: user, props: props, signups: signups))
-            }
-            let number = try numeric.flatMap { try Self.number(of: $0, row, props: props) }
-            try body(InsightEvent(
-                seq: row.seq, type: row.type, at: row.at, user: actor == .user ? users.intern(utf8: row.bytes(.user)) : 0,
-                device: actor == .device ? deviceKeys.intern(utf8: row.bytes(.device)) : 0, values: values, number: number))
+        let maker = InsightEventMaker(
+            properties: properties, numeric: numeric, actor: actor, signups: signups,
+            needsUser: properties.contains { $0 == .user || $0.needsSignups })
+        if let span = try store.seqSpan(scope), span.upperBound - span.lowerBound >= 2 * scanSegment {
+            try SegmentedRead(store: store, scope: scope, span: span, segment: scanSegment, maker: maker).run(body)
+            return
         }
+        var users = KeyTable(), devices = KeyTable()
+        try store.scanRows(scope) { row in try body(maker.event(row, users: &users, devices: &devices)) }
     }
 
     /// The first `user.signed_up` in view of each user (by seq): provider and UTC day.

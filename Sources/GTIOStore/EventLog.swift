@@ -19,6 +19,10 @@ public protocol EventLog: AnyObject, Sendable {
     /// Calls `body` with each event of `scope` as the backend holds it, in `seq` order, for
     /// readers that key ids from their bytes (`KeyedScan`) rather than making strings first.
     func scanRows(_ scope: LogScope, _ body: (EventRow) throws -> Void) throws
+    /// The seqs between which lie the events of `scope` (by its seqs and times; not by type),
+    /// nil when it has none: a reader may split a scan of them into parts by seq. The span may
+    /// be wider than the events, never narrower.
+    func seqSpan(_ scope: LogScope) throws -> ClosedRange<Int64>?
     /// Whole stored events (envelope, original line) with `seq` in `range`, in order.
     func readEvents(in range: ClosedRange<Int64>, _ body: (StoredEvent) throws -> Void) throws
     /// The events that match `filter`, oldest first (newest first when it asks).

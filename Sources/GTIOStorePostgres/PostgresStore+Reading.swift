@@ -111,6 +111,19 @@ extension PostgresStore {
         }
     }
 
+    public func seqSpan(_ scope: LogScope) throws -> ClosedRange<Int64>? {
+        try read { session in
+            var sql = "SELECT MIN(seq), MAX(seq) FROM events WHERE seq > ?"
+            var arguments: [StoreValue] = [.integer(scope.afterSeq)]
+            if let through = scope.throughSeq { sql += " AND seq <= ?"; arguments.append(.integer(through)) }
+            if let atMost = scope.atMost { sql += " AND at <= ?"; arguments.append(.integer(atMost)) }
+            if let atLeast = scope.atLeast { sql += " AND at >= ?"; arguments.append(.integer(atLeast)) }
+            let row = try session.rows(sql, arguments)[0]
+            guard let first = row[0].int64, let last = row[1].int64 else { return nil }
+            return first...last
+        }
+    }
+
     public func timeExtent(throughSeq: Int64?, atMost: Int64?) throws -> ClosedRange<Int64>? {
         try read { session in
             var sql = "SELECT MIN(at), MAX(at) FROM events WHERE TRUE"

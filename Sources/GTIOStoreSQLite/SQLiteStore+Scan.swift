@@ -24,6 +24,22 @@ extension SQLiteStore {
         }
     }
 
+    public func seqSpan(_ scope: LogScope) throws -> ClosedRange<Int64>? {
+        try readDatabase { db in try Self.seqSpan(scope, in: db) }
+    }
+
+    /// The span of `scope` from `event_days` (its days' first and last seqs) and the log's end.
+    static func seqSpan(_ scope: LogScope, in db: Database) throws -> ClosedRange<Int64>? {
+        var lower = scope.afterSeq + 1
+        var upper = min(scope.throughSeq ?? .max, try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM events")) ?? 0)
+        if let atLeast = scope.atLeast {
+            guard let days = try EventDays.seqs(atLeast: atLeast, atMost: scope.atMost ?? .max, in: db) else { return nil }
+            lower = max(lower, days.lowerBound)
+            upper = min(upper, days.upperBound)
+        }
+        return lower <= upper ? lower...upper : nil
+    }
+
     /// Steps a raw statement: true with a row ready, false when done, throwing SQLite's error.
     static func nextRow(_ handle: OpaquePointer, in db: Database) throws -> Bool {
         let code = sqlite3_step(handle)
@@ -43,13 +59,13 @@ extension SQLiteStore {
     /// holds it: for readers that key ids from their bytes rather than making strings first.
     static func scanRows(_ scope: LogScope, in db: Database, _ body: (EventRow) throws -> Void) throws {
         var scope = scope
-        if let atLeast = scope.atLeast {
+        if scope.atLeast != nil {
             // A time range reads only the seqs of its days' events, rather than from `afterSeq`
             // to the end: SQLite walks the seqs and tests each row's `at`, and an insight's 30
             // days at the end of a long log would read every page before them.
-            guard let seqs = try EventDays.seqs(atLeast: atLeast, atMost: scope.atMost ?? .max, in: db) else { return }
-            scope.afterSeq = max(scope.afterSeq, seqs.lowerBound - 1)
-            scope.throughSeq = min(scope.throughSeq ?? .max, seqs.upperBound)
+            guard let seqs = try seqSpan(scope, in: db) else { return }
+            scope.afterSeq = seqs.lowerBound - 1
+            scope.throughSeq = seqs.upperBound
         }
         // Columns the reader will not ask for are NULL in place, keeping every column's position.
         let named: [(String, LogColumns)] = [

@@ -30,6 +30,9 @@ import Testing
         }
         let selectors = ["user.signed_up", "*", "post.hearted,post.voted", "post.voted[verdict=wear_it]", "app.opened"]
         let reader = try log.reader()
+        // The same store read in segments of a few seqs, on two threads.
+        var segmented = reader
+        segmented.scanSegment = 1 + Int64(random.next() % 9)
         for _ in 0..<6 {
             let from = Timestamp(date: "2012-04-01")!.day + Int64(random.next() % 40)
             let window = InsightWindow(from: from, to: from + Int64(random.next() % 20))
@@ -41,6 +44,7 @@ import Testing
             let question = "retention --start \(retention.start) --return \(retention.comeback) --interval \(retention.interval)"
                 + " --periods \(retention.periods.map(String.init) ?? "-") --from \(window.from) --to \(window.to)"
             #expect(try retention.run(reader, window: window).lines == expected, "seed \(seed): \(question)")
+            #expect(try retention.run(segmented, window: window).lines == expected, "seed \(seed), in segments: \(question)")
         }
     }
 
