@@ -116,7 +116,15 @@ import Testing
             found = []
             try store.scan(LogScope(afterSeq: 3, throughSeq: 20, atMost: high, atLeast: low)) { found.append($0) }
             #expect(found == records.filter { $0.seq > 3 && $0.seq <= 20 && $0.at >= low && $0.at <= (high ?? .max) })
+            // The span a reader may split the scan by holds every one of its events.
+            if let span = try store.seqSpan(LogScope(afterSeq: 3, throughSeq: 20, atMost: high, atLeast: low)) {
+                #expect(found.allSatisfy { span.contains($0.seq) } && span.lowerBound > 3 && span.upperBound <= 20)
+            } else {
+                #expect(found.isEmpty)
+            }
         }
+        #expect(try store.seqSpan(LogScope(atLeast: times[36] + 86_400_000 * 2)) == nil)
+        #expect(try store.seqSpan(LogScope(afterSeq: 30)) == 31...Int64(records.count))
         #expect(times[5] != times[30] && records.firstIndex { $0.at >= times[5] }! > 0)
     }
 
