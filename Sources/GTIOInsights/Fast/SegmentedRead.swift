@@ -27,8 +27,8 @@ struct SegmentedRead {
     /// Some events of one segment, and the ids their thread keyed first in them, in key order.
     struct Chunk: Sendable {
         var events: [InsightEvent] = []
-        var newUsers: ArraySlice<String> = []
-        var newDevices: ArraySlice<String> = []
+        var newUsers: [String] = []
+        var newDevices: [String] = []
         /// The segment's last chunk.
         var endsSegment = false
     }
@@ -85,8 +85,10 @@ struct SegmentedRead {
         var users = KeyTable(), devices = KeyTable()
         var chunk = Chunk(), sentUsers = users.count, sentDevices = devices.count
         func send(endsSegment: Bool) throws {
-            chunk.newUsers = users.ids[sentUsers...]
-            chunk.newDevices = devices.ids[sentDevices...]
+            // Copies: a slice would share the table's storage, and the table's next new id
+            // would then copy all of it.
+            chunk.newUsers = Array(users.ids[sentUsers...])
+            chunk.newDevices = Array(devices.ids[sentDevices...])
             chunk.endsSegment = endsSegment
             (sentUsers, sentDevices) = (users.count, devices.count)
             guard channel.send(.success(chunk)) else { throw CancellationError() }
