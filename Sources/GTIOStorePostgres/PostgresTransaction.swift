@@ -79,6 +79,10 @@ struct PostgresTransaction: LogWriting {
         let definitions = table.columns.map { "\(Self.quoted($0.name)) \(Self.sqlType($0.type))" }.joined(separator: ", ")
         let key = table.keyColumns.map(Self.quoted).joined(separator: ", ")
         try session.execute("CREATE TABLE \(table.name) (\(definitions), PRIMARY KEY (\(key)))")
+        for (name, type) in table.columns where type == .blob {
+            // Out of line but not compressed: see migration 3.
+            try session.execute("ALTER TABLE \(table.name) ALTER COLUMN \(Self.quoted(name)) SET STORAGE EXTERNAL")
+        }
         for terms in table.indexes {
             let name = ([table.name] + terms.map { $0.split(separator: " ")[0].lowercased() }).joined(separator: "_")
             let columns = terms.map { term -> String in

@@ -128,6 +128,15 @@ struct PostgresParityTests {
         #expect(!written.contains("unexpected EOF"), "\(written)")
     }
 
+    @Test func theSavedFoldStateIsKeptOutOfLineUncompressed() throws {
+        let postgres = try StoreBackend.postgres.location(in: folder)
+        #expect(try gtio(["ingest", try demo("demo.jsonl", events: 500, seed: 5)], store: postgres).status == 0)
+        let storage = try gtio(["sql", """
+            SELECT attstorage AS storage FROM pg_attribute WHERE attrelid = 'rm_fold_state'::regclass AND attname = 'bytes'
+            """, "--format", "csv"], store: postgres)
+        #expect(storage.stdout == "storage\r\ne\r\n")
+    }
+
     @Test func readCommandsNeverCreateAStoreInAnEmptyDatabase() throws {
         let postgres = try StoreBackend.postgres.location(in: folder)
         let result = try gtio(["looks", "popular"], store: postgres)
