@@ -30,9 +30,9 @@ public struct RetentionInsight: Sendable {
         let types = start.types.flatMap { starts in comeback.types.map { starts.union($0) } }
         // One pass over both selectors' events, since a scan of the window costs the same
         // whichever types it keeps: each user's first start event in the window, by (at, seq),
-        // and a bit for each interval in which they made a return event. A user's cohort is
-        // known only once the pass is over.
-        // Both by the user's key: their first start, and their return bits from `words * key`.
+        // and a bit for each interval in which they made a return event (`words` of them from
+        // `words * key`), both by the user's key. A user's cohort is known only once the pass
+        // is over.
         var first: [(at: Int64, seq: Int64)?] = []
         var returned: [UInt64] = []
         try reader.read(types: types, times: window.times.lowerBound...end,
