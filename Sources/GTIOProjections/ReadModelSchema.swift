@@ -36,8 +36,10 @@ public enum ReadModelSchema {
         try store.writeTables { tx in
             guard storedVersion(tx) != version else { return }
             for table in try tx.tableNames(prefix: "rm_") { try tx.drop(table: table) }
-            for model in ReadModelName.allCases { try tx.setCheckpoint(model.checkpointName, seq: 0) }
             try create(tx)
+            // At seq 0 the tables are a fold of nothing, whose one row is the desk's (all zero):
+            // a catch-up writes that row only when a flag or a decision changes it.
+            _ = try ReadModelTables.write(ReadModelName.allCases, ReadModels(state: CommunityState()), in: tx)
         }
         return found ?? 0
     }

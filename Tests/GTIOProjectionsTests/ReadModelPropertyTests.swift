@@ -85,6 +85,19 @@ import Testing
         #expect(tables(latest!) == tables(try! engine.fold()), "seed \(seed)")
     }
 
+    /// Tables created empty are a fold of nothing, the desk's one row included: a live
+    /// instance writes that row only when a flag or a decision changes it.
+    @Test func tablesBegunEmptyAreExactBeforeTheFirstFlag() throws {
+        let folder = TemporaryDirectory()
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        let live = try LiveReadModels(store: store)
+        _ = try live.catchUp()
+        _ = try store.append(batch([heart("a"), heart("b", user: "u2")]))
+        _ = try live.catchUp()
+        let differences = try ReadModelEngine(store: store).check(ReadModelName.allCases)
+        #expect(differences.filter { !$0.value.isEmpty }.isEmpty, "\(differences.filter { !$0.value.isEmpty })")
+    }
+
     /// A catch-up rewrites the day rows of the month after each day it touched and the days the
     /// log gained: events weeks late, and weeks without events, must leave every row exact.
     @Test func catchingUpEventsWeeksLateOrAfterWeeksOfSilenceKeepsEveryDayExact() async throws {
