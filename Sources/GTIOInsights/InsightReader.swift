@@ -50,14 +50,15 @@ public struct InsightReader: Sendable {
         let upper = view.asOf.map { min($0, times.upperBound) } ?? times.upperBound
         guard times.lowerBound <= upper else { return }
         let signups = properties.contains(where: \.needsSignups) ? try self.signups() : [:]
+        let needsUser = properties.contains { $0 == .user || $0.needsSignups }
         var columns: LogColumns = actor == .device ? .device : []
-        if actor == .user || properties.contains(where: { $0 == .user || $0.needsSignups }) { columns.insert(.user) }
+        if actor == .user || needsUser { columns.insert(.user) }
         for property in properties + (numeric.map { [$0] } ?? []) { columns.formUnion(Self.columns(of: property, types)) }
         let scope = LogScope(throughSeq: view.throughSeq, atMost: upper, atLeast: times.lowerBound,
                              types: types.map { $0.sorted { $0.rawValue < $1.rawValue } }, columns: columns)
         let maker = InsightEventMaker(
             properties: properties, numeric: numeric, actor: actor, signups: signups,
-            needsUser: properties.contains { $0 == .user || $0.needsSignups })
+            needsUser: needsUser)
         if let span = try store.seqSpan(scope), span.upperBound - span.lowerBound >= 2 * scanSegment {
             try SegmentedRead(store: store, scope: scope, span: span, segment: scanSegment, maker: maker).run(body)
             return

@@ -15,11 +15,7 @@ extension PostgresStore {
     /// Events read a page at a time in seq order, each page with its lists and properties, all
     /// within the caller's transaction (one snapshot for the whole scan).
     static func scanRows(_ scope: LogScope, in session: PostgresSession, _ body: (EventRow) throws -> Void) throws {
-        var conditions = "seq > ?"
-        var fixed: [StoreValue] = []
-        if let through = scope.throughSeq { conditions += " AND seq <= ?"; fixed.append(.integer(through)) }
-        if let atMost = scope.atMost { conditions += " AND at <= ?"; fixed.append(.integer(atMost)) }
-        if let atLeast = scope.atLeast { conditions += " AND at >= ?"; fixed.append(.integer(atLeast)) }
+        var (conditions, fixed) = bounds(of: scope)
         if let types = scope.types { conditions += " AND type IN (" + types.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
         let sql = """
             SELECT seq, type, at, user, device, subject, object, value, text, flag, number FROM events
@@ -111,14 +107,21 @@ extension PostgresStore {
         }
     }
 
+    /// The conditions of `scope` but its types, as `seq > ? AND …`, and the values of all but
+    /// the first `?` (the seq to read after, which a paged scan moves on).
+    private static func bounds(of scope: LogScope) -> (conditions: String, values: [StoreValue]) {
+        var conditions = "seq > ?"
+        var values: [StoreValue] = []
+        if let through = scope.throughSeq { conditions += " AND seq <= ?"; values.append(.integer(through)) }
+        if let atMost = scope.atMost { conditions += " AND at <= ?"; values.append(.integer(atMost)) }
+        if let atLeast = scope.atLeast { conditions += " AND at >= ?"; values.append(.integer(atLeast)) }
+        return (conditions, values)
+    }
+
     public func seqSpan(_ scope: LogScope) throws -> ClosedRange<Int64>? {
         try read { session in
-            var sql = "SELECT MIN(seq), MAX(seq) FROM events WHERE seq > ?"
-            var arguments: [StoreValue] = [.integer(scope.afterSeq)]
-            if let through = scope.throughSeq { sql += " AND seq <= ?"; arguments.append(.integer(through)) }
-            if let atMost = scope.atMost { sql += " AND at <= ?"; arguments.append(.integer(atMost)) }
-            if let atLeast = scope.atLeast { sql += " AND at >= ?"; arguments.append(.integer(atLeast)) }
-            let row = try session.rows(sql, arguments)[0]
+            let (conditions, values) = Self.bounds(of: scope)
+            let row = try session.rows("SELECT MIN(seq), MAX(seq) FROM events WHERE \(conditions)", [.integer(scope.afterSeq)] + values)[0]
             guard let first = row[0].int64, let last = row[1].int64 else { return nil }
             return first...last
         }
