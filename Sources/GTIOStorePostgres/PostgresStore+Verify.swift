@@ -57,7 +57,53 @@ extension PostgresStore {
             }
             return try verifier.finish(
                 lowestSeq: try session.rows("SELECT MIN(seq) FROM events")[0][0].int64,
-                batchesEnd: try session.rows("SELECT COALESCE(MAX(last_seq), 0) FROM batches")[0][0].int64 ?? 0)
+                batchesEnd: try session.rows("SELECT COALESCE(MAX(last_seq), 0) FROM batches")[0][0].int64 ?? 0,
+                backendCheck: { try Self.propertiesDisagree(session) })
         }
+    }
+
+    /// `event_properties` must hold what the originals give (`PropertyAudit`): both read in
+    /// pages, in the snapshot that proved the chain.
+    private static func propertiesDisagree(_ session: PostgresSession) throws -> LogVerdict? {
+        let types = PropertyAudit.types.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        let pageSize = 10_000
+        var events: [(seq: Int64, original: String)] = [], nextEvent = 0, eventsAfter = Int64.min, eventsDone = false
+        var properties: [(seq: Int64, property: EventProperty)] = [], nextProperty = 0, propertiesDone = false
+        return try PropertyAudit.compare(
+            events: {
+                if nextEvent == events.count {
+                    guard !eventsDone else { return nil }
+                    events = try session.rows(
+                        "SELECT seq, original FROM events WHERE seq > ? AND type IN (\(types)) ORDER BY seq LIMIT \(pageSize)",
+                        [.integer(eventsAfter)]
+                    ).map { ($0[0].int64 ?? 0, $0[1].string ?? "") }
+                    (nextEvent, eventsDone) = (0, events.count < pageSize)
+                    guard let last = events.last else { return nil }
+                    eventsAfter = last.seq
+                }
+                defer { nextEvent += 1 }
+                return events[nextEvent]
+            },
+            properties: {
+                if nextProperty == properties.count {
+                    guard !propertiesDone else { return nil }
+                    // Keyset pages in the key's order, each after the last row read.
+                    let last = properties.last
+                    properties = try session.rows(
+                        """
+                        SELECT seq, name, position, text, number FROM event_properties
+                        WHERE (seq, name, position) > (?, ?, ?) ORDER BY seq, name, position LIMIT \(pageSize)
+                        """,
+                        [.integer(last?.seq ?? .min), .text(last?.property.name ?? ""), .integer(Int64(last?.property.position ?? 0))]
+                    ).map {
+                        ($0[0].int64 ?? 0,
+                         EventProperty(name: $0[1].string ?? "", position: Int($0[2].int64 ?? 0), text: $0[3].string, number: $0[4].double))
+                    }
+                    (nextProperty, propertiesDone) = (0, properties.count < pageSize)
+                    if properties.isEmpty { return nil }
+                }
+                defer { nextProperty += 1 }
+                return properties[nextProperty]
+            })
     }
 }

@@ -125,6 +125,12 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         }
     }
 
+    /// Runs `statements` in one write transaction as they are, past every check of the store's
+    /// API: for this backend's tests of what `verify` catches when someone changes the file.
+    package func executeUnchecked(_ statements: [String]) throws {
+        try writeDatabase { db in for sql in statements { try db.execute(sql: sql) } }
+    }
+
     /// Runs `body` in a write transaction, turning SQLite errors into store errors. The whole
     /// transaction is run again when SQLite answers "busy" without waiting (see below).
     public func writeDatabase<T>(_ body: (Database) throws -> T) throws -> T {

@@ -190,6 +190,43 @@ import Testing
         #expect(head.count == 32)
     }
 
+    /// A post with two brands and a place, and a heart: seqs 1 and 2.
+    static let postLine = #"{"id":"p","type":"post.created","at":"2012-04-23T10:00:00Z","user":"u1","data":{"post":"p1","kind":"outfit","voting":true,"brands":["Zara","Gap"],"location":{"name":"Soho","lat":40.72,"lon":-74.0}}}"#
+
+    @Test(arguments: StoreBackend.all)
+    func verifyHoldsThePropertyRowsToTheOriginalLines(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        guard case .success(let post) = EventValidator.validate(Self.postLine) else { Issue.record("the post is valid"); return }
+        _ = try store.append(batch([post, heart("h", second: 1)]))
+        guard case .intact = try store.verify() else { Issue.record("an untouched log is intact"); return }
+        func tamper(_ sql: String) throws {
+            // The triggers are what the attacker removes first.
+            let triggers = ["no_update", "no_delete", "append"].map { "DROP TRIGGER IF EXISTS event_properties_\($0)" }
+            try backend.tamper(store, sqlite: triggers + [sql], postgres: ["ALTER TABLE event_properties DISABLE TRIGGER USER", sql])
+        }
+
+        try tamper("UPDATE event_properties SET text = 'Gucci' WHERE seq = 1 AND name = 'brands' AND position = 1")
+        #expect(try store.verify() == .broken(seq: 1, problem: """
+            event_properties: brands[1] = "Gucci" where the original line gives "Gap" (insights by that property would be wrong)
+            """))
+        try tamper("UPDATE event_properties SET text = 'Gap' WHERE seq = 1 AND name = 'brands' AND position = 1")
+        guard case .intact = try store.verify() else { Issue.record("the row put back"); return }
+
+        try tamper("DELETE FROM event_properties WHERE seq = 1 AND name = 'location.lat'")
+        #expect(try store.verify() == .broken(seq: 1, problem: """
+            event_properties: location.lat[0] = 40.72 is missing (insights by that property would be wrong)
+            """))
+        try tamper("INSERT INTO event_properties (seq, name, position, text, number) VALUES (1, 'location.lat', 0, '40.72', 40.72)")
+        #expect(try store.verify() == .broken(seq: 1, problem: """
+            event_properties: location.lat[0] = "40.72" / 40.72 where the original line gives 40.72 (insights by that property would be wrong)
+            """))
+        try tamper("UPDATE event_properties SET text = NULL WHERE seq = 1 AND name = 'location.lat'")
+        try tamper("INSERT INTO event_properties (seq, name, position, text) VALUES (2, 'brands', 0, 'Zara')")
+        #expect(try store.verify() == .broken(seq: 2, problem: """
+            event_properties: a row brands[0] that no property of this event's original line gives
+            """))
+    }
+
     // MARK: Quarantine
 
     @Test(arguments: StoreBackend.all)

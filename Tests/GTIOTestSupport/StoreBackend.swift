@@ -23,6 +23,16 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// Changes `store` with raw SQL, past its API, as someone who can write its file or its
+    /// database would: the `sqlite` or the `postgres` statements by the store's backend.
+    public func tamper(_ store: any EventStore, sqlite: [String], postgres: [String]) throws {
+        switch store {
+        case let file as SQLiteStore: try file.executeUnchecked(sqlite)
+        case let database as PostgresStore: try database.executeUnchecked(postgres)
+        default: preconditionFailure("no raw SQL for \(type(of: store))")
+        }
+    }
+
     /// The embedded SQLite file.
     public static let sqlite = StoreBackend(
         name: "SQLite",
