@@ -6,12 +6,15 @@ import GTIOStore
 /// text compares byte by byte (`COLLATE "C"`), as in SQLite, so that every ordering and every
 /// answer is the same on both backends whatever the database's locale.
 enum PostgresSchema {
-    /// The advisory lock key every write transaction takes ("GTIO" in ASCII): appends, and the
-    /// read models' updates, run one at a time across all processes and hosts, so seqs are given
-    /// in commit order and each read model's checkpoint moves by one writer at a time.
-    static let writeLock: Int64 = 0x4754_494F
+    /// The advisory lock key every transaction that appends takes ("GTIO" in ASCII): appends run
+    /// one at a time across all processes and hosts, so seqs are given in commit order.
+    static let logLock: Int64 = 0x4754_494F
+    /// The advisory lock key every transaction that writes the read models' tables or their
+    /// checkpoints takes: each checkpoint moves by one writer at a time. Apart from `logLock`, so
+    /// that a catch-up writing its rows does not hold up the appends of other writers.
+    static let tablesLock: Int64 = 0x4754_494F_54
     /// The first half of the two-key advisory locks that leads take (the second is the role's
-    /// hash): a key space apart from `writeLock`'s.
+    /// hash): a key space apart from the one-key locks above.
     static let leadLock: Int32 = 0x4754_494F
     /// The channel on which every commit that adds events is announced, with its last seq.
     static let logChannel = "gtio_log"

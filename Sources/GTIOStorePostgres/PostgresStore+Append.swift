@@ -5,14 +5,14 @@ import PostgresNIO
 
 extension PostgresStore {
     public func append(_ batch: EventBatch) throws -> AppendOutcome {
-        try write(session: { session in try Self.append(batch, in: session, signer: signer) })
+        try write(.log, session: { session in try Self.append(batch, in: session, signer: signer) })
     }
 
     /// Appends inside an open transaction, in four statements whatever the batch's size: the
     /// append lock, the ids already in the log, the events (one array per column, unnested),
     /// and their lists and properties; then the quarantine and the batch's row.
     ///
-    /// The transaction-scoped advisory lock (`PostgresSchema.writeLock`) makes appends from every
+    /// The transaction-scoped advisory lock (`PostgresSchema.logLock`) makes appends from every
     /// process and host take turns: each reads the log's end, numbers its events from there and commits before the
     /// next one reads the end. Seqs are thus gapless and in commit order, the chain continuous,
     /// without a sequence (which would leave holes on rollback). Readers never wait for it.
@@ -23,7 +23,7 @@ extension PostgresStore {
         let recorded = now()
         // Taken by every write transaction already; taken again here (it nests) so that the
         // append's guarantee does not rest on its caller.
-        _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
+        _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.logLock))")
         let end = try logEnd(in: session)
         let lastSeq = end.seq, batchNumber = end.batch + 1
         var previousHash = end.head

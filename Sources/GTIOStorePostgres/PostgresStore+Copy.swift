@@ -44,7 +44,7 @@ extension PostgresStore {
     }
 
     public func appendCommitted(_ batches: [CommittedBatch]) throws {
-        try write(session: { session in
+        try write(.log, session: { session in
             var (lastSeq, head, lastBatch) = try Self.logEnd(in: session)
             var chain = EventHashChain()
             for batch in batches {
@@ -70,7 +70,7 @@ extension PostgresStore {
     }
 
     public func copyQuarantine(_ entries: [QuarantineEntry]) throws -> Int {
-        try write(session: { session in
+        try write(.log, session: { session in
             // The source's settled time; the copy's only for a settled entry without one.
             let settled = Self.now()
             var changed = 0

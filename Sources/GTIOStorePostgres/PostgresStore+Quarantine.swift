@@ -66,7 +66,7 @@ extension PostgresStore {
         entries: [Int64]?, replacement: (QuarantineEntry) -> [UInt8]?,
         validate: ([UInt8]) -> Result<ValidatedEvent, Rejection>
     ) throws -> QuarantineRetryOutcome {
-        try write(session: { session in
+        try write(.log, session: { session in
             var sql = "SELECT \(Self.quarantineColumns) FROM quarantine WHERE status = 'open'"
             if let entries { sql += " AND entry IN (\(entries.map(String.init).joined(separator: ",")))" }
             let open = try session.rows(sql + " ORDER BY entry").map(Self.quarantineEntry)

@@ -81,16 +81,29 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         }
     }
 
-    /// Runs `body` in one write transaction, holding the store's write lock: writers take turns,
-    /// as on SQLite. Without it, two writers catching up the same read models updated the same
-    /// rows in different orders and the server ended one of them as a deadlock; and each would
-    /// have applied the events past the checkpoint it read before the other committed.
-    /// Readers never wait: they read snapshots.
-    func write<T>(session body: (PostgresSession) throws -> T) throws -> T {
+    /// What a write transaction may change, and so which of the store's locks it holds.
+    enum WriteScope {
+        /// The log's tables (events, batches, quarantine): `PostgresSchema.logLock`.
+        case log
+        /// The read models' tables and checkpoints: `PostgresSchema.tablesLock`.
+        case tables
+        /// Both, the locks taken in that order (the only order any transaction takes both in,
+        /// so no two writers wait for each other).
+        case logAndTables
+    }
+
+    /// Runs `body` in one write transaction holding the locks of `scope`: writers of the same
+    /// part take turns. Without the tables' lock, two writers catching up the same read models
+    /// updated the same rows in different orders and the server ended one of them as a
+    /// deadlock; and each would have applied the events past the checkpoint it read before the
+    /// other committed. Appends and table writes hold different locks, so that one ingester's
+    /// catch-up does not stop another's appends. Readers never wait: they read snapshots.
+    func write<T>(_ scope: WriteScope = .logAndTables, session body: (PostgresSession) throws -> T) throws -> T {
         guard !isReadOnly else { throw StoreError.readOnly(path: location) }
         return try withSession { session in
             try session.transaction {
-                _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
+                if scope != .tables { _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.logLock))") }
+                if scope != .log { _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.tablesLock))") }
                 return try body(session)
             }
         }
@@ -140,7 +153,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     }
 
     public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {
-        try write(session: { session in try body(PostgresTransaction(session: session, signer: nil)) })
+        try write(.tables, session: { session in try body(PostgresTransaction(session: session, signer: nil)) })
     }
 
     public func discardTables(prefix: String) throws {
