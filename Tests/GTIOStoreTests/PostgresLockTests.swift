@@ -9,23 +9,28 @@ import Testing
 struct PostgresLockTests {
     let folder = TemporaryDirectory()
 
-    @Test func anAppendGoesOnWhileAnotherProcessWritesTheTables() throws {
-        let tables = try StoreBackend.postgres.open(in: folder), log = try StoreBackend.postgres.open(in: folder)
-        _ = try log.append(batch([heart("a")]))
-        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), appended = DispatchSemaphore(value: 0)
-        let writer = Thread {
-            try? tables.writeTables { _ in
+    /// Opens a table write on `store` on a thread of its own and keeps it open until the
+    /// returned semaphore is signalled.
+    func holdingTables(_ store: any EventStore) -> DispatchSemaphore {
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        Thread {
+            try? store.writeTables { _ in
                 holding.signal()
                 release.wait()
             }
-        }
-        writer.start()
+        }.start()
         holding.wait()
-        let appender = Thread {
+        return release
+    }
+
+    @Test func anAppendGoesOnWhileAnotherProcessWritesTheTables() throws {
+        let tables = try StoreBackend.postgres.open(in: folder), log = try StoreBackend.postgres.open(in: folder)
+        _ = try log.append(batch([heart("a")]))
+        let release = holdingTables(tables), appended = DispatchSemaphore(value: 0)
+        Thread {
             _ = try? log.append(batch([heart("b")]))
             appended.signal()
-        }
-        appender.start()
+        }.start()
         let waited = appended.wait(timeout: .now() + 10)
         release.signal()
         #expect(waited == .success, "the append waited for the tables' writer")
@@ -35,20 +40,11 @@ struct PostgresLockTests {
 
     @Test func tableWritersTakeTurns() throws {
         let first = try StoreBackend.postgres.open(in: folder), second = try StoreBackend.postgres.open(in: folder)
-        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), wrote = DispatchSemaphore(value: 0)
-        let writer = Thread {
-            try? first.writeTables { _ in
-                holding.signal()
-                release.wait()
-            }
-        }
-        writer.start()
-        holding.wait()
-        let other = Thread {
+        let release = holdingTables(first), wrote = DispatchSemaphore(value: 0)
+        Thread {
             try? second.writeTables { _ in }
             wrote.signal()
-        }
-        other.start()
+        }.start()
         #expect(wrote.wait(timeout: .now() + 0.5) == .timedOut, "a second table writer went on while the first held the tables")
         release.signal()
         #expect(wrote.wait(timeout: .now() + 10) == .success)
