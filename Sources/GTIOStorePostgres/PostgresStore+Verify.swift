@@ -67,43 +67,41 @@ extension PostgresStore {
     private static func propertiesDisagree(_ session: PostgresSession) throws -> LogVerdict? {
         let types = PropertyAudit.types.map { "'\($0.rawValue)'" }.joined(separator: ",")
         let pageSize = 10_000
-        var events: [(seq: Int64, original: String)] = [], nextEvent = 0, eventsAfter = Int64.min, eventsDone = false
-        var properties: [(seq: Int64, property: EventProperty)] = [], nextProperty = 0, propertiesDone = false
         return try PropertyAudit.compare(
-            events: {
-                if nextEvent == events.count {
-                    guard !eventsDone else { return nil }
-                    events = try session.rows(
-                        "SELECT seq, original FROM events WHERE seq > ? AND type IN (\(types)) ORDER BY seq LIMIT \(pageSize)",
-                        [.integer(eventsAfter)]
-                    ).map { ($0[0].int64 ?? 0, $0[1].string ?? "") }
-                    (nextEvent, eventsDone) = (0, events.count < pageSize)
-                    guard let last = events.last else { return nil }
-                    eventsAfter = last.seq
-                }
-                defer { nextEvent += 1 }
-                return events[nextEvent]
+            events: paged(by: pageSize) { last in
+                try session.rows(
+                    "SELECT seq, original FROM events WHERE seq > ? AND type IN (\(types)) ORDER BY seq LIMIT \(pageSize)",
+                    [.integer(last?.seq ?? .min)]
+                ).map { ($0[0].int64 ?? 0, $0[1].string ?? "") }
             },
-            properties: {
-                if nextProperty == properties.count {
-                    guard !propertiesDone else { return nil }
-                    // Keyset pages in the key's order, each after the last row read.
-                    let last = properties.last
-                    properties = try session.rows(
-                        """
-                        SELECT seq, name, position, text, number FROM event_properties
-                        WHERE (seq, name, position) > (?, ?, ?) ORDER BY seq, name, position LIMIT \(pageSize)
-                        """,
-                        [.integer(last?.seq ?? .min), .text(last?.property.name ?? ""), .integer(Int64(last?.property.position ?? 0))]
-                    ).map {
-                        ($0[0].int64 ?? 0,
-                         EventProperty(name: $0[1].string ?? "", position: Int($0[2].int64 ?? 0), text: $0[3].string, number: $0[4].double))
-                    }
-                    (nextProperty, propertiesDone) = (0, properties.count < pageSize)
-                    if properties.isEmpty { return nil }
+            properties: paged(by: pageSize) { last in
+                // Keyset pages in the key's order, each after the last row read.
+                try session.rows(
+                    """
+                    SELECT seq, name, position, text, number FROM event_properties
+                    WHERE (seq, name, position) > (?, ?, ?) ORDER BY seq, name, position LIMIT \(pageSize)
+                    """,
+                    [.integer(last?.seq ?? .min), .text(last?.property.name ?? ""), .integer(Int64(last?.property.position ?? 0))]
+                ).map {
+                    ($0[0].int64 ?? 0,
+                     EventProperty(name: $0[1].string ?? "", position: Int($0[2].int64 ?? 0), text: $0[3].string, number: $0[4].double))
                 }
-                defer { nextProperty += 1 }
-                return properties[nextProperty]
             })
+    }
+
+    /// Rows one at a time from pages of `size`, `page` giving the rows after the last one read
+    /// (nil for the first page); a page shorter than `size` is the last.
+    private static func paged<Row>(by size: Int, _ page: @escaping (Row?) throws -> [Row]) -> () throws -> Row? {
+        var rows: [Row] = [], next = 0, done = false
+        return {
+            if next == rows.count {
+                guard !done else { return nil }
+                rows = try page(rows.last)
+                (next, done) = (0, rows.count < size)
+                if rows.isEmpty { return nil }
+            }
+            defer { next += 1 }
+            return rows[next]
+        }
     }
 }

@@ -101,24 +101,13 @@ extension SQLiteStore {
     private static func propertiesDisagree(in db: Database) throws -> LogVerdict? {
         let types = PropertyAudit.types.map { "'\($0.rawValue)'" }.joined(separator: ",")
         let events = try db.makeStatement(sql: "SELECT seq, original FROM events WHERE type IN (\(types)) ORDER BY seq")
-        let properties = try db.makeStatement(sql: "SELECT seq, name, position, text, number FROM event_properties ORDER BY seq, name, position")
-        let eventRows = events.sqliteStatement, propertyRows = properties.sqliteStatement
-        func text(_ handle: OpaquePointer, _ column: Int32) -> String? {
-            guard let pointer = sqlite3_column_text(handle, column) else { return nil }
-            return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
-        }
+        let rows = events.sqliteStatement, properties = try PropertyCursor(afterSeq: .min, in: db)
         return try PropertyAudit.compare(
             events: {
-                guard try nextRow(eventRows, in: db) else { return nil }
-                return (sqlite3_column_int64(eventRows, 0), text(eventRows, 1) ?? "")
+                guard try nextRow(rows, in: db) else { return nil }
+                return (sqlite3_column_int64(rows, 0), SQLiteRowCursor.bytes(rows, 1).map { String(decoding: $0, as: UTF8.self) } ?? "")
             },
-            properties: {
-                guard try nextRow(propertyRows, in: db) else { return nil }
-                let number = sqlite3_column_type(propertyRows, 4) == SQLITE_NULL ? nil : sqlite3_column_double(propertyRows, 4)
-                return (sqlite3_column_int64(propertyRows, 0),
-                        EventProperty(name: text(propertyRows, 1) ?? "", position: Int(sqlite3_column_int64(propertyRows, 2)),
-                                      text: text(propertyRows, 3), number: number))
-            })
+            properties: properties.next)
     }
 
     /// The dedup index must hold exactly the log's ids: one missing lets a re-ingest append that

@@ -107,19 +107,36 @@ final class PropertyCursor {
 
     /// Calls `body` with each property of event `seq`, skipping those of events before it.
     func forEach(seq: Int64, _ body: (EventProperty) throws -> Void) throws {
-        if !started {
-            started = true
-            try advance()
-        }
+        try start()
         while let entry = current, entry < seq { try advance() }
-        let handle = statement.sqliteStatement
         while current == seq {
-            let name = SQLiteRowCursor.bytes(handle, 1).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let text = SQLiteRowCursor.bytes(handle, 3).map { String(decoding: $0, as: UTF8.self) }
-            let number = sqlite3_column_type(handle, 4) == SQLITE_NULL ? nil : sqlite3_column_double(handle, 4)
-            try body(EventProperty(name: name, position: Int(sqlite3_column_int64(handle, 2)), text: text, number: number))
+            try body(property())
             try advance()
         }
+    }
+
+    /// The next row whatever its seq, nil past the last: for a walk of the table itself.
+    func next() throws -> (seq: Int64, property: EventProperty)? {
+        try start()
+        guard let seq = current else { return nil }
+        let row = (seq, property())
+        try advance()
+        return row
+    }
+
+    /// The property of the row the cursor is on.
+    private func property() -> EventProperty {
+        let handle = statement.sqliteStatement
+        let name = SQLiteRowCursor.bytes(handle, 1).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let text = SQLiteRowCursor.bytes(handle, 3).map { String(decoding: $0, as: UTF8.self) }
+        let number = sqlite3_column_type(handle, 4) == SQLITE_NULL ? nil : sqlite3_column_double(handle, 4)
+        return EventProperty(name: name, position: Int(sqlite3_column_int64(handle, 2)), text: text, number: number)
+    }
+
+    private func start() throws {
+        guard !started else { return }
+        started = true
+        try advance()
     }
 
     private func advance() throws {
