@@ -85,7 +85,7 @@ struct QueryOptions: ParsableArguments {
 
     /// The tables once the projector that leads (`gtio project --follow`) has applied the log as
     /// it stood when the query came; nil when none leads, or it has not within `projectorWait`.
-    /// Waiting for it beats doing its work again: a catch-up here would take the write lock,
+    /// Waiting for it beats doing its work again: a catch-up here would take the tables' write lock,
     /// and a store opened with a reader's rights could only fold the whole log.
     private func projectorsTables(_ store: any EventStore) throws -> StoredReadModels? {
         guard try store.isLed(ReadModelFollower.role) else { return nil }

@@ -2,8 +2,9 @@ import GTIOCatalog
 import GTIOStore
 
 /// The table rows a run of applied events changed, built from the read models before the write
-/// transaction that stores them: the store has one writer, and an appending collector's commits
-/// wait for as long as a catch-up holds it, so nothing but the writes happens inside.
+/// transaction that stores them: the tables have one writer at a time, and other catch-ups (and
+/// a decision waiting for the tables to stand at the log's end) wait for as long as one holds
+/// it, so nothing but the writes happens inside.
 struct ChangedRows: Sendable {
     private enum Step: Sendable {
         /// Each key left with its row, or none (`TableWriting.rewrite`).

@@ -71,8 +71,8 @@ public struct ModerationDesk: Sendable {
     ) throws -> [Int64]? {
         try checkWellFormed(requests)
         return try store.write { tx -> [Int64]? in
-            // Writers hold the write lock for the whole transaction: the log and the tables
-            // cannot move between this look and the append.
+            // The log's writer holds its lock for the whole transaction: the log cannot move
+            // between this look and the append, and tables standing at its end cannot either.
             guard try StoredReadModels.position(in: tx, appliedThrough: nil) != nil else { return nil }
             for request in requests { try check(request, try Facts(request.item, in: tx)) }
             return try append(requests, action: action, moderator: moderator, note: note, at: at, in: tx)

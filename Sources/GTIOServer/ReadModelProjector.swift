@@ -11,7 +11,7 @@ import ServiceLifecycle
 ///
 /// While a projector leads (`gtio project --follow`, on any host), that process applies every
 /// commit, this server's included, and the server leaves the tables to it: its own catch-ups
-/// would only take turns with the leader for the write lock and find nothing left to apply.
+/// would only take turns with the leader for the tables' write lock and find nothing left to apply.
 /// It still keeps the read models in memory, for the moderators' decisions to check against.
 final class ReadModelProjector: Service, @unchecked Sendable {
     // @unchecked: `live`, `dirty`, `stopping`, `failure` and `deferring` are only
@@ -32,7 +32,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     /// - Parameters:
     ///   - interval: seconds between the starts of two catch-ups at most once: under a
     ///   stream of commits, fewer and larger catch-ups write each touched row once per interval
-    ///   instead of once per commit, and hold the store's write lock less often.
+    ///   instead of once per commit, and hold the tables' write lock less often.
     ///   - moved: called after each catch-up that may have moved the tables.
     init(store: any EventStore, metrics: ServerMetrics, logger: Logger, interval: Double, moved: @escaping @Sendable () -> Void) {
         self.moved = moved

@@ -69,8 +69,8 @@ public protocol EventLog: AnyObject, Sendable {
     /// Several consumers' checkpoints in one read; names never checkpointed are left out.
     func checkpoints(named names: [String]) throws -> [String: Int64]
 
-    /// Runs `body` in one write transaction over the log and the tables: all it did commits,
-    /// or none of it.
+    /// Runs `body` in one write transaction over the log, which sees the tables as they stand:
+    /// all it appended commits, or none of it. Other appends wait for it; table writers do not.
     func write<T>(_ body: (any LogWriting) throws -> T) throws -> T
 
     /// Takes the lead of `role` among every process using this store when no other process holds
@@ -106,8 +106,15 @@ extension EventLog {
     }
 }
 
-/// One write transaction over a store's log and tables.
-public protocol LogWriting: TableWriting {
+/// One write transaction over a store's log, reading its tables as they stand.
+///
+/// It writes the log only: the read models' tables are written by `TableStore.writeTables`,
+/// whose writers take turns apart from the log's, so that an append never waits for a
+/// catch-up. A check made here against the tables holds for the append that follows it: the
+/// log cannot move under this transaction, and tables standing at its end cannot move either.
+public protocol LogWriting: TableReading {
+    /// Several consumers' checkpoints as this transaction sees them.
+    func checkpoints(named names: [String]) throws -> [String: Int64]
     /// Appends the batch inside this transaction (see `EventLog.append`).
     func append(_ batch: EventBatch) throws -> AppendOutcome
     /// Calls `body` with each event of `scope` as this transaction sees the log, in `seq` order.

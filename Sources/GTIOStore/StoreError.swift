@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerStore(path: String)
     case cannotOpen(path: String, reason: String)
     case readOnly(path: String)
+    /// The read models' file beside an SQLite store's log belongs to another log.
+    case foreignTables(path: String, tables: String, reason: String)
     /// SQLite found a damaged page in the file.
     case damaged(path: String)
     /// The disk (or a file size limit) stopped a write: the transaction was rolled back.
@@ -47,6 +49,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) was written by a newer gtio; upgrade gtio to open it"
         case .cannotOpen(let path, let reason):
             "cannot open the store \(path): \(reason)"
+        case .foreignTables(let path, let tables, let reason):
+            "the read models in \(tables) do not belong to the log in \(path): \(reason). Move \(tables) away and run the command again: the read models are rebuilt from the log (saved insights and access keys, kept in the same file, stay with the store it came from)"
         case .readOnly(let path):
             "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
         case .damaged(let path):

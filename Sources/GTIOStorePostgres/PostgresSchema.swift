@@ -6,8 +6,9 @@ import GTIOStore
 /// text compares byte by byte (`COLLATE "C"`), as in SQLite, so that every ordering and every
 /// answer is the same on both backends whatever the database's locale.
 enum PostgresSchema {
-    /// The advisory lock key every transaction that appends takes ("GTIO" in ASCII): appends run
-    /// one at a time across all processes and hosts, so seqs are given in commit order.
+    /// The advisory lock key every transaction that appends takes ("GTIO" in ASCII), and every
+    /// `write(LogWriting)`: appends run one at a time across all processes and hosts, so seqs
+    /// are given in commit order.
     static let logLock: Int64 = 0x4754_494F
     /// The advisory lock key every transaction that writes the read models' tables or their
     /// checkpoints takes: each checkpoint moves by one writer at a time. Apart from `logLock`, so

@@ -87,8 +87,8 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         case log
         /// The read models' tables and checkpoints: `PostgresSchema.tablesLock`.
         case tables
-        /// Both, the locks taken in that order (the only order any transaction takes both in,
-        /// so no two writers wait for each other).
+        /// Both, the locks taken in that order: only for tests that change the database past
+        /// the store's API.
         case logAndTables
     }
 
@@ -98,7 +98,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     /// deadlock; and each would have applied the events past the checkpoint it read before the
     /// other committed. Appends and table writes hold different locks, so that one ingester's
     /// catch-up does not stop another's appends. Readers never wait: they read snapshots.
-    func write<T>(_ scope: WriteScope = .logAndTables, session body: (PostgresSession) throws -> T) throws -> T {
+    func write<T>(_ scope: WriteScope, session body: (PostgresSession) throws -> T) throws -> T {
         guard !isReadOnly else { throw StoreError.readOnly(path: location) }
         return try withSession { session in
             try session.transaction {
@@ -112,7 +112,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     /// Runs `statements` in one write transaction as they are, past every check of the store's
     /// API: for this backend's tests of what `verify` catches when someone changes the database.
     package func executeUnchecked(_ statements: [String]) throws {
-        try write { session in for sql in statements { _ = try session.run(sql) } }
+        try write(.logAndTables) { session in for sql in statements { _ = try session.run(sql) } }
     }
 
     public func settle() {}
@@ -149,7 +149,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     }
 
     public func write<T>(_ body: (any LogWriting) throws -> T) throws -> T {
-        try write(session: { session in try body(PostgresTransaction(session: session, signer: signer)) })
+        try write(.log, session: { session in try body(PostgresTransaction(session: session, signer: signer)) })
     }
 
     public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {

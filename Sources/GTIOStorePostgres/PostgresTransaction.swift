@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// One transaction of a PostgreSQL store, as the store protocols see it: a read snapshot or a
 /// write over the log and the read models' tables.
-struct PostgresTransaction: LogWriting {
+struct PostgresTransaction: LogWriting, TableWriting {
     let session: PostgresSession
     /// Signs each appended batch's head, when the store was opened with a key.
     let signer: BatchSigner?

@@ -3,19 +3,20 @@ import GTIOStore
 
 extension SQLiteStore {
     /// Drops the tables named `prefix…`; when SQLite cannot (their pages are damaged), removes
-    /// them from the schema instead and rewrites the file without their pages (VACUUM). The
-    /// log's tables are never touched: this is for derived tables, which a rebuild writes again.
+    /// them from the schema instead and rewrites the tables file without their pages (VACUUM).
+    /// The log's file is never touched: this is for derived tables, which a rebuild writes again.
     public func discardTables(prefix: String) throws {
         do {
-            try writeDatabase { db in
+            try writeTablesDatabase { db in
                 for name in try SQLiteTableReader(db).tableNames(prefix: prefix) { try db.drop(table: name) }
             }
             return
         } catch StoreError.damaged {
             // Dropping walks the damaged pages to free them; forget them instead, below.
         }
+        guard let tablesWriter else { throw StoreError.readOnly(path: path) }
         do {
-            try pool.writeWithoutTransaction { db in
+            try tablesWriter.writeWithoutTransaction { db in
                 let pattern = prefix.replacingOccurrences(of: "_", with: "\\_") + "%"
                 try db.execute(sql: "PRAGMA writable_schema = ON")
                 defer { try? db.execute(sql: "PRAGMA writable_schema = OFF") }
@@ -29,13 +30,13 @@ extension SQLiteStore {
                 }
             }
             // A fresh connection sees the schema without them; VACUUM copies only what is left.
-            try pool.writeWithoutTransaction { db in
+            try tablesWriter.writeWithoutTransaction { db in
                 try db.execute(sql: "VACUUM")
             }
-            let answers = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-            guard answers == ["ok"] else { throw StoreError.damaged(path: path) }
+            let answers = try tablesWriter.writeWithoutTransaction { db in try String.fetchAll(db, sql: "PRAGMA main.quick_check") }
+            guard answers == ["ok"] else { throw StoreError.damaged(path: tablesPath) }
         } catch let error as DatabaseError {
-            throw Self.translate(error, path: path)
+            throw Self.translate(error, path: tablesPath)
         }
     }
 }

@@ -18,7 +18,9 @@ extension SQLiteStore {
                     guard try statements.next() == nil else {
                         throw StoreError.badSQL("one statement at a time: there is more after the first ; (run each on its own)")
                     }
-                    guard statement.isReadonly else { throw StoreError.writeRefused(String(text.prefix(40))) }
+                    guard statement.isReadonly, !Self.changesAttachments(statement.sql) else {
+                        throw StoreError.writeRefused(String(text.prefix(40)))
+                    }
                     let context = Unmanaged.passUnretained(watch).toOpaque()
                     // Called every 10,000 virtual machine steps: cheap, and a few ms apart.
                     sqlite3_progress_handler(db.sqliteConnection, 10_000, { context in
@@ -44,6 +46,28 @@ extension SQLiteStore {
         } catch let error as DatabaseError {
             throw StoreError.badSQL(error.message ?? "\(error)")
         }
+    }
+}
+
+extension SQLiteStore {
+    /// Whether `sql` is an ATTACH or DETACH, which SQLite counts as read-only (they change no
+    /// file) but which would detach the tables from a connection the process goes on using, or
+    /// open any file beside the store.
+    static func changesAttachments(_ sql: String) -> Bool {
+        var rest = Substring(sql)
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.hasPrefix("--") {
+                rest = rest.drop { $0 != "\n" }
+            } else if rest.hasPrefix("/*") {
+                guard let end = rest.range(of: "*/") else { return false }
+                rest = rest[end.upperBound...]
+            } else {
+                break
+            }
+        }
+        let word = rest.prefix { $0.isLetter }.uppercased()
+        return word == "ATTACH" || word == "DETACH"
     }
 }
 

@@ -27,7 +27,7 @@ extension SQLiteStore {
                 lastAt: lastAt.map(Timestamp.init(milliseconds:)),
                 batches: try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM batches") ?? 0,
                 quarantined: try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM quarantine WHERE status = 'open'") ?? 0,
-                sizeBytes: fileSize(path) + fileSize(path + "-wal"),
+                sizeBytes: [path, path + "-wal", tablesPath, tablesPath + "-wal"].reduce(0) { $0 + fileSize($1) },
                 checkpoints: checkpoints)
         }
     }

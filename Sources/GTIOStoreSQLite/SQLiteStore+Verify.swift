@@ -75,7 +75,8 @@ extension SQLiteStore {
 
     /// SQLite's own check of the file's structure; nil when it finds nothing.
     private static func quickCheck(_ db: Database) throws -> String? {
-        let answers = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        // The log's file only: the tables file holds what a rebuild writes again.
+        let answers = try String.fetchAll(db, sql: "PRAGMA main.quick_check")
         return answers == ["ok"] ? nil : "the file is damaged: " + answers.prefix(3).joined(separator: "; ")
     }
 

@@ -2,14 +2,21 @@ import Foundation
 import GRDB
 import GTIOStore
 
-/// The embedded event store: one SQLite file in WAL mode, append-only by its own triggers.
+/// The embedded event store: one SQLite file in WAL mode for the log, append-only by its own
+/// triggers, and a second beside it for the read models' tables (`TablesFile`).
 public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// The store file's absolute path.
     public let path: String
-    /// The connection pool: for this backend and its tests only.
+    /// The log's connections, which see the tables file too (attached read-only as `tables`):
+    /// for this backend and its tests only.
     public let pool: DatabasePool
+    /// The tables file's writer; nil in a process that opened the store only to read it.
+    let tablesWriter: DatabasePool?
 
     public var location: String { path }
+
+    /// The tables file's absolute path: `path` followed by `-tables`.
+    public var tablesPath: String { TablesFile.path(ofStore: path) }
 
     /// Whether this process opened the store only to read it.
     public let isReadOnly: Bool
@@ -24,6 +31,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// `signer` signs each batch this process appends (see `BatchSigner`).
     public init(path: String, readOnly: Bool = false, signer: BatchSigner? = nil) throws(StoreError) {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let tablesPath = TablesFile.path(ofStore: absolute)
         self.path = absolute
         self.isReadOnly = readOnly
         self.signer = signer
@@ -33,7 +41,43 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         let lock = OpeningLock(path: absolute, exclusive: !readOnly)
         defer { lock.release() }
         try Self.checkBeforeOpening(absolute)
+        // A store from before the tables had a file of their own is upgraded by a writer.
+        if readOnly, !FileManager.default.fileExists(atPath: tablesPath) { throw .needsUpgrade(path: absolute) }
+        try Self.checkBeforeOpening(tablesPath)
 
+        var configuration = Self.configuration(readOnly: readOnly)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS \(TablesFile.schema)", arguments: [TablesFile.attachURI(tablesPath)])
+        }
+        do {
+            // The tables file first: the log's connections attach it as they open.
+            tablesWriter = readOnly ? nil : try Self.retryingWhenBusy {
+                let writer = try DatabasePool(path: tablesPath, configuration: Self.configuration(readOnly: false))
+                try TablesFile.migrator.migrate(writer)
+                try TablesFile.moveLegacyTables(from: absolute, into: writer)
+                return writer
+            }
+            pool = try Self.retryingWhenBusy { try DatabasePool(path: absolute, configuration: configuration) }
+            if readOnly {
+                let current = try Self.retryingWhenBusy { try pool.read { try StoreSchema.migrator.hasCompletedMigrations($0) } }
+                if !current { throw StoreError.needsUpgrade(path: absolute) }
+            } else {
+                try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
+            }
+            try Self.retryingWhenBusy {
+                try pool.read { db in try TablesFile.checkBelongs(to: absolute, reading: db, writer: tablesWriter) }
+            }
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: absolute)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: absolute, reason: "\(error)")
+        }
+    }
+
+    /// How each of the store's files is opened.
+    private static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
         // Two ingests on one store take turns per batch; a batch commits in well under a
         // second, so five minutes only runs out when another process hangs holding the lock.
@@ -48,21 +92,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
             // from a cache they fill once (docs/PERFORMANCE.md).
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -32768") }
         }
-        do {
-            pool = try Self.retryingWhenBusy { try DatabasePool(path: absolute, configuration: configuration) }
-            if readOnly {
-                let current = try Self.retryingWhenBusy { try pool.read { try StoreSchema.migrator.hasCompletedMigrations($0) } }
-                if !current { throw StoreError.needsUpgrade(path: absolute) }
-            } else {
-                try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
-            }
-        } catch let error as DatabaseError {
-            throw Self.translate(error, path: absolute)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .cannotOpen(path: absolute, reason: "\(error)")
-        }
+        return configuration
     }
 
     /// Refuses, before SQLite touches the file, a missing folder, a file that is not SQLite,
@@ -141,6 +171,17 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         }
     }
 
+    /// Runs `body` in a write transaction of the tables file (the read models' writers take
+    /// turns there, apart from the log's), turning SQLite errors into store errors.
+    func writeTablesDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        guard let tablesWriter else { throw StoreError.readOnly(path: path) }
+        do {
+            return try Self.retryingWhenBusy { try tablesWriter.write(body) }
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: tablesPath)
+        }
+    }
+
     /// Runs `body` on a read-only snapshot, turning SQLite errors into store errors.
     public func readDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         do {
@@ -176,6 +217,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     public func settle() {
         guard !isReadOnly else { return }
         _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try? tablesWriter?.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
@@ -197,9 +239,10 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         return Dictionary(rows.map { ($0[0] as String, $0[1] as Int64) }, uniquingKeysWith: max)
     }
 
-    /// Records that consumer `name` has applied the log through `seq`. Read models call this
-    /// inside the transaction that writes their own tables, so both commit or neither does.
-    public static func setCheckpoint(_ db: Database, name: String, seq: Int64) throws {
+    /// Records that consumer `name` has applied the log through `seq`, on a connection of the
+    /// tables file. Read models call this inside the transaction that writes their own tables,
+    /// so both commit or neither does.
+    static func setCheckpoint(_ db: Database, name: String, seq: Int64) throws {
         try db.execute(
             sql: """
                 INSERT INTO checkpoints (name, seq, updated) VALUES (?, ?, ?)

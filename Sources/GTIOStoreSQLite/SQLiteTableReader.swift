@@ -5,9 +5,13 @@ import GTIOStore
 /// `TableReading` over one SQLite connection inside a read transaction.
 struct SQLiteTableReader: TableReading {
     let db: Database
+    /// The schema the tables are found in: `main` for the tables file's own connections and
+    /// scratch tables, `tables` for the log's connections.
+    let schema: String
 
-    init(_ db: Database) {
+    init(_ db: Database, schema: String = "main") {
         self.db = db
+        self.schema = schema
     }
 
     func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [[StoreValue]] {
@@ -31,7 +35,7 @@ struct SQLiteTableReader: TableReading {
         let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
             .replacingOccurrences(of: "%", with: "\\%") + "%"
         return try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\' ORDER BY name",
+            db, sql: "SELECT name FROM \(schema).sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\' ORDER BY name",
             arguments: [pattern])
     }
 }
@@ -60,15 +64,15 @@ extension StoreValue {
 
 extension SQLiteStore {
     public func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T {
-        try readDatabase { db in try body(SQLiteTableReader(db)) }
+        try readDatabase { db in try body(SQLiteTableReader(db, schema: TablesFile.schema)) }
     }
 
     public func write<T>(_ body: (any LogWriting) throws -> T) throws -> T {
-        try writeDatabase { db in try body(SQLiteTransaction(db: db, signer: signer)) }
+        try writeDatabase { db in try body(SQLiteTransaction(db: db, tablesSchema: TablesFile.schema, signer: signer)) }
     }
 
     public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {
-        try writeDatabase { db in try body(SQLiteTransaction(db: db)) }
+        try writeTablesDatabase { db in try body(SQLiteTransaction(db: db)) }
     }
 
     public func scratchTables() throws -> any TableStore {

@@ -2,23 +2,26 @@ import GRDB
 import GTIOStore
 
 /// One write transaction of an SQLite store or scratch database, as the store protocol sees it.
-struct SQLiteTransaction: LogWriting {
+struct SQLiteTransaction: LogWriting, TableWriting {
     let db: Database
+    /// Where the tables are: `main` on the tables file's writer and scratch tables, `tables`
+    /// (attached read-only) on the log's writer.
+    var tablesSchema = "main"
     /// Signs each appended batch's head, when the store was opened with a key.
     var signer: BatchSigner? = nil
 
     // MARK: Reading
 
     func rows(_ sql: String, _ arguments: [StoreValue]) throws -> [[StoreValue]] {
-        try SQLiteTableReader(db).rows(sql, arguments)
+        try SQLiteTableReader(db, schema: tablesSchema).rows(sql, arguments)
     }
 
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws {
-        try SQLiteTableReader(db).forEachRow(sql, arguments, body)
+        try SQLiteTableReader(db, schema: tablesSchema).forEachRow(sql, arguments, body)
     }
 
     func tableNames(prefix: String) throws -> [String] {
-        try SQLiteTableReader(db).tableNames(prefix: prefix)
+        try SQLiteTableReader(db, schema: tablesSchema).tableNames(prefix: prefix)
     }
 
     // MARK: The log

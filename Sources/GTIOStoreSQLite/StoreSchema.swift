@@ -237,6 +237,25 @@ enum StoreSchema {
                 """)
             try EventDays.ofLog(in: db).record(in: db)
         }
+        migrator.registerMigration("v7 tables in a file of their own") { db in
+            // `TablesFile.moveLegacyTables` has copied them into `STORE-tables` already, under
+            // the opening lock, before this migration runs.
+            let moved = try String.fetchAll(db, sql: """
+                SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                """).filter { !TablesFile.logTables.contains($0) }
+            for name in moved { try db.execute(sql: "DROP TABLE main.\(name)") }
+            // Which log this is, for the tables file to tell its own log from another.
+            try db.execute(sql: """
+                CREATE TABLE log_identity (id TEXT NOT NULL);
+                INSERT INTO log_identity (id) VALUES (lower(hex(randomblob(16))));
+                CREATE TRIGGER log_identity_no_update BEFORE UPDATE ON log_identity
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+                CREATE TRIGGER log_identity_no_delete BEFORE DELETE ON log_identity
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+                CREATE TRIGGER log_identity_once BEFORE INSERT ON log_identity
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+                """)
+        }
         return migrator
     }
 }

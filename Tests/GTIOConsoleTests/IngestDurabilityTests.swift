@@ -40,7 +40,7 @@ import Testing
         let first = try demoFile("first.jsonl", events: 3_000, seed: 5)
         #expect(try GTIOBinary.run(["ingest", first, "--store", store]).status == 0)
         // Someone flips a byte in the middle of the saved state.
-        try DatabaseQueue(path: store).write { db in
+        try DatabaseQueue(path: store + "-tables").write { db in
             try db.execute(sql: "UPDATE rm_fold_state SET bytes = zeroblob(length(bytes)) WHERE part = 1")
         }
         let more = try demoFile("more.jsonl", events: 3_500, seed: 5)

@@ -122,7 +122,7 @@ import Glibc
         let location = folder.file("older.gtio")
         #expect(try GTIOBinary.run(["ingest", file, "--store", location]).status == 0)
         let end = try SQLiteStore(path: location).lastSeq()
-        try DatabaseQueue(path: location).write { try $0.execute(sql: "UPDATE rm_meta SET value = 1 WHERE key = 'schema'") }
+        try DatabaseQueue(path: location + "-tables").write { try $0.execute(sql: "UPDATE rm_meta SET value = 1 WHERE key = 'schema'") }
         let log = folder.file("projector71.log")
         let projector = try GTIOBinary.start(["project", "--follow", "--store", location], output: log)
         defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }

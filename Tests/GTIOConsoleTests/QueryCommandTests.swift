@@ -83,7 +83,7 @@ private let community = [
 
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = [store, "UPDATE rm_posts SET hearts = 40 WHERE post = 'p1'"]
+        shell.arguments = [store + "-tables", "UPDATE rm_posts SET hearts = 40 WHERE post = 'p1'"]
         try shell.run()
         shell.waitUntilExit()
         let check = try gtio("rebuild --check posts")

@@ -133,7 +133,7 @@ import Testing
         let moderator = try await server.request("GET", "/v1/verdicts", headers: ["Authorization": "Bearer \(keys.moderate)"])
         #expect(moderator.status == 200)
         // The store keeps digests only.
-        let stored = try column(keys.store, "SELECT hex(digest) FROM access_keys")
+        let stored = try column(keys.store + "-tables", "SELECT hex(digest) FROM access_keys")
         #expect(stored.count == 3 && !stored.contains { keys.read.uppercased().contains($0) })
         #expect(try GTIOBinary.run(["keys", "revoke", "dash", "--store", keys.store]).status == 0)
         let listed = try GTIOBinary.run(["keys", "list", "--format", "csv", "--store", keys.store]).stdout
@@ -274,7 +274,7 @@ import Testing
         let more = try demoLines(events: 600, seed: 29).suffix(300)
         let server = try ServerProcess(store: keys.store, folder: folder.path)
         // Something outside gtio stops the read models from moving, for a while.
-        let queue = try DatabaseQueue(path: keys.store)
+        let queue = try DatabaseQueue(path: keys.store + "-tables")
         try await queue.write { db in
             try db.execute(sql: """
                 CREATE TRIGGER test_block_update BEFORE UPDATE ON checkpoints WHEN NEW.name LIKE 'read_model.%'
@@ -327,7 +327,7 @@ import Testing
         }
         let lastSeq = { try column(keys.store, "SELECT CAST(MAX(seq) AS TEXT) FROM events").first.flatMap { Int64($0) } ?? 0 }
         let applied = {
-            try column(keys.store, "SELECT CAST(MIN(seq) AS TEXT) FROM checkpoints WHERE name LIKE 'read_model.%'").first.flatMap { Int64($0) } ?? 0
+            try column(keys.store + "-tables", "SELECT CAST(MIN(seq) AS TEXT) FROM checkpoints WHERE name LIKE 'read_model.%'").first.flatMap { Int64($0) } ?? 0
         }
         #expect(try eventually(30) { try applied() == lastSeq() })
         #expect(server.stop() == 0)

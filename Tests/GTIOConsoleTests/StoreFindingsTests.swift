@@ -125,10 +125,10 @@ import Testing
         let before = try GTIOBinary.run(["looks", "--format", "csv", "--store", store]).stdout
         // Scribble over the root pages of rm_posts and its indexes, as a bad disk or an editor would.
         let rows = try GTIOBinary.run(["sql", """
-            SELECT rootpage, (SELECT page_size FROM pragma_page_size()) FROM sqlite_master WHERE tbl_name = 'rm_posts'
+            SELECT rootpage, (SELECT page_size FROM tables.pragma_page_size()) FROM tables.sqlite_master WHERE tbl_name = 'rm_posts'
             """, "--format", "csv", "--store", store]).stdout.split(whereSeparator: \.isNewline).dropFirst()
         #expect(rows.count == 6)
-        let handle = try #require(FileHandle(forUpdatingAtPath: store))
+        let handle = try #require(FileHandle(forUpdatingAtPath: store + "-tables"))
         for row in rows {
             let page = row.split(separator: ",").map { UInt64($0)! }
             try handle.seek(toOffset: (page[0] - 1) * page[1] + 12)

@@ -72,7 +72,7 @@ import Testing
         #expect(try run(["ingest", try demo(3_000, seed: 6)]).output.status == 0)
         let expected = try run(["looks", "top", "--format", "csv"]).output.stdout
         // As an older gtio would have left them: another definition, and a table this one lacks.
-        let queue = try DatabaseQueue(path: store)
+        let queue = try DatabaseQueue(path: store + "-tables")
         try queue.write { db in
             try db.execute(sql: "UPDATE rm_meta SET value = 1 WHERE key = 'schema'")
             try db.execute(sql: "CREATE TABLE rm_old (x)")

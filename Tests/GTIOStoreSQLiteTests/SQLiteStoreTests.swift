@@ -62,18 +62,94 @@ import GTIOStore
         #expect(try store.event(at: 1)?.event.user == "u1")
     }
 
-    @Test func checkpointsCommitOrRollBackWithTheirTransaction() throws {
+    @Test func theTablesLiveInTheirOwnFileWhichTheLogsConnectionsOnlyRead() throws {
         let store = try store()
-        #expect(try store.checkpoint(named: "looks") == 0)
-        try store.pool.write { try SQLiteStore.setCheckpoint($0, name: "looks", seq: 7) }
-        #expect(try store.checkpoint(named: "looks") == 7)
-        struct Boom: Error {}
-        #expect(throws: Boom.self) {
-            try store.pool.write { db in
-                try SQLiteStore.setCheckpoint(db, name: "looks", seq: 9)
-                throw Boom()
-            }
+        _ = try store.append(batch([heart("a")]))
+        try store.writeTables { try $0.setCheckpoint("looks", seq: 1) }
+        let logTables = try store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         }
-        #expect(try store.checkpoint(named: "looks") == 7)
+        #expect(Set(logTables) == TablesFile.logTables)
+        #expect(store.tablesPath == folder.file("log.gtio-tables"))
+        #expect(try DatabaseQueue(path: store.tablesPath).read { try Int.fetchOne($0, sql: "SELECT seq FROM checkpoints") } == 1)
+        #expect(throws: DatabaseError.self, "the log's writer sees the tables read-only") {
+            try store.pool.write { try $0.execute(sql: "UPDATE checkpoints SET seq = 0") }
+        }
+    }
+
+    @Test func sqlRefusesToAttachOrDetachAndTheTablesStayAttached() throws {
+        let store = try store()
+        try store.writeTables { try $0.setCheckpoint("looks", seq: 0) }
+        for statement in ["DETACH tables", " /* a */ -- b\n attach '\(folder.file("x.db"))' AS x"] {
+            #expect(throws: StoreError.writeRefused(String(statement.prefix(40)))) { try store.readOnlySQL(statement) }
+        }
+        #expect(try store.readOnlySQL("SELECT name FROM checkpoints").rows == [[.text("looks")]])
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.db")))
+    }
+
+    /// A store written before the tables had a file of their own: the log's migrations v1–v6,
+    /// with a read model's table and the checkpoints in the log's file.
+    func legacyStore() throws -> String {
+        let path = folder.file("old.gtio")
+        do {
+            let store = try SQLiteStore(path: path)
+            _ = try store.append(batch([heart("a"), heart("b")]))
+            store.settle()
+        }
+        try FileManager.default.removeItem(atPath: TablesFile.path(ofStore: path))
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: """
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v7 %';
+                DROP TABLE log_identity;
+                CREATE TABLE checkpoints (name TEXT PRIMARY KEY, seq INTEGER NOT NULL, updated INTEGER NOT NULL);
+                INSERT INTO checkpoints VALUES ('read_model.looks', 2, 0);
+                CREATE TABLE rm_things (thing TEXT PRIMARY KEY, hearts INTEGER) WITHOUT ROWID;
+                CREATE INDEX rm_things_hearts ON rm_things (hearts);
+                INSERT INTO rm_things VALUES ('a', 1), ('b', 2);
+                """)
+        }
+        return path
+    }
+
+    @Test func anOlderStoreIsUpgradedByMovingItsTablesIntoTheTablesFile() throws {
+        let path = try legacyStore()
+        #expect(throws: StoreError.needsUpgrade(path: path)) { try SQLiteStore(path: path, readOnly: true) }
+        let store = try SQLiteStore(path: path)
+        #expect(try store.checkpoints(named: ["read_model.looks"]) == ["read_model.looks": 2])
+        let moved = try store.readTables { try $0.rows("SELECT thing, hearts FROM rm_things ORDER BY thing", []) }
+        #expect(moved == [[.text("a"), .integer(1)], [.text("b"), .integer(2)]])
+        let (inLog, indexes) = try store.pool.read { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE name IN ('checkpoints', 'rm_things')"),
+             try String.fetchAll(db, sql: "SELECT name FROM tables.sqlite_master WHERE type = 'index' AND name = 'rm_things_hearts'"))
+        }
+        #expect(inLog.isEmpty)
+        #expect(indexes == ["rm_things_hearts"])
+        #expect(try store.lastSeq() == 2)
+        #expect(try SQLiteStore(path: path, readOnly: true).lastSeq() == 2)
+    }
+
+    @Test func tablesBesideAnotherLogOrAnOlderCopyOfTheirOwnAreRefused() throws {
+        let first = try store(), other = folder.file("other.gtio")
+        _ = try first.append(batch([heart("a")]))
+        first.settle()
+        try FileManager.default.copyItem(atPath: first.path, toPath: folder.file("older.gtio"))
+        _ = try first.append(batch([heart("b")]))
+        try first.writeTables { try $0.setCheckpoint("looks", seq: 2) }
+        first.settle()
+        _ = try SQLiteStore(path: other)
+        try FileManager.default.removeItem(atPath: TablesFile.path(ofStore: other))
+        try FileManager.default.copyItem(atPath: first.tablesPath, toPath: TablesFile.path(ofStore: other))
+        for readOnly in [false, true] {
+            #expect(throws: StoreError.foreignTables(
+                path: other, tables: other + "-tables",
+                reason: "they were built from another log (the store file was replaced or removed without them)")
+            ) { try SQLiteStore(path: other, readOnly: readOnly) }
+        }
+        try FileManager.default.removeItem(atPath: first.path)
+        try FileManager.default.copyItem(atPath: folder.file("older.gtio"), toPath: first.path)
+        #expect(throws: StoreError.foreignTables(
+            path: first.path, tables: first.tablesPath,
+            reason: "they stand at seq 2, past the log's end at seq 1 (the store file was replaced by an older copy)")
+        ) { try SQLiteStore(path: first.path) }
     }
 }

@@ -129,27 +129,33 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.all)
-    func aFailedWriteLeavesNeitherEventsNorCheckpoints(_ backend: StoreBackend) throws {
+    func aFailedWriteLeavesNoEventsAndAFailedTableWriteNoCheckpoints(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
         struct Boom: Error {}
         #expect(throws: Boom.self) {
             try store.write { tx in
                 _ = try tx.append(batch([heart("a"), heart("b")]))
-                try tx.setCheckpoint("looks", seq: 2)
                 throw Boom()
             }
         }
         #expect(try store.lastSeq() == 0)
-        #expect(try store.checkpoint(named: "looks") == 0)
         let seqs = try store.write { tx -> [Int64] in
             _ = try tx.append(batch([heart("a"), heart("b")]))
-            try tx.setCheckpoint("looks", seq: 2)
             var seen: [Int64] = []
             try tx.scan(LogScope(afterSeq: 0)) { seen.append($0.seq) }
             return seen
         }
         #expect(seqs == [1, 2], "a transaction sees its own appends")
+        #expect(throws: Boom.self) {
+            try store.writeTables { tx in
+                try tx.setCheckpoint("looks", seq: 2)
+                throw Boom()
+            }
+        }
+        #expect(try store.checkpoint(named: "looks") == 0)
+        try store.writeTables { try $0.setCheckpoint("looks", seq: 2) }
         #expect(try store.checkpoints(named: ["looks", "never"]) == ["looks": 2])
+        #expect(try store.write { try $0.checkpoints(named: ["looks"]) } == ["looks": 2], "the log's writer reads the tables")
     }
 
     @Test(arguments: StoreBackend.all)
