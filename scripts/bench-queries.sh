@@ -23,15 +23,16 @@ if [ ! -f "$store" ]; then
   tail -n 1000 "$work/demo.jsonl" > "$work/tail.jsonl"
   rm "$work/demo.jsonl"
   "$gtio" ingest "$work/head.jsonl" --store "$store" --quiet
-  cp "$store" "$work/pristine.gtio"
+  cp "$store" "$work/pristine.gtio"; cp "$store-tables" "$work/pristine.gtio-tables"
 else
-  # Back to the store before the last run's ingest and decision.
-  cp "$work/pristine.gtio" "$store"; rm -f "$store-wal" "$store-shm"
+  # Back to the store (the log's file and the tables') before the last run's ingest and decision.
+  cp "$work/pristine.gtio" "$store"; rm -f "$store-wal" "$store-shm" "$store-tables"*
+  if [ -f "$work/pristine.gtio-tables" ]; then cp "$work/pristine.gtio-tables" "$store-tables"; fi
 fi
 export GTIO_STORE=$store
-user=$(sqlite3 -readonly "$store" "SELECT target FROM rm_follows WHERE state = 'following' GROUP BY target ORDER BY COUNT(*) DESC LIMIT 1")
-post=$(sqlite3 -readonly "$store" "SELECT post FROM rm_verdicts ORDER BY wear_it + change_it DESC LIMIT 1")
-item=$(sqlite3 -readonly "$store" "SELECT item FROM rm_flags ORDER BY flaggers DESC LIMIT 1")
+user=$(sqlite3 -readonly "$store-tables" "SELECT target FROM rm_follows WHERE state = 'following' GROUP BY target ORDER BY COUNT(*) DESC LIMIT 1")
+post=$(sqlite3 -readonly "$store-tables" "SELECT post FROM rm_verdicts ORDER BY wear_it + change_it DESC LIMIT 1")
+item=$(sqlite3 -readonly "$store-tables" "SELECT item FROM rm_flags ORDER BY flaggers DESC LIMIT 1")
 last=$(sqlite3 -readonly "$store" "SELECT MAX(seq) FROM events")
 echo "store: $last events ($events demo events less the last 1,000); $runs runs of each, process start included"
 
@@ -75,7 +76,7 @@ PY
 echo "writers (one run each):"
 /usr/bin/time -f "ingest of the last 1,000 events, read models included: %e s wall, peak RSS %M KB" \
   "$gtio" ingest "$work/tail.jsonl" --quiet
-version=$(sqlite3 -readonly "$store" "SELECT version FROM rm_flags WHERE item = '$item'")
+version=$(sqlite3 -readonly "$store-tables" "SELECT version FROM rm_flags WHERE item = '$item'")
 # Decided at the log's own newest time: the wall clock would move the demo's "now" to today.
 newest=$(sqlite3 -readonly "$store" "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', MAX(at) / 1000.0, 'unixepoch') FROM events")
 /usr/bin/time -f "a moderation decision, read models included: %e s wall, peak RSS %M KB" \

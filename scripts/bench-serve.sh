@@ -7,6 +7,7 @@
 #   3. GET /v1/looks/popular?limit=10 over 64 connections: requests/s and latency;
 #   4. the server's peak RSS over all of it.
 # Usage: scripts/bench-serve.sh [SECONDS] [WORK_FOLDER]
+# GTIO=path/to/gtio times that binary instead of building this checkout (to pair two builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -15,8 +16,11 @@ if [ -z "$work" ]; then work=$(mktemp -d); trap 'rm -rf "$work"; kill "$pid" 2>/
 mkdir -p "$work"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
-swift build -c release --product gtio >/dev/null
-gtio=$PWD/.build/release/gtio
+gtio=${GTIO:-}
+if [ -z "$gtio" ]; then
+  swift build -c release --product gtio >/dev/null
+  gtio=$PWD/.build/release/gtio
+fi
 port=${PORT:-18480}
 events=$((seconds * 150000))
 [ -f "$work/demo.jsonl" ] || "$gtio" demo --events "$events" --seed 9 --out "$work/demo.jsonl"
@@ -76,6 +80,8 @@ LUA
 # The log's end as the server sees it. Not through the sqlite3 command: Debian's SQLite opening
 # the live store beside the server's own build of it broke the server's reads (disk I/O error).
 last_seq() { curl -s "http://127.0.0.1:$port/ready" | sed 's/.*"last_seq":\([0-9]*\).*/\1/'; }
+# How far the read models stand behind the log: appends do not wait for them.
+lag() { curl -s "http://127.0.0.1:$port/ready" | sed 's/.*"lag":\([0-9]*\).*/\1/'; }
 
 run_post() {  # batch connections label first-line
   local before after
@@ -85,6 +91,7 @@ run_post() {  # batch connections label first-line
   after=$(last_seq)
   echo "$3: $(( (after - before) / seconds )) events/s appended ($((after - before)) in ${seconds}s);" \
     "$(grep 'Requests/sec' "$work/wrk-$3.txt")"
+  echo "   read models $(lag) events behind at the end of the load"
   grep -E '^ +(50|90|99)%' "$work/wrk-$3.txt" | tr -s ' ' | sed 's/^/   latency/'
   grep -E 'Non-2xx|Socket errors' "$work/wrk-$3.txt" || true
 }

@@ -49,4 +49,4 @@ echo
 day=$(ls -1 Reports | grep -E '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' | sort | tail -n 1)
 echo "Open the report: Reports/$day/index.html (summary.md and CSV files beside it)."
 echo "Next, the analysts' console: GTIO_STORE=$GTIO_STORE $gtio"
-echo "Explore with: $gtio --help, $gtio looks --help, or sqlite3 -readonly $GTIO_STORE (tables: docs/STORE.md, docs/READ_MODELS.md)"
+echo "Explore with: $gtio --help, $gtio looks --help, or sqlite3 -readonly $GTIO_STORE (the log) and $GTIO_STORE-tables (the read models; see docs/STORE.md, docs/READ_MODELS.md)"
