@@ -52,7 +52,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         do {
             // The tables file first: the log's connections attach it as they open.
             tablesWriter = readOnly ? nil : try Self.retryingWhenBusy {
-                let writer = try DatabasePool(path: tablesPath, configuration: Self.configuration(readOnly: false))
+                let writer = try DatabasePool(path: tablesPath, configuration: Self.configuration(readOnly: false, writerCacheKiB: 8192))
                 try TablesFile.migrator.migrate(writer)
                 try TablesFile.moveLegacyTables(from: absolute, into: writer)
                 return writer
@@ -76,8 +76,8 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         }
     }
 
-    /// How each of the store's files is opened.
-    private static func configuration(readOnly: Bool) -> Configuration {
+    /// How each of the store's files is opened; `writerCacheKiB` is its writer's page cache.
+    private static func configuration(readOnly: Bool, writerCacheKiB: Int = 32768) -> Configuration {
         var configuration = Configuration()
         // Two ingests on one store take turns per batch; a batch commits in well under a
         // second, so five minutes only runs out when another process hangs holding the lock.
@@ -86,11 +86,13 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         configuration.prepareDatabase { db in
             // FULL makes each committed batch durable against power loss, at one fsync per batch.
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // Writers keep a 32 MB page cache: the id B-tree of a large log outgrows SQLite's
-            // default 2 MB, and dedup lookups would read its pages from the file over and over.
-            // Readers keep the default: their big reads are scans of the log, which gain nothing
-            // from a cache they fill once (docs/PERFORMANCE.md).
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -32768") }
+            // The log's writer keeps a 32 MB page cache: the id B-tree of a large log outgrows
+            // SQLite's default 2 MB, and dedup lookups would read its pages from the file over
+            // and over. The tables' writer keeps 8 MB (as fast as 32 in `gtio serve` and
+            // `ingest`, and a server stays well under its memory bound). Readers keep the
+            // default: their big reads are scans of the log, which gain nothing from a cache
+            // they fill once (docs/PERFORMANCE.md).
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)") }
         }
         return configuration
     }
