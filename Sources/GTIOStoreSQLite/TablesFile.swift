@@ -23,18 +23,10 @@ enum TablesFile {
     /// The tables file of the store at `path`.
     static func path(ofStore path: String) -> String { path + "-tables" }
 
-    /// Where the log's connections attach it: a URI, so that it is attached read-only.
+    /// Where the log's connections attach it: a URI, so that it is attached read-only (`?`,
+    /// `#` and `%` in the path percent-encoded, as SQLite's URIs want them).
     static func attachURI(_ path: String) -> String {
-        var escaped = ""
-        for character in path.unicodeScalars {
-            switch character {
-            case "%": escaped += "%25"
-            case "?": escaped += "%3f"
-            case "#": escaped += "%23"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return "file:" + escaped + "?mode=ro"
+        "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?mode=ro"
     }
 
     /// The tables that belong to the log, which stay in its file; everything else a store

@@ -77,6 +77,13 @@ import GTIOStore
         }
     }
 
+    @Test func aPathWithURICharactersStillFindsItsTables() throws {
+        let store = try SQLiteStore(path: folder.file("odd ?#%20 ü.gtio"))
+        try store.writeTables { try $0.setCheckpoint("looks", seq: 0) }
+        #expect(try store.readTables { try $0.rows("SELECT name FROM checkpoints", []) } == [[.text("looks")]])
+        #expect(FileManager.default.fileExists(atPath: folder.file("odd ?#%20 ü.gtio-tables")))
+    }
+
     @Test func sqlRefusesToAttachOrDetachAndTheTablesStayAttached() throws {
         let store = try store()
         try store.writeTables { try $0.setCheckpoint("looks", seq: 0) }
