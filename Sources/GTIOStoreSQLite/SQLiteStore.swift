@@ -54,15 +54,16 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
             tablesWriter = readOnly ? nil : try Self.retryingWhenBusy {
                 let writer = try DatabasePool(path: tablesPath, configuration: Self.configuration(readOnly: false, writerCacheKiB: 8192))
                 try TablesFile.migrator.migrate(writer)
-                try TablesFile.moveLegacyTables(from: absolute, into: writer)
                 return writer
             }
             pool = try Self.retryingWhenBusy { try DatabasePool(path: absolute, configuration: configuration) }
-            if readOnly {
-                let current = try Self.retryingWhenBusy { try pool.read { try StoreSchema.migrator.hasCompletedMigrations($0) } }
-                if !current { throw StoreError.needsUpgrade(path: absolute) }
-            } else {
+            let current = try Self.retryingWhenBusy { try pool.read { try StoreSchema.migrator.hasCompletedMigrations($0) } }
+            if let tablesWriter, !current {
+                // What an older store kept beside its log moves before the log's migration drops it.
+                try TablesFile.moveLegacyTables(from: absolute, into: tablesWriter)
                 try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
+            } else if !current {
+                throw StoreError.needsUpgrade(path: absolute)
             }
             try Self.retryingWhenBusy {
                 try pool.read { db in try TablesFile.checkBelongs(to: absolute, reading: db, writer: tablesWriter) }
