@@ -36,6 +36,7 @@ enum TablesFile {
         "event_properties", "event_days", "log_identity", "grdb_migrations",
     ]
 
+    /// The tables file's own tables, as named migrations; the read models create theirs.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 tables") { db in
