@@ -6,6 +6,12 @@ extension PostgresStore {
     /// Walks the whole log in one snapshot, recomputing the hash chain from the stored columns
     /// (see `ChainVerifier`); the unique index on `id` is PostgreSQL's own and needs no check.
     public func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict {
+        try verify(audit, pageSize: 10_000, progress: progress)
+    }
+
+    /// `verify` reading the log and its property rows `pageSize` rows at a time: tests give a
+    /// few rows, so that a small log spans many pages.
+    package func verify(_ audit: LogAudit, pageSize: Int, progress: (Int64) -> Void = { _ in }) throws -> LogVerdict {
         try read { session in
             let signatures = try session.rows("SELECT batch, last_seq, head, record, public_key, signature FROM batch_signatures ORDER BY batch")
                 .map(Self.signature)
@@ -20,7 +26,6 @@ extension PostgresStore {
             var chain = EventHashChain()
             var hash = EventHashChain.genesis
             var after = Int64.min
-            let pageSize = 10_000
             while true {
                 let rows = try session.run("""
                     SELECT seq, id, type, at, recorded, user, device, v, subject, object, value, flag, number, text, original, batch, hash
@@ -58,15 +63,14 @@ extension PostgresStore {
             return try verifier.finish(
                 lowestSeq: try session.rows("SELECT MIN(seq) FROM events")[0][0].int64,
                 batchesEnd: try session.rows("SELECT COALESCE(MAX(last_seq), 0) FROM batches")[0][0].int64 ?? 0,
-                backendCheck: { try Self.propertiesDisagree(session) })
+                backendCheck: { try Self.propertiesDisagree(session, pageSize: pageSize) })
         }
     }
 
     /// `event_properties` must hold what the originals give (`PropertyAudit`): both read in
     /// pages, in the snapshot that proved the chain.
-    private static func propertiesDisagree(_ session: PostgresSession) throws -> LogVerdict? {
+    private static func propertiesDisagree(_ session: PostgresSession, pageSize: Int) throws -> LogVerdict? {
         let types = PropertyAudit.types.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        let pageSize = 10_000
         return try PropertyAudit.compare(
             events: paged(by: pageSize) { last in
                 try session.rows(

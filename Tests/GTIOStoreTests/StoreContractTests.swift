@@ -233,6 +233,35 @@ import Testing
             """))
     }
 
+    /// The same check over a log of many pages: the pages of events and of property rows end
+    /// at different seqs, and a change is found whichever page it falls in.
+    @Test(arguments: StoreBackend.all)
+    func verifyHoldsThePropertyRowsAcrossPages(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        var events: [ValidatedEvent] = []
+        for n in 1...6 {
+            let line = Self.postLine.replacingOccurrences(of: #""id":"p""#, with: #""id":"p\#(n)""#)
+                .replacingOccurrences(of: #""post":"p1""#, with: #""post":"p\#(n)""#)
+            guard case .success(let post) = EventValidator.validate(line) else { Issue.record("post \(n) is valid"); return }
+            events += [post, heart("h\(n)", second: n)]
+        }
+        _ = try store.append(batch(events))
+        guard case .intact = try backend.verify(store, pageSize: 4) else { Issue.record("an untouched log is intact"); return }
+        func tamper(_ sql: String) throws {
+            let triggers = ["no_update", "no_delete", "append"].map { "DROP TRIGGER IF EXISTS event_properties_\($0)" }
+            try backend.tamper(store, sqlite: triggers + [sql], postgres: ["ALTER TABLE event_properties DISABLE TRIGGER USER", sql])
+        }
+        try tamper("UPDATE event_properties SET text = 'Gucci' WHERE seq = 9 AND name = 'brands' AND position = 0")
+        #expect(try backend.verify(store, pageSize: 4) == .broken(seq: 9, problem: """
+            event_properties: brands[0] = "Gucci" where the original line gives "Zara" (insights by that property would be wrong)
+            """))
+        try tamper("UPDATE event_properties SET text = 'Zara' WHERE seq = 9 AND name = 'brands' AND position = 0")
+        try tamper("INSERT INTO event_properties (seq, name, position, text) VALUES (12, 'brands', 0, 'Zara')")
+        #expect(try backend.verify(store, pageSize: 4) == .broken(seq: 12, problem: """
+            event_properties: a row brands[0] that no property of this event's original line gives
+            """))
+    }
+
     // MARK: Quarantine
 
     @Test(arguments: StoreBackend.all)

@@ -33,6 +33,15 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `store.verify()` reading `pageSize` rows at a time where the backend reads in pages
+    /// (PostgreSQL); SQLite walks its tables with cursors and has no pages to size.
+    public func verify(_ store: any EventStore, pageSize: Int) throws -> LogVerdict {
+        switch store {
+        case let database as PostgresStore: try database.verify(LogAudit(), pageSize: pageSize)
+        default: try store.verify()
+        }
+    }
+
     /// The embedded SQLite file.
     public static let sqlite = StoreBackend(
         name: "SQLite",
