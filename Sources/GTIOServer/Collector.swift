@@ -94,24 +94,26 @@ struct Collector: Sendable {
 
     /// 200 with the totals and one result per event, in body order.
     static func response(_ results: [Result], outcome: AppendOutcome) -> Response {
-        let each = results.enumerated().map { index, result in
-            switch result {
-            case .appended(let id, let seq):
-                JSONRenderer.object([("index", .integer(Int64(index))), ("status", .text("appended")), ("id", .text(id)),
-                                     ("seq", .integer(seq))])
-            case .duplicate(let id):
-                JSONRenderer.object([("index", .integer(Int64(index))), ("status", .text("duplicate")), ("id", .text(id))])
-            case .rejected(let reason):
-                JSONRenderer.object([("index", .integer(Int64(index))), ("status", .text("rejected")), ("reason", .text(reason))])
-            }
-        }
         let totals: [(String, Cell)] = [
             ("received", .integer(Int64(results.count))), ("appended", .integer(Int64(outcome.appended))),
             ("duplicates", .integer(Int64(outcome.duplicates))), ("rejected", .integer(Int64(outcome.rejected))),
             ("first_seq", Cell(outcome.firstSeq)), ("last_seq", Cell(outcome.lastSeq)),
         ]
-        let body = JSONRenderer.object(
-            encoded: totals.map { ($0.0, JSONRenderer.value($0.1)) } + [("results", "[" + each.joined(separator: ",") + "]")]) + "\n"
+        // The results written straight into one string, not an array of members and a join per
+        // event (`JSONRenderer.object`): under batches of 100 they are most of the server's
+        // answering work (docs/PERFORMANCE.md).
+        var body = String(JSONRenderer.object(encoded: totals.map { ($0.0, JSONRenderer.value($0.1)) }).dropLast())
+        body.reserveCapacity(body.utf8.count + 64 * results.count + 16)
+        body += ",\"results\":["
+        for (index, result) in results.enumerated() {
+            body += index == 0 ? "{\"index\":\(index),\"status\":" : ",{\"index\":\(index),\"status\":"
+            switch result {
+            case .appended(let id, let seq): body += "\"appended\",\"id\":" + JSONValue.quoted(id) + ",\"seq\":\(seq)}"
+            case .duplicate(let id): body += "\"duplicate\",\"id\":" + JSONValue.quoted(id) + "}"
+            case .rejected(let reason): body += "\"rejected\",\"reason\":" + JSONValue.quoted(reason) + "}"
+            }
+        }
+        body += "]}\n"
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }
