@@ -249,11 +249,11 @@ enum StoreSchema {
                 CREATE TABLE log_identity (id TEXT NOT NULL);
                 INSERT INTO log_identity (id) VALUES (lower(hex(randomblob(16))));
                 CREATE TRIGGER log_identity_no_update BEFORE UPDATE ON log_identity
-                BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: log_identity cannot be updated'); END;
                 CREATE TRIGGER log_identity_no_delete BEFORE DELETE ON log_identity
-                BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+                BEGIN SELECT RAISE(ABORT, 'the event log is append-only: log_identity cannot be deleted'); END;
                 CREATE TRIGGER log_identity_once BEFORE INSERT ON log_identity
-                BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+                BEGIN SELECT RAISE(ABORT, 'the log''s identity is written once, when the log is created'); END;
                 """)
         }
         return migrator

@@ -36,6 +36,9 @@ import GTIOStore
             "UPDATE batches SET appended = 0",
             "INSERT INTO events (seq, id, type, at, recorded, v, original, batch) VALUES (9, 'z', 'track', 0, 0, 1, '{}', 1)",
             "INSERT OR REPLACE INTO events (seq, id, type, at, recorded, v, original, batch) VALUES (1, 'z', 'track', 0, 0, 1, '{}', 1)",
+            "UPDATE log_identity SET id = 'other'",
+            "DELETE FROM log_identity",
+            "INSERT INTO log_identity (id) VALUES ('other')",
         ] {
             #expect(throws: DatabaseError.self, "\(sql)") { try store.pool.write { try $0.execute(sql: sql) } }
         }
