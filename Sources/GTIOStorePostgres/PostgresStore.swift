@@ -81,15 +81,13 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         }
     }
 
-    /// What a write transaction may change, and so which of the store's locks it holds.
+    /// What a write transaction may change, and so which of the store's locks it holds: no
+    /// transaction writes both.
     enum WriteScope {
         /// The log's tables (events, batches, quarantine): `PostgresSchema.logLock`.
         case log
         /// The read models' tables and checkpoints: `PostgresSchema.tablesLock`.
         case tables
-        /// Both, the locks taken in that order: only for tests that change the database past
-        /// the store's API.
-        case logAndTables
     }
 
     /// Runs `body` in one write transaction holding the locks of `scope`: writers of the same
@@ -102,8 +100,8 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         guard !isReadOnly else { throw StoreError.readOnly(path: location) }
         return try withSession { session in
             try session.transaction {
-                if scope != .tables { _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.logLock))") }
-                if scope != .log { _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.tablesLock))") }
+                let lock = scope == .log ? PostgresSchema.logLock : PostgresSchema.tablesLock
+                _ = try session.run("SELECT pg_advisory_xact_lock(\(lock))")
                 return try body(session)
             }
         }
@@ -112,7 +110,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     /// Runs `statements` in one write transaction as they are, past every check of the store's
     /// API: for this backend's tests of what `verify` catches when someone changes the database.
     package func executeUnchecked(_ statements: [String]) throws {
-        try write(.logAndTables) { session in for sql in statements { _ = try session.run(sql) } }
+        try write(.log) { session in for sql in statements { _ = try session.run(sql) } }
     }
 
     public func settle() {}

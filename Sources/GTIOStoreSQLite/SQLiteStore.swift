@@ -235,7 +235,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     }
 
     /// Several consumers' checkpoints, inside the caller's transaction.
-    public static func checkpoints(named names: [String], in db: Database) throws -> [String: Int64] {
+    static func checkpoints(named names: [String], in db: Database) throws -> [String: Int64] {
         let rows = try Row.fetchAll(
             db, sql: "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))",
             arguments: StatementArguments(names))
