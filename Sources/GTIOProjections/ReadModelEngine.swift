@@ -85,8 +85,14 @@ public struct ReadModelEngine: Sendable {
     public func write(_ names: [ReadModelName], _ models: ReadModels) throws -> [ReadModelName: Int] {
         try ReadModelSchema.migrate(store)
         return try store.writeTables { tx in
-            let written = try ReadModelTables.write(names, models, in: tx)
-            try FoldSnapshot.save(models.state, in: tx)
+            // The state is encoded while the tables are written: their inserts hold one core
+            // and leave the other idle once the rows are built.
+            var encoded: FoldSnapshot.Encoded?
+            var written: [ReadModelName: Int] = [:]
+            try SideBySide.run({ encoded = FoldSnapshot.Encoded(models.state) }, {
+                written = try ReadModelTables.write(names, models, in: tx)
+            })
+            try encoded!.save(in: tx)
             return written
         }
     }
