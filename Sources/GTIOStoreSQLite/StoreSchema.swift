@@ -256,6 +256,13 @@ enum StoreSchema {
                 BEGIN SELECT RAISE(ABORT, 'the log''s identity is written once, when the log is created'); END;
                 """)
         }
+        migrator.registerMigration("v8 narrow index for scans of a window") { db in
+            // The columns an insight reads from most events (its type, time, actor and the
+            // `value` column that keeps a screen's name or a sign-up's provider), in seq order:
+            // a window's scan reads this index instead of the rows, which carry the stored line
+            // and are ~6 times wider. Appends add at its end, as for the `seq` key itself.
+            try db.execute(sql: "CREATE INDEX \(SQLiteStore.windowIndex) ON events (seq, type, at, user, device, value)")
+        }
         return migrator
     }
 }
