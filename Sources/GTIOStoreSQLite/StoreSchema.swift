@@ -190,7 +190,7 @@ enum StoreSchema {
             // the event, so that no reader parses the stored JSON. They derive from `original`,
             // which the hash chain covers. Events appended before this table get theirs here,
             // from their originals, the one time. Insights read the log by time: an index on
-            // `at` alone, as appends come in nearly increasing `at` (docs/PERFORMANCE.md).
+            // `at` alone, as appends come in nearly increasing `at` (v8 replaced it).
             try db.execute(sql: """
                 CREATE TABLE event_properties (
                     seq      INTEGER NOT NULL,
@@ -261,7 +261,12 @@ enum StoreSchema {
             // `value` column that keeps a screen's name or a sign-up's provider), in seq order:
             // a window's scan reads this index instead of the rows, which carry the stored line
             // and are ~6 times wider. Appends add at its end, as for the `seq` key itself.
-            try db.execute(sql: "CREATE INDEX \(SQLiteStore.windowIndex) ON events (seq, type, at, user, device, value)")
+            // The index on `at` goes: the log's first and last times are found from
+            // `event_days` and this index (`EventDays.timeExtent`), and every append paid for it.
+            try db.execute(sql: """
+                CREATE INDEX \(SQLiteStore.windowIndex) ON events (seq, type, at, user, device, value);
+                DROP INDEX IF EXISTS events_at;
+                """)
         }
         return migrator
     }

@@ -7,7 +7,7 @@ import Testing
 @testable import GTIOStoreSQLite
 
 /// `events_window`: the narrow index a scan reads when it needs no column beyond the type,
-/// time, actor and `value`.
+/// time, actor and `value`, and where the log's first and last times are found.
 @Suite struct WindowIndexTests {
     let folder = TemporaryDirectory()
 
@@ -76,11 +76,16 @@ import Testing
             try store.pool.write { db in
                 try db.execute(sql: """
                     DROP INDEX events_window;
+                    CREATE INDEX events_at ON events (at);
                     DELETE FROM grdb_migrations WHERE identifier = 'v8 narrow index for scans of a window'
                     """)
             }
         }
         let reopened = try SQLiteStore(path: path)
+        let indexes = try reopened.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name")
+        }
+        #expect(indexes == ["events_window"])
         #expect(try plan(reopened, [.user]) == "SEARCH events USING COVERING INDEX events_window (seq>? AND seq<?)")
         #expect(try scanned(reopened, LogScope(columns: [.user])) == [
             "1 track u1 ? ?", "2 user.signed_up u2 ? ?", "3 post.hearted u1 ? ?", "4 app.opened - ? ?", "5 track u3 ? ?",

@@ -128,6 +128,51 @@ import Testing
         #expect(times[5] != times[30] && records.firstIndex { $0.at >= times[5] }! > 0)
     }
 
+    /// The earliest and latest `at` in view, for a view up to each seq and each time: the
+    /// examples' times run back and forth against their seqs, and a day's last event may come
+    /// in a later batch than its first.
+    @Test(arguments: StoreBackend.all)
+    func theTimeExtentIsTheEarliestAndLatestAtInView(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        #expect(try store.timeExtent(throughSeq: nil, atMost: nil) == nil)
+        let events = try SharedFiles.exampleLines.map { try EventValidator.validate($0).get() }
+        for part in stride(from: 0, to: events.count, by: 13) {
+            _ = try store.append(batch(Array(events[part..<min(part + 13, events.count)])))
+        }
+        var records: [LogRecord] = []
+        try store.scan(LogScope()) { records.append($0) }
+        let times = records.map(\.at).sorted()
+        var checked = 0
+        for through in [nil, 1, 2, 5, 13, 14, 20, 26, 30, Int64(records.count)] as [Int64?] {
+            for atMost in [nil, times[0] - 1, times[0], times[3], times[17], times[17] - 1, times[36], times[36] + 86_400_000] as [Int64?] {
+                let inView = records.filter { $0.seq <= (through ?? .max) && $0.at <= (atMost ?? .max) }.map(\.at)
+                let expected = inView.min().map { $0...inView.max()! }
+                #expect(try store.timeExtent(throughSeq: through, atMost: atMost) == expected,
+                        "through \(String(describing: through)), at most \(String(describing: atMost))")
+                if expected != nil { checked += 1 }
+            }
+        }
+        #expect(checked == 70)
+        #expect(try store.status().firstAt?.milliseconds == times[0])
+        #expect(try store.status().lastAt?.milliseconds == times[36])
+    }
+
+    /// A day's seqs may hold an older day's event: the latest time before a moment on that day
+    /// is then on the day before, not that older event's.
+    @Test(arguments: StoreBackend.all)
+    func theLatestTimeBeforeAMomentMaySkipADaysOlderEvents(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let lines = [("a", "2012-04-24T23:00:00Z"), ("c", "2012-04-25T12:00:00Z"), ("b", "2012-04-23T10:00:00Z"), ("e", "2012-04-25T13:00:00Z")]
+        _ = try store.append(batch(try lines.map { id, at in
+            try EventValidator.validate(#"{"id":"\#(id)","type":"post.hearted","at":"\#(at)","user":"u1","data":{"post":"p1"}}"#).get()
+        }))
+        let at = { (text: String) in Timestamp(rfc3339: text)!.milliseconds }
+        #expect(try store.timeExtent(throughSeq: nil, atMost: at("2012-04-25T09:00:00Z"))
+            == at("2012-04-23T10:00:00Z")...at("2012-04-24T23:00:00Z"))
+        #expect(try store.timeExtent(throughSeq: 3, atMost: nil) == at("2012-04-23T10:00:00Z")...at("2012-04-25T12:00:00Z"))
+        #expect(try store.timeExtent(throughSeq: 1, atMost: nil) == at("2012-04-24T23:00:00Z")...at("2012-04-24T23:00:00Z"))
+    }
+
     @Test(arguments: StoreBackend.all)
     func aFailedWriteLeavesNoEventsAndAFailedTableWriteNoCheckpoints(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
