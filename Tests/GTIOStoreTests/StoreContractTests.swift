@@ -96,18 +96,24 @@ import Testing
         #expect(early == records.filter { $0.at <= cutoff }.map(\.seq))
     }
 
-    /// The examples' times run back and forth against their seqs (15 of 36 steps go back), so a
-    /// time range's events are not one run of seqs: every one must come, whole, lists included.
-    @Test(arguments: StoreBackend.all)
-    func aTimeRangeGivesEachEventInItWhateverItsSeq(_ backend: StoreBackend) throws {
-        let store = try backend.open(in: folder)
+    /// Appends the examples in three batches, so that a later one brings events to days an
+    /// earlier one began; returns them as the log holds them.
+    func appendExamplesInThreeBatches(to store: any EventStore) throws -> [LogRecord] {
         let events = try SharedFiles.exampleLines.map { try EventValidator.validate($0).get() }
-        // In three batches, so that a later one brings events to days an earlier one began.
         for part in stride(from: 0, to: events.count, by: 13) {
             _ = try store.append(batch(Array(events[part..<min(part + 13, events.count)])))
         }
         var records: [LogRecord] = []
         try store.scan(LogScope()) { records.append($0) }
+        return records
+    }
+
+    /// The examples' times run back and forth against their seqs (15 of 36 steps go back), so a
+    /// time range's events are not one run of seqs: every one must come, whole, lists included.
+    @Test(arguments: StoreBackend.all)
+    func aTimeRangeGivesEachEventInItWhateverItsSeq(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let records = try appendExamplesInThreeBatches(to: store)
         let times = records.map(\.at).sorted()
         for (low, high) in [(times[5], times[30]), (times[20], nil), (times[0], times[0]), (times[36] + 1, nil)] {
             var found: [LogRecord] = []
@@ -135,12 +141,7 @@ import Testing
     func theTimeExtentIsTheEarliestAndLatestAtInView(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
         #expect(try store.timeExtent(throughSeq: nil, atMost: nil) == nil)
-        let events = try SharedFiles.exampleLines.map { try EventValidator.validate($0).get() }
-        for part in stride(from: 0, to: events.count, by: 13) {
-            _ = try store.append(batch(Array(events[part..<min(part + 13, events.count)])))
-        }
-        var records: [LogRecord] = []
-        try store.scan(LogScope()) { records.append($0) }
+        let records = try appendExamplesInThreeBatches(to: store)
         let times = records.map(\.at).sorted()
         var checked = 0
         for through in [nil, 1, 2, 5, 13, 14, 20, 26, 30, Int64(records.count)] as [Int64?] {
