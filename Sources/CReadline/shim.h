@@ -12,6 +12,11 @@ static inline void gtio_rl_set_catch_signals(int value) { rl_catch_signals = val
 static inline void gtio_rl_set_completion(rl_completion_func_t *function) { rl_attempted_completion_function = function; }
 static inline void gtio_rl_set_completion_over(int value) { rl_attempted_completion_over = value; }
 static inline const char *gtio_rl_line_buffer(void) { return rl_line_buffer; }
+// Words end at white space only: `provider=goo`, `track[name=Up` and `props.size` are each one
+// word to the console's completer (readline's default also breaks at `=`, quotes and more).
+static inline void gtio_rl_set_word_breaks(void) { rl_completer_word_break_characters = (char *)" \t\n"; }
+// What follows a sole match; readline sets it back to a space before each completion.
+static inline void gtio_rl_set_completion_append(int character) { rl_completion_append_character = character; }
 static inline int gtio_history_base(void) { return history_base; }
 static inline int gtio_history_length(void) { return history_length; }
 

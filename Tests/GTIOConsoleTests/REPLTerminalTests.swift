@@ -62,6 +62,22 @@ private let community = [
         #expect(terminal.waitForExit() == 0)
     }
 
+    /// A word runs to the next space: `provider=` and the value after it are one word, as the
+    /// completer takes them.
+    @Test func tabCompletesThePropertyAndTheValueOfAWhere() throws {
+        let terminal = try repl()
+        terminal.type("trend user.signed_up --where prov\t")
+        #expect(terminal.waitFor("--where provider="), "\(terminal.screen)")
+        let mark = terminal.screen.count
+        terminal.type("go\t")
+        #expect(terminal.waitFor("google ", after: mark), "\(terminal.screen)")
+        terminal.type("--from 2012-04-23 --format csv\r")
+        #expect(terminal.waitFor("2012-04-23,all,1", after: mark), "\(terminal.screen)")
+        #expect(terminal.waitForPrompt(), "\(terminal.screen)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test func historyIsKeptAcrossSessions() throws {
         let first = try repl()
         first.type("stats --date 2012-04-23 --format csv\r")

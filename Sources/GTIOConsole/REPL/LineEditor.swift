@@ -34,12 +34,17 @@ enum LineEditor {
                 Interruption.request()
             }
         }
+        gtio_rl_set_word_breaks()
         gtio_rl_set_completion { text, start, _ in
             gtio_rl_set_completion_over(1)  // never fall back to file names
             let line = String(cString: gtio_rl_line_buffer())
             let prefix = String(line.utf8.prefix(Int(start))) ?? line
             let word = text.map { String(cString: $0) } ?? ""
             LineEditor.matches = LineEditor.completer(prefix, word).filter { $0.hasPrefix(word) }
+            // `provider=` (or `props.`) is half a word: its value is typed right after it.
+            if LineEditor.matches.count == 1, let last = LineEditor.matches[0].last, "=.".contains(last) {
+                gtio_rl_set_completion_append(0)
+            }
             return rl_completion_matches(text) { _, state in
                 guard Int(state) < LineEditor.matches.count else { return nil }
                 return strdup(LineEditor.matches[Int(state)])
