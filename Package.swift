@@ -50,7 +50,10 @@ let package = Package(
                 "GTIOCatalog", "GTIOStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteSettings",
             ]),
+        // Process-wide settings of the system's SQLite, which Swift cannot make itself.
+        .systemLibrary(name: "CSQLiteSettings", path: "Sources/CSQLiteSettings", providers: [.apt(["libsqlite3-dev"])]),
         // The shared store: one PostgreSQL database through postgres-nio, for many writers and
         // consoles on many hosts. The only module that sees PostgreSQL.
         .target(

@@ -79,6 +79,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
 
     /// How each of the store's files is opened; `writerCacheKiB` is its writer's page cache.
     private static func configuration(readOnly: Bool, writerCacheKiB: Int = 32768) -> Configuration {
+        SQLiteLibrary.configure()
         var configuration = Configuration()
         // Two ingests on one store take turns per batch; a batch commits in well under a
         // second, so five minutes only runs out when another process hangs holding the lock.
@@ -121,6 +122,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         if header.isEmpty { return }
         guard header == Array("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
 
+        SQLiteLibrary.configure()
         var configuration = Configuration()
         configuration.readonly = true
         // The probe waits like the store does: without a busy timeout it failed at once with

@@ -7,6 +7,7 @@ final class ScratchTables: TableStore, @unchecked Sendable {
     private let queue: DatabaseQueue
 
     init() throws {
+        SQLiteLibrary.configure()
         queue = try DatabaseQueue()
         // The table every read-model write moves its checkpoint in, as in a store.
         try queue.write { db in

@@ -9,6 +9,8 @@ public enum RawInsertYardstick {
     /// transaction; the seconds the inserts took, nil when SQLite cannot open the file.
     public static func run(_ lines: [Data], into path: String) -> Double? {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        // The library's settings as the store runs under them.
+        SQLiteLibrary.configure()
         var db: OpaquePointer?
         guard sqlite3_open(path, &db) == SQLITE_OK else { return nil }
         defer { sqlite3_close(db) }
