@@ -189,10 +189,16 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
 
     /// Runs `body` on a read-only snapshot, turning SQLite errors into store errors.
     public func readDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        try readDatabase(naming: path, body)
+    }
+
+    /// `readDatabase`, whose errors name `file`: the tables file when `body` reads the read
+    /// models, so that a damaged page is blamed on the file that holds it.
+    func readDatabase<T>(naming file: String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try Self.retryingWhenBusy { try pool.read(body) }
         } catch let error as DatabaseError {
-            throw Self.translate(error, path: path)
+            throw Self.translate(error, path: file)
         }
     }
 

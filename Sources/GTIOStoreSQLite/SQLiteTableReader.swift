@@ -64,7 +64,7 @@ extension StoreValue {
 
 extension SQLiteStore {
     public func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T {
-        try readDatabase { db in try body(SQLiteTableReader(db, schema: TablesFile.schema)) }
+        try readDatabase(naming: tablesPath) { db in try body(SQLiteTableReader(db, schema: TablesFile.schema)) }
     }
 
     public func write<T>(_ body: (any LogWriting) throws -> T) throws -> T {

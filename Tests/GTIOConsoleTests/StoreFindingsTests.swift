@@ -138,7 +138,7 @@ import Testing
 
         let damaged = try GTIOBinary.run(["looks", "--store", store])
         #expect(damaged.status == 1)
-        #expect(damaged.stderr == "gtio: the store file \(store) is damaged (SQLite reports a malformed page): gtio verify says whether the log is hit; damaged read models are dropped and rebuilt by gtio rebuild\n")
+        #expect(damaged.stderr == "gtio: the store file \(store)-tables is damaged (SQLite reports a malformed page): gtio verify says whether the log is hit; damaged read models are dropped and rebuilt by gtio rebuild\n")
         let rebuilt = try GTIOBinary.run(["rebuild", "--store", store])
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
         #expect(rebuilt.stderr.contains("the read models' tables are damaged: dropping them to rebuild them from the log"))
