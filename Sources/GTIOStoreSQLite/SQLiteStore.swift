@@ -52,7 +52,8 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         do {
             // The tables file first: the log's connections attach it as they open.
             tablesWriter = readOnly ? nil : try Self.retryingWhenBusy {
-                let writer = try DatabasePool(path: tablesPath, configuration: Self.configuration(readOnly: false, writerCacheKiB: 8192))
+                let writer = try DatabasePool(
+                    path: tablesPath, configuration: Self.configuration(readOnly: false, writerCacheKiB: 8192, pageSize: TablesFile.pageSize))
                 try TablesFile.migrator.migrate(writer)
                 return writer
             }
@@ -77,8 +78,9 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         }
     }
 
-    /// How each of the store's files is opened; `writerCacheKiB` is its writer's page cache.
-    private static func configuration(readOnly: Bool, writerCacheKiB: Int = 32768) -> Configuration {
+    /// How each of the store's files is opened; `writerCacheKiB` is its writer's page cache, and
+    /// `pageSize` the size of its pages when the writer creates the file (SQLite's own otherwise).
+    private static func configuration(readOnly: Bool, writerCacheKiB: Int = 32768, pageSize: Int? = nil) -> Configuration {
         SQLiteLibrary.configure()
         var configuration = Configuration()
         // Two ingests on one store take turns per batch; a batch commits in well under a
@@ -95,6 +97,9 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
             // default: their big reads are scans of the log, which gain nothing from a cache
             // they fill once (docs/PERFORMANCE.md).
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)") }
+            // Before GRDB turns on WAL: a file's page size is fixed once it is in WAL mode, so
+            // this sets it for a new file and changes nothing in an existing one.
+            if let pageSize, !db.configuration.readonly { try db.execute(sql: "PRAGMA page_size = \(pageSize)") }
         }
         return configuration
     }

@@ -20,6 +20,13 @@ enum TablesFile {
     /// The schema name under which the log's connections see this file.
     static let schema = "tables"
 
+    /// The size of the pages of a tables file this build creates, four times SQLite's default:
+    /// the file is written in bulk (a rebuild, the first catch-up of a large ingest), which
+    /// does less work per row on larger pages, and an answer reads only a few of them. The
+    /// log's file keeps 4 KB pages, which its scattered id look-ups want (docs/PERFORMANCE.md).
+    /// A tables file made before keeps its pages (docs/STORE.md says how to convert one).
+    static let pageSize = 16384
+
     /// The tables file of the store at `path`.
     static func path(ofStore path: String) -> String { path + "-tables" }
 

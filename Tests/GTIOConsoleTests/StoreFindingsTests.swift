@@ -125,7 +125,7 @@ import Testing
         let before = try GTIOBinary.run(["looks", "--format", "csv", "--store", store]).stdout
         // Scribble over the root pages of rm_posts and its indexes, as a bad disk or an editor would.
         let rows = try GTIOBinary.run(["sql", """
-            SELECT rootpage, (SELECT page_size FROM tables.pragma_page_size()) FROM tables.sqlite_master WHERE tbl_name = 'rm_posts'
+            SELECT rootpage, (SELECT page_size FROM pragma_page_size WHERE schema = 'tables') FROM tables.sqlite_master WHERE tbl_name = 'rm_posts'
             """, "--format", "csv", "--store", store]).stdout.split(whereSeparator: \.isNewline).dropFirst()
         #expect(rows.count == 6)
         let handle = try #require(FileHandle(forUpdatingAtPath: store + "-tables"))

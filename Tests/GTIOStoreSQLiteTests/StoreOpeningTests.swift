@@ -46,4 +46,26 @@ import GTIOStore
         #expect(try store.pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         #expect(try store.pool.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") } == 0x4754_494F)
     }
+
+    @Test func aNewTablesFileHasLargerPagesThanTheLog() throws {
+        let path = folder.file("log.gtio")
+        let store = try SQLiteStore(path: path)
+        #expect(try store.pool.read { try Int.fetchOne($0, sql: "PRAGMA main.page_size") } == 4096)
+        #expect(try store.pool.read { try Int.fetchOne($0, sql: "PRAGMA tables.page_size") } == 16384)
+        #expect(try store.tablesWriter?.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    }
+
+    @Test func aTablesFileKeepsThePagesItWasMadeWith() throws {
+        let path = folder.file("old.gtio")
+        // A tables file as a build before made it: SQLite's default pages, in WAL.
+        let old = try DatabaseQueue(path: path + "-tables")
+        try old.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
+        try old.close()
+        let store = try SQLiteStore(path: path)
+        try store.writeTables { _ in }
+        #expect(try store.pool.read { try Int.fetchOne($0, sql: "PRAGMA tables.page_size") } == 4096)
+    }
 }
