@@ -111,22 +111,48 @@ public struct StoredReadModels: Sendable {
         """
     static let lookColumns = "p.post, p.author, p.created, p.points, p.hearts, p.wear_it + p.change_it, p.reviews"
 
+    /// The order in which a page of `popular` reads the posts; every way gives the same page.
+    enum PopularWalk: Sendable {
+        case newestFirst
+        case byPoints
+        /// Newest first; after `reads` posts without an end in sight, by points when that order
+        /// is bound to end sooner.
+        case chosen(reads: Int)
+
+        /// For a page of `limit` looks: a page of a live log ends long before (1,805 posts
+        /// read for the first 10 on the 20 M-event demo log, 3,081 for the first 100).
+        static func usual(limit: Int?) -> PopularWalk { chosen(reads: 2_000 + 20 * max(limit ?? 0, 0)) }
+    }
+
     /// The ranked looks of `tab`; `limit` nil or 0 for all; with `place`, only looks taken
     /// there. Each tab walks the index of its order and stops once no later post can enter the
     /// first `limit`.
     public func looks(_ tab: LooksTab, limit: Int? = 20, place: String? = nil) throws -> [Look] {
+        try looks(tab, limit: limit, place: place, popularWalk: .usual(limit: limit))
+    }
+
+    /// `looks`, with `popular`'s walk as given.
+    func looks(_ tab: LooksTab, limit: Int?, place: String?, popularWalk: PopularWalk) throws -> [Look] {
         let count = limit.flatMap { $0 > 0 ? $0 : nil }
         let placeFilter = place == nil ? "" : " AND p.place = ?"
         let arguments: [StoreValue] = [.integer(now)] + (place.map { [.text($0)] } ?? [])
         return try read { tables in
             var candidates: [Look] = []
-            /// Adds the row as a candidate; false once the walk may stop.
-            func walk(_ order: String, join: String = "", extra: String = "", key: (Look) -> Double,
-                      bound: ((Look, Double) -> Bool)? = nil) throws {
+            /// Adds each row as a candidate until the walk may stop; false when it read
+            /// `atMost` rows first.
+            @discardableResult
+            func walk(_ order: String, join: String = "", extra: String = "", key: (Look) -> Double, atMost: Int = .max,
+                      bound: ((Look, Double) -> Bool)? = nil) throws -> Bool {
                 var kth: [Double] = []  // the best `count` keys so far, descending
+                var read = 0, cut = false
                 let columns = Self.lookColumns + (tab == .wearIt ? ", v.wilson" : "")
                 let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(Self.eligible)\(placeFilter) \(extra) ORDER BY \(order)"
                 try tables.forEachRow(sql, arguments) { row in
+                    guard read < atMost else {
+                        cut = true
+                        return false
+                    }
+                    read += 1
                     let look = self.look(row, tab)
                     guard let count else {
                         candidates.append(look)
@@ -146,6 +172,7 @@ public struct StoredReadModels: Sendable {
                     }
                     return true
                 }
+                return !cut
             }
             switch tab {
             case .top: try walk("p.points DESC", key: { Double($0.points) })
@@ -157,8 +184,39 @@ public struct StoredReadModels: Sendable {
                 // Newest first: a post's score is at most the most points any eligible post has
                 // over its age, and that bound only falls as the walk gets older.
                 let most = try Self.mostPoints(in: tables)
-                try walk("p.created DESC", key: \.score) { look, kth in
-                    most / Self.decay(look.created, now: now) < kth
+                func newestFirst(atMost reads: Int = .max) throws -> Bool {
+                    try walk("p.created DESC", key: \.score, atMost: reads) { look, kth in most / Self.decay(look.created, now: now) < kth }
+                }
+                // By points: a post's score is at most its points over the newest post's decay,
+                // and that bound falls with the points.
+                func byPoints(least: Double) throws {
+                    try walk("p.points DESC", key: \.score) { look, kth in Double(look.points) / least < kth }
+                }
+                func newestDecay() throws -> Double {
+                    let sql = "SELECT MAX(p.created) FROM rm_posts p WHERE \(Self.eligible)\(placeFilter)"
+                    return Self.decay(try tables.row(sql, arguments)?[0].int64 ?? now, now: now)
+                }
+                switch popularWalk {
+                case .newestFirst: _ = try newestFirst()
+                case .byPoints: try byPoints(least: try newestDecay())
+                case .chosen(let reads):
+                    guard let count else {
+                        _ = try newestFirst()
+                        break
+                    }
+                    if try newestFirst(atMost: reads) { break }
+                    // Now is far past the posts (a log gone quiet, an old log with a decision
+                    // of today): their ages are alike, so the newest-first bound hardly falls.
+                    // The page's last score so far can only rise, so the walk by points reads
+                    // at most the posts with that score's points over the newest decay.
+                    let scores = candidates.map(\.score).sorted(by: >)
+                    let least = try newestDecay()
+                    let floor = scores.count >= count ? scores[count - 1] * least : 0
+                    let enough = 4 * reads
+                    let sql = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ?\(placeFilter) LIMIT \(enough))"
+                    let byPointsReads = try tables.row(sql, [.real(floor)] + arguments.dropFirst())?[0].int ?? enough
+                    candidates.removeAll()
+                    if byPointsReads < enough { try byPoints(least: least) } else { _ = try newestFirst() }
                 }
             }
             candidates.sort { a, b in Self.ranksBefore(a, b, tab) }

@@ -210,6 +210,23 @@ import Testing
                 #expect(try models.looks(tab, limit: limit) == Array(all.prefix(limit)), "\(tab) \(limit)")
             }
         }
+        // Now a year past the posts (a decision of today on an old log): their ages are alike,
+        // so popular's newest-first walk gives way to the order of points, whenever it is cut.
+        let later = try StoredReadModels(source: models.source, now: models.now + 365 * Timestamp.millisecondsPerDay)
+        let ranked = try later.looks(.popular, limit: nil)
+        #expect(ranked.count > 200)
+        let walks: [StoredReadModels.PopularWalk] = [.newestFirst, .byPoints, .chosen(reads: 0), .chosen(reads: 1), .chosen(reads: 10), .usual(limit: 20)]
+        for walk in walks {
+            for limit in Array(1...30) + [500, ranked.count, ranked.count + 10] {
+                #expect(try later.looks(.popular, limit: limit, place: nil, popularWalk: walk) == Array(ranked.prefix(limit)),
+                        "a year later, \(walk), limit \(limit)")
+            }
+            let current = try models.looks(.popular, limit: nil)
+            for limit in [1, 5, 20, 100] {
+                #expect(try models.looks(.popular, limit: limit, place: nil, popularWalk: walk) == Array(current.prefix(limit)),
+                        "\(walk), limit \(limit)")
+            }
+        }
         let user = try #require(try models.ids(.user, prefix: "u", limit: 1).first)
         let everyone = try models.allSuggestions(for: user)
         for size in [1, 7, 10, 100] {
