@@ -229,24 +229,42 @@ public struct StoredReadModels: Sendable {
     /// The place of `post` in `looks(.popular, limit: nil)`, nil when it is not ranked there:
     /// the posts that rank before it, counted without building the ranking.
     ///
-    /// Only posts newer than a horizon can score as much as it, so the walk goes newest first
-    /// through the index that covers `looks`, as a page does, and stops at that horizon: a recent
-    /// or much-hearted post's rank reads a few posts, an old one's most of the index.
+    /// Only posts newer than a horizon can score as much as it, and only posts with its score
+    /// times the newest post's decay in points or more: the walk goes through whichever of
+    /// those two the index shows to be shorter, newest first (through the index that covers
+    /// `looks`, as a page does) or by points. A recent or much-hearted post's rank reads a few
+    /// posts; an old one's most of the index when now is near the log's end.
     public func popularRank(of post: String) throws -> Int? {
+        try popularRank(of: post, walk: .usual(limit: nil))
+    }
+
+    /// `popularRank(of:)` by the walk given (`.chosen` reads nothing before it counts).
+    func popularRank(of post: String, walk: PopularWalk) throws -> Int? {
         try read { tables in
             let sql = "SELECT \(Self.lookColumns) FROM rm_posts p WHERE p.post = ? AND \(Self.eligible)"
             guard let row = try tables.row(sql, [.text(post), .integer(now)]) else { return nil }
             let target = look(row, .popular)
+            let newest = try tables.row("SELECT MAX(p.created) FROM rm_posts p WHERE \(Self.eligible)", [.integer(now)])?[0].int64 ?? now
+            let floor = target.score * Self.decay(newest, now: now)
+            var byPoints: Bool
+            switch walk {
+            case .newestFirst: byPoints = false
+            case .byPoints: byPoints = true
+            case .chosen(let reads):
+                let count = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ? LIMIT \(reads))"
+                byPoints = try tables.row(count, [.real(floor)])?[0].int ?? reads < reads
+            }
             let most = try Self.mostPoints(in: tables)
             var before = 0
-            let walk = "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY p.created DESC"
+            let order = byPoints ? "p.points DESC" : "p.created DESC"
+            let walk = "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY \(order)"
             try tables.forEachRow(walk, [.integer(now)]) { row in
-                let created = row[1].int64 ?? 0
+                let created = row[1].int64 ?? 0, points = Double(row[2].int)
                 let decay = Self.decay(created, now: now)
-                // No post this old or older can score as much.
-                if most / decay < target.score { return false }
+                // No post this old or older, or with these points or fewer, can score as much.
+                if byPoints ? points < floor : most / decay < target.score { return false }
                 let other = Look(rank: 0, post: row[0].string ?? "", author: "", points: 0, hearts: 0, votes: 0, reviews: 0,
-                                 score: Double(row[2].int) / decay, created: created)
+                                 score: points / decay, created: created)
                 if Self.ranksBefore(other, target, .popular) { before += 1 }
                 return true
             }

@@ -227,6 +227,15 @@ import Testing
                         "\(walk), limit \(limit)")
             }
         }
+        // A post's place in popular, counted by either walk, is its place in the whole ranking.
+        for (view, all) in [(later, ranked), (models, try models.looks(.popular, limit: nil))] {
+            let sample = stride(from: 0, to: all.count, by: 97).map { all[$0] } + all.suffix(2)
+            for look in sample {
+                for walk: StoredReadModels.PopularWalk in [.newestFirst, .byPoints, .chosen(reads: 50), .usual(limit: nil)] {
+                    #expect(try view.popularRank(of: look.post, walk: walk) == look.rank, "\(look.post) by \(walk)")
+                }
+            }
+        }
         let user = try #require(try models.ids(.user, prefix: "u", limit: 1).first)
         let everyone = try models.allSuggestions(for: user)
         for size in [1, 7, 10, 100] {
