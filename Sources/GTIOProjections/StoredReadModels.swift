@@ -213,8 +213,8 @@ public struct StoredReadModels: Sendable {
                     let least = try newestDecay()
                     let floor = scores.count >= count ? scores[count - 1] * least : 0
                     let enough = 4 * reads
-                    let sql = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ?\(placeFilter) LIMIT \(enough))"
-                    let byPointsReads = try tables.row(sql, [.real(floor)] + arguments.dropFirst())?[0].int ?? enough
+                    let sql = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ?\(placeFilter) LIMIT \(enough)) AS reads"
+                    let byPointsReads = try tables.row(sql, [Self.leastPoints(floor)] + arguments.dropFirst())?[0].int ?? enough
                     candidates.removeAll()
                     if byPointsReads < enough { try byPoints(least: least) } else { _ = try newestFirst() }
                 }
@@ -251,8 +251,8 @@ public struct StoredReadModels: Sendable {
             case .newestFirst: byPoints = false
             case .byPoints: byPoints = true
             case .chosen(let reads):
-                let count = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ? LIMIT \(reads))"
-                byPoints = try tables.row(count, [.real(floor)])?[0].int ?? reads < reads
+                let count = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ? LIMIT \(reads)) AS reads"
+                byPoints = try tables.row(count, [Self.leastPoints(floor)])?[0].int ?? reads < reads
             }
             let most = try Self.mostPoints(in: tables)
             var before = 0
@@ -270,6 +270,12 @@ public struct StoredReadModels: Sendable {
             }
             return before + 1
         }
+    }
+
+    /// The fewest whole points that reach `floor`, as an integer to compare `points` with (a
+    /// real parameter beside an integer column is refused by PostgreSQL).
+    private static func leastPoints(_ floor: Double) -> StoreValue {
+        .integer(Int64(min(max(floor.rounded(.up), 0), 9e18)))
     }
 
     /// The most points of a live, unhidden post: over a post's decay, the most it can score in
