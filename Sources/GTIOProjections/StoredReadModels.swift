@@ -109,6 +109,10 @@ public struct StoredReadModels: Sendable {
     static let eligible = """
         p.state = 'live' AND p.hidden = 0 AND p.author_private = 0 AND p.created <= ?
         """
+    /// `eligible` for walks by points: `+` keeps SQLite from reading the range of `created`
+    /// through the index that starts with it, which it would then sort whole, so that it walks
+    /// the index on `points` in order (PostgreSQL reads `+` as the number itself).
+    static let eligibleByPoints = eligible.replacingOccurrences(of: "p.created <= ?", with: "+p.created <= ?")
     static let lookColumns = "p.post, p.author, p.created, p.points, p.hearts, p.wear_it + p.change_it, p.reviews"
 
     /// The order in which a page of `popular` reads the posts; every way gives the same page.
@@ -141,12 +145,12 @@ public struct StoredReadModels: Sendable {
             /// Adds each row as a candidate until the walk may stop; false when it read
             /// `atMost` rows first.
             @discardableResult
-            func walk(_ order: String, join: String = "", extra: String = "", key: (Look) -> Double, atMost: Int = .max,
-                      bound: ((Look, Double) -> Bool)? = nil) throws -> Bool {
+            func walk(_ order: String, join: String = "", extra: String = "", eligible: String = Self.eligible, key: (Look) -> Double,
+                      atMost: Int = .max, bound: ((Look, Double) -> Bool)? = nil) throws -> Bool {
                 var kth: [Double] = []  // the best `count` keys so far, descending
                 var read = 0, cut = false
                 let columns = Self.lookColumns + (tab == .wearIt ? ", v.wilson" : "")
-                let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(Self.eligible)\(placeFilter) \(extra) ORDER BY \(order)"
+                let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(eligible)\(placeFilter) \(extra) ORDER BY \(order)"
                 try tables.forEachRow(sql, arguments) { row in
                     guard read < atMost else {
                         cut = true
@@ -190,7 +194,7 @@ public struct StoredReadModels: Sendable {
                 // By points: a post's score is at most its points over the newest post's decay,
                 // and that bound falls with the points.
                 func byPoints(least: Double) throws {
-                    try walk("p.points DESC", key: \.score) { look, kth in Double(look.points) / least < kth }
+                    try walk("p.points DESC", eligible: Self.eligibleByPoints, key: \.score) { look, kth in Double(look.points) / least < kth }
                 }
                 func newestDecay() throws -> Double {
                     let sql = "SELECT MAX(p.created) FROM rm_posts p WHERE \(Self.eligible)\(placeFilter)"
@@ -207,16 +211,24 @@ public struct StoredReadModels: Sendable {
                     if try newestFirst(atMost: reads) { break }
                     // Now is far past the posts (a log gone quiet, an old log with a decision
                     // of today): their ages are alike, so the newest-first bound hardly falls.
-                    // The page's last score so far can only rise, so the walk by points reads
-                    // at most the posts with that score's points over the newest decay.
-                    let scores = candidates.map(\.score).sorted(by: >)
+                    // The page's last score can only rise from the `count`th best of any
+                    // posts read, here the newest and the most pointed: whichever walk reaches
+                    // that score's bound sooner goes on.
+                    var scores = Dictionary(candidates.map { ($0.post, $0.score) }, uniquingKeysWith: { first, _ in first })
+                    let top = "SELECT \(Self.lookColumns) FROM rm_posts p WHERE \(Self.eligibleByPoints)\(placeFilter) ORDER BY p.points DESC LIMIT \(count)"
+                    for row in try tables.rows(top, arguments) {
+                        let look = self.look(row, .popular)
+                        scores[look.post] = look.score
+                    }
+                    let best = scores.values.sorted(by: >)
+                    let floor = best.count >= count ? best[count - 1] : 0
                     let least = try newestDecay()
-                    let floor = scores.count >= count ? scores[count - 1] * least : 0
-                    let enough = 4 * reads
-                    let sql = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ?\(placeFilter) LIMIT \(enough)) AS reads"
-                    let byPointsReads = try tables.row(sql, [Self.leastPoints(floor)] + arguments.dropFirst())?[0].int ?? enough
                     candidates.removeAll()
-                    if byPointsReads < enough { try byPoints(least: least) } else { _ = try newestFirst() }
+                    if try Self.pointsReachSooner(floor, most: most, least: least, now: now, counting: 4 * reads, in: tables) {
+                        try byPoints(least: least)
+                    } else {
+                        _ = try newestFirst()
+                    }
                 }
             }
             candidates.sort { a, b in Self.ranksBefore(a, b, tab) }
@@ -235,29 +247,31 @@ public struct StoredReadModels: Sendable {
     /// `looks`, as a page does) or by points. A recent or much-hearted post's rank reads a few
     /// posts; an old one's most of the index when now is near the log's end.
     public func popularRank(of post: String) throws -> Int? {
-        try popularRank(of: post, walk: .usual(limit: nil))
+        try popularRank(of: post, walk: .chosen(reads: 20_000))
     }
 
-    /// `popularRank(of:)` by the walk given (`.chosen` reads nothing before it counts).
+    /// `popularRank(of:)` by the walk given; `.chosen(reads:)` counts each walk's posts up to
+    /// `reads` before it reads any (a walk newest first reads the whole log's posts when now
+    /// is far past them).
     func popularRank(of post: String, walk: PopularWalk) throws -> Int? {
         try read { tables in
             let sql = "SELECT \(Self.lookColumns) FROM rm_posts p WHERE p.post = ? AND \(Self.eligible)"
             guard let row = try tables.row(sql, [.text(post), .integer(now)]) else { return nil }
             let target = look(row, .popular)
             let newest = try tables.row("SELECT MAX(p.created) FROM rm_posts p WHERE \(Self.eligible)", [.integer(now)])?[0].int64 ?? now
-            let floor = target.score * Self.decay(newest, now: now)
-            var byPoints: Bool
+            let least = Self.decay(newest, now: now), floor = target.score * least
+            let most = try Self.mostPoints(in: tables)
+            let byPoints: Bool
             switch walk {
             case .newestFirst: byPoints = false
             case .byPoints: byPoints = true
             case .chosen(let reads):
-                let count = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ? LIMIT \(reads)) AS reads"
-                byPoints = try tables.row(count, [Self.leastPoints(floor)])?[0].int ?? reads < reads
+                byPoints = try Self.pointsReachSooner(target.score, most: most, least: least, now: now, counting: reads, in: tables)
             }
-            let most = try Self.mostPoints(in: tables)
             var before = 0
-            let order = byPoints ? "p.points DESC" : "p.created DESC"
-            let walk = "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY \(order)"
+            let walk = byPoints
+                ? "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligibleByPoints) ORDER BY p.points DESC"
+                : "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY p.created DESC"
             try tables.forEachRow(walk, [.integer(now)]) { row in
                 let created = row[1].int64 ?? 0, points = Double(row[2].int)
                 let decay = Self.decay(created, now: now)
@@ -272,10 +286,26 @@ public struct StoredReadModels: Sendable {
         }
     }
 
-    /// The fewest whole points that reach `floor`, as an integer to compare `points` with (a
-    /// real parameter beside an integer column is refused by PostgreSQL).
-    private static func leastPoints(_ floor: Double) -> StoreValue {
-        .integer(Int64(min(max(floor.rounded(.up), 0), 9e18)))
+    /// Whether a walk by points reads fewer posts than a walk newest first before neither can
+    /// find a post scoring `score` or more: by points down to `score` times `least` (the
+    /// newest post's decay), newest first down to the age where `most` points fall below it.
+    /// Each is counted through its index, up to `counting` posts (the newest-first walk wins
+    /// a tie: it reads the index that covers every look).
+    private static func pointsReachSooner(_ score: Double, most: Double, least: Double, now: Int64, counting: Int,
+                                          in tables: any TableReading) throws -> Bool {
+        guard score > 0 else { return false }
+        // The fewest whole points that reach the bound, as an integer: PostgreSQL refuses a real
+        // parameter beside an integer column.
+        let points = Int64(min(max((score * least).rounded(.up), 0), 9e18))
+        let byPoints = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.points >= ? LIMIT \(counting)) AS reads"
+        let pointsReads = try tables.row(byPoints, [.integer(points)])?[0].int ?? counting
+        guard pointsReads < counting else { return false }
+        // decay(age) = (hours + 2)^1.8 passes most / score at this many hours.
+        let hours = pow(most / score, 1 / 1.8) - 2
+        let oldest = now - Int64(min(max(hours, 0) * 3_600_000, 9e15))
+        let newestFirst = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.created >= ? AND p.created <= ? LIMIT \(counting)) AS reads"
+        let newestReads = try tables.row(newestFirst, [.integer(oldest), .integer(now)])?[0].int ?? counting
+        return pointsReads < newestReads
     }
 
     /// The most points of a live, unhidden post: over a post's decay, the most it can score in
