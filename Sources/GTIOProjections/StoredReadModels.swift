@@ -123,8 +123,8 @@ public struct StoredReadModels: Sendable {
         /// is bound to end sooner.
         case chosen(reads: Int)
 
-        /// For a page of `limit` looks: a page of a live log ends long before (1,805 posts
-        /// read for the first 10 on the 20 M-event demo log, 3,081 for the first 100).
+        /// For a page of `limit` looks: more posts than a page of a live log reads, even a
+        /// large log's (docs/PERFORMANCE.md), so that only a log far behind now turns.
         static func usual(limit: Int?) -> PopularWalk { chosen(reads: 2_000 + 20 * max(limit ?? 0, 0)) }
     }
 
