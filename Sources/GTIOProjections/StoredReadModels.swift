@@ -196,10 +196,7 @@ public struct StoredReadModels: Sendable {
                 func byPoints(least: Double) throws {
                     try walk("p.points DESC", eligible: Self.eligibleByPoints, key: \.score) { look, kth in Double(look.points) / least < kth }
                 }
-                func newestDecay() throws -> Double {
-                    let sql = "SELECT MAX(p.created) FROM rm_posts p WHERE \(Self.eligible)\(placeFilter)"
-                    return Self.decay(try tables.row(sql, arguments)?[0].int64 ?? now, now: now)
-                }
+                func newestDecay() throws -> Double { try Self.newestDecay(now: now, placeFilter: placeFilter, arguments, in: tables) }
                 switch popularWalk {
                 case .newestFirst: _ = try newestFirst()
                 case .byPoints: try byPoints(least: try newestDecay())
@@ -258,8 +255,7 @@ public struct StoredReadModels: Sendable {
             let sql = "SELECT \(Self.lookColumns) FROM rm_posts p WHERE p.post = ? AND \(Self.eligible)"
             guard let row = try tables.row(sql, [.text(post), .integer(now)]) else { return nil }
             let target = look(row, .popular)
-            let newest = try tables.row("SELECT MAX(p.created) FROM rm_posts p WHERE \(Self.eligible)", [.integer(now)])?[0].int64 ?? now
-            let least = Self.decay(newest, now: now), floor = target.score * least
+            let least = try Self.newestDecay(now: now, in: tables), floor = target.score * least
             let most = try Self.mostPoints(in: tables)
             let byPoints: Bool
             switch walk {
@@ -306,6 +302,14 @@ public struct StoredReadModels: Sendable {
         let newestFirst = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_posts p WHERE p.created >= ? AND p.created <= ? LIMIT \(counting)) AS reads"
         let newestReads = try tables.row(newestFirst, [.integer(oldest), .integer(now)])?[0].int ?? counting
         return pointsReads < newestReads
+    }
+
+    /// The decay of the newest post a ranking considers (at `placeFilter` when given): no
+    /// other post's is less, which bounds the walks by points.
+    private static func newestDecay(now: Int64, placeFilter: String = "", _ arguments: [StoreValue]? = nil,
+                                    in tables: any TableReading) throws -> Double {
+        let sql = "SELECT MAX(p.created) FROM rm_posts p WHERE \(eligible)\(placeFilter)"
+        return decay(try tables.row(sql, arguments ?? [.integer(now)])?[0].int64 ?? now, now: now)
     }
 
     /// The most points of a live, unhidden post: over a post's decay, the most it can score in
