@@ -74,7 +74,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        await WorkerThread.run(named: "gtio-read-models", stop: { self.stop() }) { self.loop() }
+        await WorkerThread.run(named: "gtio-projector", priority: .background, stop: { self.stop() }) { self.loop() }
     }
 
     /// Applies what is left and ends.

@@ -305,6 +305,33 @@ import Testing
         #expect(try GTIOBinary.run(["rebuild", "--check", "--store", keys.store]).status == 0)
     }
 
+    #if os(Linux)
+    /// The read models' catch-ups give way to commits, which clients wait for: the projector's
+    /// thread runs at nice 10, the commit thread at the process's own priority or above.
+    @Test func theProjectorsThreadGivesWayToTheCommitThread() async throws {
+        let keys = try storeWithKeys(events: 300, seed: 31)
+        let server = try ServerProcess(store: keys.store, folder: folder.path)
+        var nice: [String: Int] = [:]
+        // The threads are named as they start, which may be after the server listens.
+        for _ in 0..<50 where nice["gtio-projector"] == nil || nice["gtio-commit"] == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            let tasks = "/proc/\(server.process.processIdentifier)/task"
+            for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+                guard let name = try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8),
+                      let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8),
+                      let afterName = stat.range(of: ") ", options: .backwards)
+                else { continue }
+                // Fields after the name start at the state, field 3; nice is field 19.
+                let fields = stat[afterName.upperBound...].split(separator: " ")
+                nice[name.trimmingCharacters(in: .newlines)] = Int(fields[16])
+            }
+        }
+        #expect(nice["gtio-projector"] == 10, "\(nice)")
+        #expect((nice["gtio-commit"] ?? 99) <= 0, "\(nice)")
+        #expect(server.stop() == 0)
+    }
+    #endif
+
     @Test func aLeadingProjectorAppliesWhatTheServerAppends() async throws {
         let lines = try demoLines(events: 3_000, seed: 23)
         let keys = try storeWithKeys(events: 0, seed: 23)
