@@ -17,8 +17,9 @@ enum WorkerThread {
         case background
     }
 
-    /// The nice value of a `background` thread on Linux, where it is per thread: 10 gives it
-    /// about a tenth of a core that a normal thread also wants, and all of an idle one.
+    /// The nice value of a `background` thread on Linux, where it is per thread: against a
+    /// thread at 0 that wants the same core it gets about a tenth of it (the scheduler weighs
+    /// nice 10 at 110 and 0 at 1,024), and all of an idle core.
     static let backgroundNice: Int32 = 10
 
     /// - Parameter name: at most 15 bytes, Linux's limit for a thread's name.
@@ -56,11 +57,13 @@ enum WorkerThread {
         #endif
     }
 
-    /// Lowers the calling thread's scheduling priority.
+    /// Lowers the calling thread's scheduling priority; one already lower stays as it is (raising
+    /// it back would need privileges the server does not have).
     private static func lowerCallingThread() {
         #if canImport(Glibc)
         // On Linux `PRIO_PROCESS` with 0 names the calling thread, not the whole process.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, backgroundNice)
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        _ = setpriority(which, 0, max(getpriority(which, 0), backgroundNice))
         #else
         Thread.current.qualityOfService = .utility
         #endif
