@@ -37,22 +37,25 @@ struct ActivityCalendar: Sendable {
         return (older[span]?[key] ?? 0) & bit != 0
     }
 
-    /// How many keys were active on any day of `days`: by the bits of each span, the older
-    /// spans' few keys checked against the newest's, without listing every key's days (a
-    /// catch-up asks for the WAU and MAU of a day or two).
-    func countKeys(activeOn days: ClosedRange<Int64>) -> Int {
-        let newestMask = newestSpan == .min ? 0 : Self.mask(of: newestSpan, within: days)
-        var count = newestMask == 0 ? 0 : newest.reduce(0) { $0 + ($1 & newestMask != 0 ? 1 : 0) }
-        var counted: Set<Int> = []
-        for span in (days.lowerBound >> 6)...(days.upperBound >> 6) where span != newestSpan {
-            guard let words = older[span] else { continue }
-            let spanMask = Self.mask(of: span, within: days)
-            for (key, word) in words where word & spanMask != 0 {
-                let inNewest = key < newest.count && newest[key] & newestMask != 0
-                if !inNewest, counted.insert(key).inserted { count += 1 }
-            }
+    /// `key`'s active days nearest to `day` on either side, within `width` days of it (nil
+    /// where there is none): what a new active day needs to know to move the WAU and MAU.
+    func nearestDays(of key: Int, around day: Int64, within width: Int64) -> (before: Int64?, after: Int64?) {
+        var before: Int64?, after: Int64?
+        for span in ((day - width) >> 6)...((day + width) >> 6) {
+            let word = self.word(of: key, in: span)
+            guard word != 0 else { continue }
+            let earlier = word & Self.mask(of: span, within: (day - width)...(day - 1))
+            if earlier != 0 { before = span << 6 + Int64(63 - earlier.leadingZeroBitCount) }
+            let later = word & Self.mask(of: span, within: (day + 1)...(day + width))
+            if later != 0, after == nil { after = span << 6 + Int64(later.trailingZeroBitCount) }
         }
-        return count
+        return (before, after)
+    }
+
+    /// `key`'s word of `span`: one bit per day of it.
+    private func word(of key: Int, in span: Int64) -> UInt64 {
+        if span == newestSpan { return key < newest.count ? newest[key] : 0 }
+        return older[span]?[key] ?? 0
     }
 
     /// The bits of `span`'s words that stand for days of `days`.
@@ -68,58 +71,6 @@ struct ActivityCalendar: Sendable {
         for span in older.keys.sorted() { Self.append(older[span]![key] ?? 0, of: span, to: &days) }
         if key < newest.count { Self.append(newest[key], of: newestSpan, to: &days) }
         return days
-    }
-
-    /// Calls `body` with each key that was active on any day (of `days`, when given) and those
-    /// active days, ascending, in key order. Limiting the days reads only the spans they cover.
-    func forEachKey(activeIn days: ClosedRange<Int64>? = nil, _ body: (_ key: Int, _ days: [Int64]) -> Void) {
-        if let days, (days.upperBound >> 6) - (days.lowerBound >> 6) < Self.flatSpans {
-            return forEachKey(inFewSpans: days, body)
-        }
-        func mask(_ span: Int64) -> UInt64 { days.map { Self.mask(of: span, within: $0) } ?? ~0 }
-        var history: [Int: [Int64]] = [:]
-        for span in older.keys.sorted() {
-            let spanMask = mask(span)
-            guard spanMask != 0 else { continue }
-            for (key, word) in older[span]! where word & spanMask != 0 {
-                Self.append(word & spanMask, of: span, to: &history[key, default: []])
-            }
-        }
-        let newestMask = newestSpan == .min ? 0 : mask(newestSpan)
-        let newestKeys = newestMask == 0 ? 0 : newest.count
-        var days: [Int64] = []
-        for key in 0..<max(newestKeys, (history.keys.max() ?? -1) + 1) {
-            days.removeAll(keepingCapacity: true)
-            if let earlier = history[key] { days += earlier }
-            if key < newestKeys { Self.append(newest[key] & newestMask, of: newestSpan, to: &days) }
-            if !days.isEmpty { body(key, days) }
-        }
-    }
-
-    /// Spans up to which `forEachKey(activeIn:)` lays every key's words side by side in one
-    /// array (keys × spans words) instead of a list of days per key: a catch-up's month or two.
-    private static let flatSpans: Int64 = 8
-
-    /// `forEachKey(activeIn:)` over days within a few spans, without a table of lists.
-    private func forEachKey(inFewSpans days: ClosedRange<Int64>, _ body: (_ key: Int, _ days: [Int64]) -> Void) {
-        let spans = Array((days.lowerBound >> 6)...(days.upperBound >> 6)), width = spans.count
-        var keys = spans.contains(newestSpan) ? newest.count : 0
-        for span in spans where span != newestSpan { keys = max(keys, (older[span]?.keys.max() ?? -1) + 1) }
-        var words = [UInt64](repeating: 0, count: keys * width)
-        for (index, span) in spans.enumerated() {
-            let mask = Self.mask(of: span, within: days)
-            if span == newestSpan {
-                for key in newest.indices where newest[key] & mask != 0 { words[key * width + index] = newest[key] & mask }
-            } else if let active = older[span] {
-                for (key, word) in active where word & mask != 0 { words[key * width + index] = word & mask }
-            }
-        }
-        var list: [Int64] = []
-        for key in 0..<keys {
-            list.removeAll(keepingCapacity: true)
-            for index in 0..<width { Self.append(words[key * width + index], of: spans[index], to: &list) }
-            if !list.isEmpty { body(key, list) }
-        }
     }
 
     /// Makes `span` the newest, keeping only the keys active in the one it replaces.

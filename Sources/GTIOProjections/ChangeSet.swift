@@ -22,6 +22,8 @@ public struct ChangeSet: Sendable {
     public var firstNewDecision: Int
     /// The UTC days whose own figures changed (events, sign-ups, actions, anomalies, quick-add).
     public private(set) var days: Set<Int64> = []
+    /// The days whose WAU or MAU changed (`ActiveWindows`), as ranges.
+    public private(set) var windowDays: [ClosedRange<Int64>] = []
     /// The day touched last: most events fall on the same day as the one before.
     private var lastDay: Int64?
     /// The days the tables had rows for when these changes began.
@@ -39,16 +41,21 @@ public struct ChangeSet: Sendable {
         days.insert(day)
     }
 
-    /// The days whose `rm_days` rows must be rewritten now that the log spans `range`,
-    /// ascending: each changed day and the 29 after it (a day's active users count in the WAU
-    /// and MAU of the days after it, and in nothing later), and the days `range` gained.
-    public func dayRows(within range: ClosedRange<Int64>) -> [Int64] {
-        var rows: Set<Int64> = []
-        for day in days {
-            let last = min(day + 29, range.upperBound)
-            guard day <= last else { continue }
-            rows.formUnion(max(day, range.lowerBound)...last)
+    mutating func touch(windowDays moved: ClosedRange<Int64>) {
+        // A user's next new day mostly moves the same windows as the last one did, or a few more.
+        if let last = windowDays.last, moved.lowerBound >= last.lowerBound, moved.lowerBound <= last.upperBound + 1 {
+            windowDays[windowDays.count - 1] = last.lowerBound...max(last.upperBound, moved.upperBound)
+        } else {
+            windowDays.append(moved)
         }
+    }
+
+    /// The days whose `rm_days` rows must be rewritten now that the log spans `range`,
+    /// ascending: each day whose own figures or whose WAU or MAU changed, and the days `range`
+    /// gained.
+    public func dayRows(within range: ClosedRange<Int64>) -> [Int64] {
+        var rows = days.filter(range.contains)
+        for moved in windowDays where moved.overlaps(range) { rows.formUnion(moved.clamped(to: range)) }
         if let before = daysBefore {
             if range.lowerBound < before.lowerBound { rows.formUnion(range.lowerBound..<before.lowerBound) }
             if range.upperBound > before.upperBound { rows.formUnion(before.upperBound + 1...range.upperBound) }

@@ -55,9 +55,8 @@ struct ChangedRows: Sendable {
             rewrite("rm_moderators", keys: moderators.map { [$0.storeValue] }, rows: moderators.map { models.moderatorRow($0, in: desk) })
         }
         if let range = models.dayRange {
-            let days = changes.dayRows(within: range), windows = models.windows(of: days)
-            rewrite("rm_days", keys: days.map { [Timestamp.dateString(ofDay: $0).storeValue] },
-                    rows: days.map { models.dayRow($0, windows: windows[$0]) })
+            let days = changes.dayRows(within: range)
+            rewrite("rm_days", keys: days.map { [Timestamp.dateString(ofDay: $0).storeValue] }, rows: days.map(models.dayRow))
             // Sign-ups and anomalies count on their own day only.
             let changed = changes.days.sorted()
             let dates = changed.map { StoreValue.text(Timestamp.dateString(ofDay: $0)) }

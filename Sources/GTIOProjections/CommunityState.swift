@@ -144,6 +144,8 @@ public struct CommunityState: Sendable {
     public internal(set) var devicesByDay: [Int64: Int] = [:]
     /// The days each user was active, by key: DAU, WAU and MAU without a set per day.
     var userActivity = ActivityCalendar()
+    /// Each day's WAU and MAU, moved by each user's new active days.
+    var activeWindows = ActiveWindows()
     /// The days each device was active, by key.
     var deviceActivity = ActivityCalendar()
     public internal(set) var signupsByDay: [Int64: [String: Int]] = [:]
@@ -277,6 +279,10 @@ public struct CommunityState: Sendable {
         tally.events += 1
         if event.user != 0, userActivity.mark(event.user, on: day) {
             tally.users += 1
+            let nearest = userActivity.nearestDays(of: event.user, around: day, within: ActiveWindows.month - 1)
+            if let moved = activeWindows.add(day: day, before: nearest.before, after: nearest.after) {
+                changes?.touch(windowDays: moved)
+            }
             noteKnown(event.user)
             // A new active day moves the user's cohort row when retention counts that day.
             if changes != nil, let user = userKeys.id(event.user), let signup = signups[user],

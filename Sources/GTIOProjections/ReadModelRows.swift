@@ -206,10 +206,9 @@ extension ReadModels {
 
     /// The `rm_days` row of `day`: every day from the log's first to its last has one, days
     /// without events included, as their WAU and MAU still count the days before them.
-    /// `windows`: the day's WAU and MAU when the caller computed them (`windows(of:)`).
-    func dayRow(_ day: Int64, windows: (wau: Int, mau: Int)? = nil, into row: inout some RowSink) -> Bool {
+    func dayRow(_ day: Int64, into row: inout some RowSink) -> Bool {
         guard let days = dayRange, days.contains(day) else { return false }
-        let figures = engagement(on: day, windows: windows)
+        let figures = engagement(on: day)
         row.append(figures.date)
         row.append(figures.dau)
         row.append(figures.wau)
@@ -353,7 +352,7 @@ extension ReadModels {
         guard let tally = desk.byModerator[moderator] else { return nil }
         return valueRow { moderatorRow(moderator, tally, into: &$0); return true }
     }
-    func dayRow(_ day: Int64, windows: (wau: Int, mau: Int)?) -> [StoreValue]? { valueRow { dayRow(day, windows: windows, into: &$0) } }
+    func dayRow(_ day: Int64) -> [StoreValue]? { valueRow { dayRow(day, into: &$0) } }
 
     func signupRows(_ day: Int64) -> [[StoreValue]] {
         var rows = PackedRows(width: 3)

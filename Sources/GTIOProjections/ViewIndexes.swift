@@ -8,7 +8,6 @@ final class ViewIndexes: @unchecked Sendable {
     private let lock = NSLock()
     private var eligible: [CommunityState.Post]?
     private var suggestable: SuggestableAuthors?
-    private var windows: [Int64: (wau: Int, mau: Int)]?
     /// The head of each tab's ranking computed so far, and whether it is the whole ranking.
     private var rankings: [LooksTab: (looks: [Look], complete: Bool)] = [:]
 
@@ -46,16 +45,6 @@ final class ViewIndexes: @unchecked Sendable {
             if let suggestable { return suggestable }
             let computed = compute()
             suggestable = computed
-            return computed
-        }
-    }
-
-    /// WAU and MAU of every day with activity, by one sweep over the days in order.
-    func windows(_ compute: () -> [Int64: (wau: Int, mau: Int)]) -> [Int64: (wau: Int, mau: Int)] {
-        withLock {
-            if let windows { return windows }
-            let computed = compute()
-            windows = computed
             return computed
         }
     }

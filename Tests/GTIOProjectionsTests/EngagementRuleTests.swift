@@ -1,4 +1,6 @@
 import GTIOCatalog
+import GTIOSimulation
+import PropertyBased
 import Testing
 @testable import GTIOProjections
 
@@ -69,13 +71,63 @@ import Testing
 }
 
 @Suite struct EngagementWindowTests {
-    @Test func oneDaysWindowsEqualTheSweepOverAllDays() {
-        let models = LogView.latest.readModels(from: RandomLog.records(seed: 5, count: 2_000))
+    /// WAU and MAU as the definition says: users with any event in the 7 (30) days to a day.
+    @Test func eachDaysWindowsCountTheUsersActiveInThem() {
+        let records = RandomLog.records(seed: 5, count: 2_000)
+        let models = LogView.latest.readModels(from: records)
+        var active: [String: Set<Int64>] = [:]
+        for record in records { if let user = record.user { active[user, default: []].insert(Timestamp(milliseconds: record.at).day) } }
         let days = models.state.eventsByDay.keys.sorted()
         #expect(days.count > 3)
         for day in (days.first! - 2)...(days.last! + 31) {
-            let single = models.windowsByUser(on: day), swept = models.windows(on: day)
-            #expect(single.wau == swept.wau && single.mau == swept.mau, "day \(day)")
+            let wau = active.values.filter { $0.contains { (day - 6...day).contains($0) } }.count
+            let mau = active.values.filter { $0.contains { (day - 29...day).contains($0) } }.count
+            let figures = models.engagement(on: day)
+            #expect(figures.wau == wau && figures.mau == mau, "day \(day)")
         }
+    }
+
+    /// Activity in any order (late days between, before and after a user's other days) gives
+    /// every day the WAU and MAU of the definition.
+    @Test func windowsOfActivityInAnyOrderMatchTheDefinition() async {
+        await propertyCheck(count: 40, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            var random = SeededGenerator(seed: seed)
+            var log = TestLog()
+            let start = log.clock
+            var active: [String: Set<Int64>] = [:]
+            for _ in 0..<150 {
+                let user = "u\(Int.random(in: 1...12, using: &random))", offset = Int64.random(in: 0...120, using: &random)
+                log.add(.track, user, value: "Feed", at: start + offset * EngagementRuleTests.day)
+                active[user, default: []].insert(offset)
+            }
+            let models = log.models()
+            let first = Timestamp(milliseconds: start).day
+            for offset: Int64 in -2...155 {
+                let wau = active.values.filter { $0.contains { (offset - 6...offset).contains($0) } }.count
+                let mau = active.values.filter { $0.contains { (offset - 29...offset).contains($0) } }.count
+                let figures = models.engagement(on: first + offset)
+                #expect(figures.wau == wau && figures.mau == mau, "seed \(seed), day \(offset)")
+            }
+        }
+    }
+
+    /// Late events (a day before days already counted) move the windows they fall in, and
+    /// only those.
+    @Test func aLateDayFillsTheGapBetweenTwoLaterOnes() {
+        var log = TestLog()
+        let start = log.clock, day = EngagementRuleTests.day
+        log.add(.track, "a", value: "Feed", at: start)
+        log.add(.track, "a", value: "Feed", at: start + 20 * day)
+        log.add(.track, "a", value: "Feed", at: start + 10 * day)
+        log.add(.track, "b", value: "Feed", at: start + 25 * day)
+        let models = log.models()
+        let first = Timestamp(milliseconds: start).day
+        #expect((0...40).map { models.engagement(on: first + $0).wau } == (0...40).map { offset -> Int in
+            let a = [0, 10, 20].contains { (offset - 6...offset).contains($0) } ? 1 : 0
+            return a + ((25...31).contains(offset) ? 1 : 0)
+        })
+        #expect(models.engagement(on: first + 29).mau == 2)
+        #expect(models.engagement(on: first + 49).mau == 2)
+        #expect(models.engagement(on: first + 50).mau == 1)
     }
 }

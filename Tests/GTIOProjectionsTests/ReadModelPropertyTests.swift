@@ -109,18 +109,22 @@ import Testing
         }
     }
 
-    @Test func aChangeSetRewritesTheMonthAfterEachChangedDayAndTheDaysGained() {
+    @Test func aChangeSetRewritesTheChangedDaysTheWindowsTheyMovedAndTheDaysGained() {
         var changes = ChangeSet(decisions: 0, daysBefore: 100...200)
         #expect(changes.dayRows(within: 100...200) == [])
         changes.touch(day: 150)
         changes.touch(day: 150)
         changes.touch(day: 190)
-        // 150…179 and 190…200: the month after each, cut at the log's last day.
-        #expect(changes.dayRows(within: 100...200) == Array(150...179) + Array(190...200))
+        changes.touch(windowDays: 150...179)
+        changes.touch(windowDays: 156...185)
+        changes.touch(windowDays: 195...224)
+        // The changed days, and the windows moved (merged where they meet), cut at the log's last day.
+        #expect(changes.windowDays == [150...185, 195...224])
+        #expect(changes.dayRows(within: 100...200) == Array(150...185) + [190] + Array(195...200))
         // A day before the log's first day, and a last day moved weeks on: the days between are
         // new rows, and 100…149 stay as they were.
         changes.touch(day: 40)
-        #expect(changes.dayRows(within: 40...260) == Array(40...99) + Array(150...179) + Array(190...260))
+        #expect(changes.dayRows(within: 40...260) == Array(40...99) + Array(150...185) + [190] + Array(195...260))
         #expect(ChangeSet(decisions: 0, daysBefore: nil).dayRows(within: 5...7) == [5, 6, 7])
     }
 

@@ -84,6 +84,7 @@ extension CommunityState {
         Self.write(dauByDay, to: &writer)
         Self.write(devicesByDay, to: &writer)
         userActivity.write(to: &writer)
+        activeWindows.write(to: &writer)
         deviceActivity.write(to: &writer)
         writer.write(signupsByDay) { writer, day in
             writer.write(day.key)
@@ -152,6 +153,7 @@ extension CommunityState {
         dauByDay = try Self.readCounts(&reader)
         devicesByDay = try Self.readCounts(&reader)
         userActivity = try ActivityCalendar(from: &reader)
+        activeWindows = try ActiveWindows(from: &reader)
         deviceActivity = try ActivityCalendar(from: &reader)
         signupsByDay = try reader.readDictionary { reader in
             (try reader.readInt64(), try reader.readDictionary { (try $0.readString(), try $0.readInt()) })
@@ -186,6 +188,7 @@ extension CommunityState {
         dauByDay = other.dauByDay
         devicesByDay = other.devicesByDay
         userActivity = other.userActivity
+        activeWindows = other.activeWindows
         deviceActivity = other.deviceActivity
         signupsByDay = other.signupsByDay
         eventsByDay = other.eventsByDay
