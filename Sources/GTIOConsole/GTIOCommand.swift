@@ -118,6 +118,7 @@ public struct GTIOCommand: ParsableCommand {
         let code = exitCode(running: Array(CommandLine.arguments.dropFirst()))
         if ProcessInfo.processInfo.environment["GTIO_SCAN_STATS"] == "1" {
             Terminal.writeError("gtio: events scanned: \(LogScanCounter.events)\n")
+            Terminal.writeError("gtio: fold states read: \(LogScanCounter.foldStates)\n")
         }
         Foundation.exit(code)
     }

@@ -62,6 +62,7 @@ struct ChangedRows: Sendable {
             let dates = changed.map { StoreValue.text(Timestamp.dateString(ofDay: $0)) }
             replace("rm_signups", where: "date", in: dates, with: changed.flatMap(models.signupRows))
             replace("rm_anomaly_days", where: "date", in: dates, with: changed.flatMap { models.anomalyRows(on: $0) })
+            if !days.isEmpty { steps.append(.reload(ReadModelTables.layout("rm_days_after"), rows: models.daysAfterRows())) }
         }
         if changes.anomalies { steps.append(.reload(ReadModelTables.layout("rm_anomalies"), rows: models.anomalyRows())) }
     }

@@ -260,6 +260,19 @@ extension ReadModels {
         }
     }
 
+    /// The WAU and MAU of the days after the log's last one that users active before it still
+    /// count in (29 at most): they have no `rm_days` row, and `stats --date` may ask for them.
+    func daysAfterRows(into rows: inout some RowSink) {
+        guard let last = dayRange?.upperBound else { return }
+        for day in (last + 1)..<(last + ActiveWindows.month) {
+            let windows = windows(on: day)
+            guard windows.mau > 0 else { break }  // a day outside everyone's month; so are the later ones
+            rows.append(Timestamp.dateString(ofDay: day))
+            rows.append(windows.wau)
+            rows.append(windows.mau)
+        }
+    }
+
     func anomalyRows(into rows: inout some RowSink) {
         for anomaly in anomalies() {
             rows.append(anomaly.type.rawValue)
@@ -369,6 +382,12 @@ extension ReadModels {
     func anomalyRows(on day: Int64) -> [[StoreValue]] {
         var rows = PackedRows(width: 4)
         anomalyRows(on: day, into: &rows)
+        return rows.rows
+    }
+
+    func daysAfterRows() -> [[StoreValue]] {
+        var rows = PackedRows(width: 3)
+        daysAfterRows(into: &rows)
         return rows.rows
     }
 

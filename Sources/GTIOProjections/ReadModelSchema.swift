@@ -5,7 +5,7 @@ import GTIOStore
 /// so a changed definition is migrated by dropping them all and rebuilding from the log.
 public enum ReadModelSchema {
     /// Bumped whenever a table's columns, keys or indexes change.
-    public static let version: Int64 = 15
+    public static let version: Int64 = 16
 
     static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)
 

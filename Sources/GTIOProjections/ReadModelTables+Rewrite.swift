@@ -129,12 +129,13 @@ extension ReadModelTables {
             return ["rm_products": products, "rm_product_channels": channels]
         case .engagement:
             var days = packed("rm_days", capacity: state.eventsByDay.count)
-            var signups = packed("rm_signups"), anomalies = packed("rm_anomaly_days")
+            var signups = packed("rm_signups"), anomalies = packed("rm_anomaly_days"), after = packed("rm_days_after")
             for day in models.allDays {
                 _ = models.dayRow(day, into: &days)
                 models.signupRows(day, into: &signups)
                 models.anomalyRows(on: day, into: &anomalies)
             }
+            models.daysAfterRows(into: &after)
             let users = Array(state.signups.keys)
             var cohorts = packed("rm_cohorts", capacity: users.count)
             for index in IDOrder.indices(users) { _ = models.cohortRow(users[index], into: &cohorts) }
@@ -142,7 +143,7 @@ extension ReadModelTables {
             let devices = Array(steps.keys)
             var deviceRows = packed("rm_devices", capacity: devices.count)
             for index in IDOrder.indices(devices) { models.deviceRow(devices[index], steps[devices[index]]!, into: &deviceRows) }
-            return ["rm_days": days, "rm_signups": signups, "rm_anomaly_days": anomalies, "rm_cohorts": cohorts, "rm_devices": deviceRows]
+            return ["rm_days": days, "rm_days_after": after, "rm_signups": signups, "rm_anomaly_days": anomalies, "rm_cohorts": cohorts, "rm_devices": deviceRows]
         case .anomalies:
             var anomalies = packed("rm_anomalies")
             models.anomalyRows(into: &anomalies)

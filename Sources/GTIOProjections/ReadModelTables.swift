@@ -85,6 +85,8 @@ public enum ReadModelTables {
                 ("reviews", .integer), ("flags", .integer), ("shares", .integer), ("invites", .integer),
                 ("suggestions", .integer), ("events", .integer), ("quickadd_shown", .integer), ("quickadd_accepted", .integer),
             ], keyCount: 1),
+            // The days after the last, which only their WAU and MAU tell apart from days before the log.
+            TableLayout(name: "rm_days_after", columns: [("date", .text), ("wau", .integer), ("mau", .integer)], keyCount: 1),
             TableLayout(name: "rm_signups", columns: [("date", .text), ("provider", .text), ("count", .integer)], keyCount: 2),
             TableLayout(name: "rm_anomaly_days", columns: [("date", .text), ("type", .text), ("reason", .text), ("count", .integer)],
                         keyCount: 3),

@@ -5,16 +5,23 @@ extension StoredReadModels {
     /// The UTC day of "now".
     public var today: Int64 { Timestamp(milliseconds: now).day }
 
-    /// Engagement of one UTC day, nil outside the log's first to last day (the tables keep a
-    /// row for each day in between, with events or not).
-    public func engagement(on day: Int64) throws -> EngagementDay? {
+    /// Engagement of one UTC day: `rm_days` keeps a row for each day from the log's first to its
+    /// last, with events or not, and `rm_days_after` the WAU and MAU of the month after it; any
+    /// other day is a quiet one.
+    public func engagement(on day: Int64) throws -> EngagementDay {
         let actions = CommunityState.Action.allCases
         let date = StoreValue.text(Timestamp.dateString(ofDay: day))
         return try read { tables in
             guard let row = try tables.row(
                 "SELECT dau, wau, mau, devices, events, \(actions.map(\.rawValue).joined(separator: ", ")) FROM rm_days WHERE date = ?",
                 [date])
-            else { return nil }
+            else {
+                var quiet = EngagementDay.quiet(day)
+                if let after = try tables.row("SELECT wau, mau FROM rm_days_after WHERE date = ?", [date]) {
+                    (quiet.wau, quiet.mau) = (after[0].int, after[1].int)
+                }
+                return quiet
+            }
             var signups: [String: Int] = [:]
             for signup in try tables.rows("SELECT provider, count FROM rm_signups WHERE date = ?", [date]) {
                 signups[signup[0].string ?? ""] = signup[1].int

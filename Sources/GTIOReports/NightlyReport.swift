@@ -88,7 +88,7 @@ public struct NightlyReport: Sendable {
         let trendRange = max(firstDay, day - trendDays + 1)...day
         /// A day before the log has no row: nothing happened on it.
         func figures(_ day: Int64) throws -> EngagementDay {
-            try models.engagement(on: day) ?? .quiet(day)
+            try models.engagement(on: day)
         }
         let trend = try trendRange.map(figures)
         let (now, before, weekBefore) = (try figures(day), try figures(day - 1), try figures(day - 7))

@@ -86,10 +86,7 @@ struct ReadAPI: Sendable {
             }
             return try await self.answer(request) { models in
                 let day = day ?? models.today
-                guard let figures = try models.engagement(on: day) ?? self.projector.current()?.engagement(on: day) else {
-                    throw ServerError.notReady("the read models are still loading; retry shortly")
-                }
-                return .row(try AnswerTable.stats(figures, in: models))
+                return .row(try AnswerTable.stats(try models.engagement(on: day), in: models))
             }
         }
         router.post("/v1/flags/{item}/resolve") { request, context in

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GTIOCatalog
 import GTIOIngest
 import GTIOSimulation
 import GTIOStore
@@ -21,12 +22,15 @@ import Testing
         return folder.write("demo-\(seed).jsonl", String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Runs `gtio arguments…` on the store and returns its output and how many events it scanned.
-    func run(_ arguments: [String]) throws -> (output: GTIOBinary.Output, scanned: Int) {
+    /// Runs `gtio arguments…` on the store and returns its output, how many events it scanned
+    /// and how many saved fold states it read back (each stands for folding the log to its seq).
+    func run(_ arguments: [String]) throws -> (output: GTIOBinary.Output, scanned: Int, states: Int) {
         let result = try GTIOBinary.run(arguments + ["--store", store], environment: ["GTIO_SCAN_STATS": "1"])
-        let line = result.stderr.split(separator: "\n").last { $0.hasPrefix("gtio: events scanned: ") }
-        let scanned = Int(line.map { $0.dropFirst("gtio: events scanned: ".count) } ?? "") ?? -1
-        return (result, scanned)
+        func count(_ prefix: String) -> Int {
+            let line = result.stderr.split(separator: "\n").last { $0.hasPrefix(prefix) }
+            return Int(line.map { $0.dropFirst(prefix.count) } ?? "") ?? -1
+        }
+        return (result, count("gtio: events scanned: "), count("gtio: fold states read: "))
     }
 
     @Test func queriesOnAnUpToDateStoreScanNoEvent() throws {
@@ -37,16 +41,31 @@ import Testing
             .split(whereSeparator: \.isNewline).dropFirst().first?.split(separator: ",")[2]).description
         let post = try #require(try run(["looks", "new", "--limit", "1", "--format", "csv"]).output.stdout
             .split(whereSeparator: \.isNewline).dropFirst().first?.split(separator: ",")[1]).description
+        // Days outside the log: before it, in the month after its last day (whose WAU and MAU still
+        // count the users active before), and past that month.
+        let lastDate = try #require(try run(["stats", "--format", "csv"]).output.stdout
+            .split(whereSeparator: \.isNewline).dropFirst().first?.split(separator: ",").first).description
+        let last = try #require(Timestamp(date: lastDate)).day
+        let outside = ["2000-01-01", Timestamp.dateString(ofDay: last + 10), Timestamp.dateString(ofDay: last + 40)]
         let queries: [[String]] = [
             ["looks", "popular", "--limit", "10"], ["looks", "wear-it"], ["verdict", post], ["verdicts"],
             ["followers", user], ["following", user], ["suggest", user], ["suggest", "nobody", "--page", "2"],
             ["flags"], ["stats"], ["anomalies"], ["decisions"], ["-c", "looks top --limit 3"],
-        ]
+        ] + outside.map { ["stats", "--date", $0, "--format", "csv"] }
         for query in queries {
-            let (output, scanned) = try run(query)
+            let (output, scanned, states) = try run(query)
             #expect(output.status == 0, "\(query): \(output.stderr)")
             #expect(scanned == 0, "\(query) scanned \(scanned) events")
+            #expect(states == 0, "\(query) read the fold state back")
         }
+        // Those days' answers are a fold's.
+        for date in outside {
+            let stored = try run(["stats", "--date", date, "--format", "csv"]).output.stdout
+            #expect(stored == (try run(["stats", "--date", date, "--format", "csv", "--at-seq", "1000000000"]).output.stdout))
+        }
+        let after = try run(["stats", "--date", outside[1], "--format", "csv"]).output.stdout
+        let header = after.split(whereSeparator: \.isNewline)[0].split(separator: ","), row = after.split(whereSeparator: \.isNewline)[1].split(separator: ",")
+        #expect(header[1...3] == ["dau", "wau", "mau"] && row[1] == "0" && row[3] != "0", "the month after the last day still has a MAU: \(after)")
     }
 
     @Test func modelsLeftBehindByAKilledWriterAreCaughtUpExactlyByTheNextQuery() throws {
@@ -97,7 +116,7 @@ import Testing
     }
 
     @Test func aReadCommandNeverCreatesAStore() throws {
-        let (output, _) = try run(["looks"])
+        let output = try run(["looks"]).output
         #expect(output.status == 2)
         #expect(output.stderr.contains("no store at"))
         #expect(!FileManager.default.fileExists(atPath: store))

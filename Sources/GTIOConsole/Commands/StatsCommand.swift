@@ -22,8 +22,7 @@ struct StatsCommand: ParsableCommand {
                 }
                 day = start.day
             }
-            // A day without events has no row of its own; its WAU and MAU still count the days before it.
-            let figures = try models.engagement(on: day) ?? query.readModels().engagement(on: day)
+            let figures = try models.engagement(on: day)
             let table = try AnswerTable.stats(figures, in: models)
             let columns = table.columns, row = table.rows[0]
             if query.format == .table && query.out == nil {

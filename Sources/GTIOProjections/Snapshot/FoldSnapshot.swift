@@ -93,6 +93,7 @@ public enum FoldSnapshot {
     /// state), nil when there is none or `accept` refuses it; throws when it is damaged.
     static func load(_ tables: any TableReading, accept: (Header) -> Bool) throws -> CommunityState? {
         guard let header = try header(tables), accept(header) else { return nil }
+        LogScanCounter.addFoldState()
         // The header is outside the checksum: its length is trusted only once the parts agree.
         let stored = try tables.row("SELECT IFNULL(SUM(length(bytes)), 0) FROM \(table.name) WHERE part > 0")?[0].int ?? 0
         guard stored == header.length else {
