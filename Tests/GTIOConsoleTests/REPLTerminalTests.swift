@@ -19,8 +19,10 @@ private let community = [
         _ = try GTIOBinary.run(["ingest", folder.write("c.jsonl", community), "--store", folder.file("log.gtio")])
     }
 
-    func repl() throws -> PseudoTerminal {
-        let terminal = try PseudoTerminal([GTIOBinary.path, "--store", store], environment: ["GTIO_HISTORY": history])
+    func repl(rows: Int? = nil, pager: String? = nil) throws -> PseudoTerminal {
+        var environment = ["GTIO_HISTORY": history]
+        if let pager { environment["PAGER"] = pager }
+        let terminal = try PseudoTerminal([GTIOBinary.path, "--store", store], environment: environment, rows: rows)
         #expect(terminal.waitFor("gtio> "), "no prompt: \(terminal.screen)")
         return terminal
     }
@@ -123,6 +125,48 @@ private let community = [
         #expect(terminal.waitForPrompt(), "\(terminal.screen)")
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
+    }
+
+    /// 3,000 rows of ~110 characters: longer than any screen, and than a pipe holds.
+    static let longAnswer = "sql WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000) SELECT x, printf('%0100d', x) AS pad FROM c\r"
+
+    /// The pager runs in the terminal's foreground: one that sets the terminal up (as `less`
+    /// does, here `stty`) would otherwise be stopped by it, and the console wait on it for ever.
+    @Test func aLongAnswerGoesThroughAPagerThatOwnsTheTerminal() throws {
+        let pager = "stty -echo < /dev/tty && tail -n 2; stty echo < /dev/tty; echo '(paged)'"
+        let terminal = try repl(rows: 20, pager: pager)
+        terminal.type(Self.longAnswer)
+        #expect(terminal.waitFor("(paged)", timeout: 10), "\(terminal.screen)")
+        #expect(terminal.screen.contains("(3000 rows)"))
+        #expect(!terminal.screen.contains("1500  000"), "the answer went to the pager, not the screen")
+        #expect(terminal.waitForPrompt(), "\(terminal.screen)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func aPagerThatQuitsEarlyLeavesTheSessionGoingOn() throws {
+        let terminal = try repl(rows: 20, pager: "head -n 3")
+        terminal.type(Self.longAnswer)
+        #expect(terminal.waitForPrompt(), "\(terminal.screen)")
+        let mark = terminal.screen.count
+        terminal.type("sql SELECT 40 + 2 AS answer\r")
+        #expect(terminal.waitFor("42", after: mark), "\(terminal.screen)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    /// A pager that cannot be run, or a terminal that does not say its height: the answer is
+    /// written to the screen.
+    @Test func withoutAPagerOrATerminalHeightTheAnswerIsShownWhole() throws {
+        for (rows, pager) in [(20, "no-such-pager-for-gtio"), (nil, "cat; echo '(paged)'")] {
+            let terminal = try repl(rows: rows, pager: pager)
+            terminal.type(Self.longAnswer)
+            #expect(terminal.waitFor("(3000 rows)", timeout: 10), "\(terminal.screen)")
+            #expect(terminal.screen.contains("1500  000") && !terminal.screen.contains("(paged)"))
+            #expect(terminal.waitForPrompt(), "\(terminal.screen)")
+            terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == 0)
+        }
     }
 
     @Test func eventsFollowStreamsInTheREPLUntilCtrlC() throws {

@@ -9,12 +9,15 @@ public final class PseudoTerminal: @unchecked Sendable {
     private let lock = NSLock()
     private var output = ""
 
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `rows`: the terminal's height (with 120 columns); without it the terminal has no size,
+    /// as one that `script` opens with its input from a pipe.
+    public init(_ arguments: [String], environment: [String: String] = [:], rows: Int? = nil) throws {
         let command = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         // `exec`: without it dash (script's shell when $SHELL is unset, as in CI) stays the
         // parent, takes the Ctrl-C meant for the program and dies of it after the program ends.
-        process.arguments = ["-qfec", "exec " + command, "/dev/null"]
+        let size = rows.map { "stty rows \($0) cols 120 && " } ?? ""
+        process.arguments = ["-qfec", size + "exec " + command, "/dev/null"]
         var env = ProcessInfo.processInfo.environment
         env["SHELL"] = "/bin/sh"
         env["TERM"] = "xterm"

@@ -25,11 +25,11 @@ enum Terminal {
         return Int(size.ws_col)
     }
 
-    /// Rows of the terminal on standard output, nil when it is not one.
+    /// Rows of the terminal on standard output, nil when it is not one or does not say.
     static var height: Int? {
         guard standardOutputIsTerminal else { return nil }
         var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
         return Int(size.ws_row)
     }
 
