@@ -119,7 +119,7 @@ final class ConsoleSession {
             let width = ConsoleCommandInfo.all.map(\.name.count).max() ?? 0
             var text = "Commands (help COMMAND for its usage and an example):\n"
             for info in ConsoleCommandInfo.all { text += "  \(info.name.padding(to: width))  \(info.summary)\n" }
-            text += "Queries take --format table|csv|json|markdown, --out FILE, --as-of TIME, --at-seq N, --limit N.\n"
+            text += "Queries take --format table|csv|json|markdown, --out FILE, --as-of TIME, --at-seq N; rankings and long lists --limit N, insights --top N (help COMMAND says which).\n"
             Terminal.write(text)
             return .success
         }
