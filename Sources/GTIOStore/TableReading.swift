@@ -12,6 +12,10 @@ public protocol TableReading {
     func row(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreValue]?
     /// The names of the tables whose names begin with `prefix`, in name order.
     func tableNames(prefix: String) throws -> [String]
+    /// The first column of each row `sql` selects, as bytes (nil for anything but a blob), until
+    /// `body` returns false. The bytes are the backend's own, valid during the call only: large values
+    /// (the saved fold state's parts) are read without copies of their own.
+    func forEachBlob(_ sql: String, _ arguments: [StoreValue], _ body: (UnsafeRawBufferPointer?) throws -> Bool) throws
 }
 
 extension TableReading {
@@ -25,6 +29,13 @@ extension TableReading {
     }
 
     public func row(_ sql: String) throws -> [StoreValue]? { try row(sql, []) }
+
+    public func forEachBlob(_ sql: String, _ arguments: [StoreValue], _ body: (UnsafeRawBufferPointer?) throws -> Bool) throws {
+        try forEachRow(sql, arguments) { row in
+            guard case .blob(let bytes) = row.first else { return try body(nil) }
+            return try bytes.withUnsafeBytes { try body($0) }
+        }
+    }
 
     public func rows(_ sql: String) throws -> [[StoreValue]] { try rows(sql, []) }
 }

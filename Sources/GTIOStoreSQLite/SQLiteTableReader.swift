@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import GTIOStore
 
 /// `TableReading` over one SQLite connection inside a read transaction.
@@ -28,6 +29,22 @@ struct SQLiteTableReader: TableReading {
         let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments.map(\.databaseValue)))
         while let row = try cursor.next() {
             guard try body(row.databaseValues.map(StoreValue.init)) else { return }
+        }
+    }
+
+    func forEachBlob(_ sql: String, _ arguments: [StoreValue], _ body: (UnsafeRawBufferPointer?) throws -> Bool) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments.map(\.databaseValue)))
+        while let row = try cursor.next() {
+            // The cursor's row reads the statement's current column in place: no copy into a `Data`.
+            guard sqlite3_column_type(statement.sqliteStatement, 0) == SQLITE_BLOB else {
+                if try body(nil) { continue } else { return }
+            }
+            let more = try row.withUnsafeData(atIndex: 0) { data -> Bool in
+                guard let data else { return try body(nil) }
+                return try data.withUnsafeBytes { try body($0) }
+            }
+            guard more else { return }
         }
     }
 

@@ -131,6 +131,22 @@ import Testing
         }
     }
 
+    /// A part of the right length that is text, not bytes (as an UPDATE in `sqlite3` could
+    /// leave it): refused, not read as the state's bytes.
+    @Test func aPartThatIsNotBytesIsSetAside() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 18, count: 300, in: folder)
+        _ = try ReadModelEngine(store: store).catchUp()
+        try store.writeTables { tx in
+            guard case .blob(let bytes) = try tx.row("SELECT bytes FROM rm_fold_state WHERE part = 1")![0] else { return }
+            try tx.delete(from: FoldSnapshot.table, key: [.integer(1)])
+            try tx.insert([.integer(1), .text(String(repeating: "x", count: bytes.count))], into: FoldSnapshot.table)
+        }
+        #expect(throws: FoldSnapshotError.malformed("a part that is not bytes")) {
+            try store.readTables { try FoldSnapshot.load($0, atMost: .max) }
+        }
+    }
+
     @Test func partsThatDisagreeWithTheHeaderAreSetAsideBeforeAnythingIsAllocated() throws {
         let folder = TemporaryDirectory()
         let store = try store(seed: 17, count: 300, in: folder)

@@ -102,16 +102,19 @@ public enum FoldSnapshot {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(stored)
         var notBytes = false
-        try tables.forEachRow("SELECT bytes FROM \(table.name) WHERE part > 0 ORDER BY part", []) { row in
-            guard case .blob(let part) = row[0] else {
+        // Each part copied once, from the backend's own bytes, and hashed while it is fresh in the cache.
+        var hash = SHA256()
+        try tables.forEachBlob("SELECT bytes FROM \(table.name) WHERE part > 0 ORDER BY part", []) { part in
+            guard let part else {
                 notBytes = true
                 return false
             }
             bytes.append(contentsOf: part)
+            hash.update(bufferPointer: part)
             return true
         }
         if notBytes || bytes.count != stored { throw FoldSnapshotError.malformed("a part that is not bytes") }
-        guard Array(SHA256.hash(data: bytes)) == header.digest else { throw FoldSnapshotError.checksumMismatch(seq: header.seq) }
+        guard Array(hash.finalize()) == header.digest else { throw FoldSnapshotError.checksumMismatch(seq: header.seq) }
         guard header.split <= bytes.count else { throw FoldSnapshotError.malformed("a split at \(header.split) of \(bytes.count) bytes") }
         let state = try bytes.withUnsafeBytes { buffer in
             try CommunityState.decoded(
