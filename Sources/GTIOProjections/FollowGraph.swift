@@ -85,16 +85,40 @@ extension FollowGraph {
         writer.write(blockPairs) { $0.write($1.packed) }
     }
 
+    /// Reads each user's edges into a table sized for them, then fills the tables of edges into
+    /// each user once every edge is read, sized the same way: a table grown an edge at a time is
+    /// rehashed at every doubling.
     init(from reader: inout StateReader) throws {
         self.init()
         let count = try reader.readCount()
         makeRoom(count)
+        var targets: [Int32] = [], following: [Bool] = [], into = [Int32](repeating: 0, count: count)
         for follower in 0..<count {
-            for _ in 0..<(try reader.readCount()) {
+            let edges = try reader.readCount()
+            guard edges > 0 else { continue }
+            outgoing[follower].reserveCapacity(edges)
+            for _ in 0..<edges {
                 let target = try reader.readCount()
-                let state: EdgeState = try reader.readBool() ? .following : .requested
+                let isFollowing = try reader.readBool()
                 guard target < count else { throw FoldSnapshotError.malformed("an edge to key \(target) of \(count)") }
-                setEdge(follower, target, state)
+                guard outgoing[follower].updateValue(isFollowing ? .following : .requested, forKey: target) == nil else {
+                    throw FoldSnapshotError.malformed("an edge from key \(follower) to \(target) twice")
+                }
+                if isFollowing {
+                    self.following[follower] += 1
+                    followers[target] += 1
+                }
+                targets.append(Int32(target))
+                following.append(isFollowing)
+                into[target] += 1
+            }
+        }
+        for user in 0..<count where into[user] > 0 { incoming[user].reserveCapacity(Int(into[user])) }
+        var edge = 0
+        for follower in 0..<count {
+            for _ in 0..<outgoing[follower].count {
+                incoming[Int(targets[edge])][follower] = following[edge] ? .following : .requested
+                edge += 1
             }
         }
         let privacy = try reader.readArray { try $0.readBool() }

@@ -33,7 +33,8 @@ extension CommunityState {
         guard state.products.keys.allSatisfy({ $0 < state.keys.count }),
               state.products.values.allSatisfy({ $0.postSlots.allSatisfy { $0 < state.posts.count } }),
               state.productsHearted.keys.allSatisfy({ $0 < state.userKeys.count }),
-              state.listSizes.keys.allSatisfy({ $0 < state.userKeys.count })
+              state.listSizes.keys.allSatisfy({ $0 < state.userKeys.count }),
+              state.reviews.values.allSatisfy({ $0.postSlot < state.posts.count })
         else { throw FoldSnapshotError.malformed("a product, post or user key beyond its table") }
         return state
     }
