@@ -7,8 +7,8 @@ import GTIOStore
 /// is here; a field added to the state must be added here too (the property tests compare a
 /// fold continued from a snapshot with one that never stopped).
 extension CommunityState {
-    /// The state as two runs of bytes that take about as long to decode, encoded side by side: decoding
-    /// (the longer part of a writer's start on a big log) then takes both cores.
+    /// The state as two runs of bytes that take about as long to decode, encoded side by side:
+    /// decoding (the longer part of a writer's start on a big log) then takes both cores.
     func encodedHalves() -> (people: [UInt8], rest: [UInt8]) {
         var people = StateWriter(capacity: 1 << 22), rest = StateWriter(capacity: 1 << 22)
         // Neither throws: `try!` cannot fire.
