@@ -23,14 +23,9 @@ extension ReadModels {
     /// The UTC day of "now".
     public var today: Int64 { Timestamp(milliseconds: now).day }
 
-    /// WAU and MAU of `day`.
-    func windows(on day: Int64) -> (wau: Int, mau: Int) {
-        state.activeWindows.figures(on: day)
-    }
-
     /// Engagement of one day.
     public func engagement(on day: Int64) -> EngagementDay {
-        let windows = windows(on: day)
+        let windows = state.activeWindows.figures(on: day)
         return EngagementDay(
             day: day, dau: state.dauByDay[day] ?? 0, wau: windows.wau, mau: windows.mau,
             devices: state.devicesByDay[day] ?? 0, signups: state.signupsByDay[day] ?? [:],

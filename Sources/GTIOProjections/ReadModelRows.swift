@@ -265,7 +265,7 @@ extension ReadModels {
     func daysAfterRows(into rows: inout some RowSink) {
         guard let last = dayRange?.upperBound else { return }
         for day in (last + 1)..<(last + ActiveWindows.month) {
-            let windows = windows(on: day)
+            let windows = state.activeWindows.figures(on: day)
             guard windows.mau > 0 else { break }  // a day outside everyone's month; so are the later ones
             rows.append(Timestamp.dateString(ofDay: day))
             rows.append(windows.wau)
