@@ -146,6 +146,38 @@ import Testing
         #expect(try GTIOBinary.run(["looks", "--format", "csv", "--store", store]).stdout == before)
     }
 
+    /// An ingest that meets a damaged page of the log stops before appending anything, rather
+    /// than writing on into a file SQLite has called malformed.
+    @Test func anIngestThatMeetsADamagedLogPageAppendsNothing() throws {
+        #expect(try GTIOBinary.run(["ingest", feed("1.jsonl", ids: ["a", "b", "c"]), "--store", store]).status == 0)
+        let row = try GTIOBinary.run(["sql", """
+            SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_master WHERE name = 'batches'
+            """, "--format", "csv", "--store", store]).stdout.split(whereSeparator: \.isNewline)[1]
+        let page = row.split(separator: ",").map { UInt64($0)! }
+        let offset = (page[0] - 1) * page[1] + 12
+        let handle = try #require(FileHandle(forUpdatingAtPath: store))
+        try handle.seek(toOffset: offset)
+        let original = try #require(try handle.read(upToCount: Int(page[1]) - 12))
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: original.count))
+
+        let later = feed("2.jsonl", ids: ["d", "e"])
+        let refused = try GTIOBinary.run(["ingest", later, "--store", store])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "gtio: the store file \(store) is damaged (SQLite reports a malformed page): gtio verify says whether the log is hit; damaged read models are dropped and rebuilt by gtio rebuild\n")
+        #expect(try GTIOBinary.run(["verify", "--store", store]).status == 1)
+
+        // Mend the page as a backup would: the log is as it was, and the same file goes in whole.
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: original)
+        try handle.close()
+        #expect(try GTIOBinary.run(["sql", "SELECT COUNT(*) FROM events", "--format", "csv", "--store", store]).stdout == "COUNT(*)\r\n3\r\n")
+        #expect(try GTIOBinary.run(["verify", "--store", store]).status == 0)
+        let retried = try GTIOBinary.run(["ingest", later, "--store", store])
+        #expect(retried.status == 0, "\(retried.stderr)")
+        #expect(retried.stdout.contains("appended 2, duplicates 0"))
+    }
+
     @Test func onlyIngestCreatesAStore() throws {
         let typo = folder.file("tpyo.gtio")
         for arguments in [["rebuild"], ["rebuild", "--check"], ["quarantine", "retry"], ["resolve", "post:p1", "remove", "--as", "mod"],
