@@ -125,7 +125,7 @@ public struct CommunityState: Sendable {
     public internal(set) var items: [String: FlagItem] = [:]
     public internal(set) var decisions: [Decision] = []
     /// The queue's and the decisions' totals, kept as flags and decisions come.
-    internal(set) var desk = DeskTotals()
+    var desk = DeskTotals()
     /// (user, product) pairs, as `KeyPair`s.
     public internal(set) var productHearts: Set<KeyPair> = []
     public internal(set) var shoppingList: Set<KeyPair> = []
@@ -207,6 +207,17 @@ public struct CommunityState: Sendable {
         }
         var first: Int { packed >> 32 }
         var second: Int { packed & 0xFFFF_FFFF }
+
+        /// The pair mixed with the table's seed by two multiply-xorshift rounds, in place of the
+        /// standard library's SipHash over one integer: a saved state of millions of pairs is put
+        /// back into its sets at load, and SipHash's setup took most of that (docs/PERFORMANCE.md).
+        /// Still seeded per table, so that nobody can lay out pairs that collide.
+        public func _rawHashValue(seed: Int) -> Int {
+            var mixed = UInt64(UInt(bitPattern: packed)) ^ UInt64(UInt(bitPattern: seed))
+            mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
+            mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
+            return Int(truncatingIfNeeded: mixed ^ (mixed >> 32))
+        }
     }
 
     public struct AnomalyKey: Hashable, Sendable {
