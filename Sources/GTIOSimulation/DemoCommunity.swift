@@ -291,7 +291,8 @@ struct DemoState {
             }
             if random.chance(0.2) {
                 let place = random.below(DemoNames.places.count)
-                w.location(DemoNames.places[place], lat: 40 + Double(place), lon: -73 + Double(place) * 10)
+                let (lat, lon) = DemoNames.placeCoordinates[place]
+                w.location(DemoNames.places[place], lat: lat, lon: lon)
             }; finish(w, sink) }
     }
 

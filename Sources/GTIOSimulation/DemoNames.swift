@@ -20,6 +20,11 @@ enum DemoNames {
     ]
     static let brands = ["Zara", "H&M", "Levi's", "Uniqlo", "Nike", "COS", "Mango", "Gap", "Topshop", "J.Crew"]
     static let places = ["Brooklyn", "Shoreditch", "Le Marais", "Shibuya", "Kreuzberg", "Mission District"]
+    /// Where each of `places` is (latitude, longitude), so that `places --near` finds them where
+    /// a map would.
+    static let placeCoordinates: [(Double, Double)] = [
+        (40.6782, -73.9442), (51.5265, -0.0780), (48.8590, 2.3620), (35.6620, 139.7040), (52.4990, 13.4030), (37.7600, -122.4140),
+    ]
     static let screens = ["1.1", "1.2", "2.1", "3.1", "3.2", "3.4", "4.1", "6.1", "6.2", "7.1", "8.1", "8.3", "9.1", "12.3"]
     static let trackNames = ["Splash", "Welcome", "Feed", "Look", "Verdicts", "Reviews", "Shop", "Profile", "Popular", "Upload"]
     static let flagReasons = ["inappropriate", "spam", "not a look", "offensive"]
