@@ -92,7 +92,7 @@ extension FollowGraph {
         self.init()
         let count = try reader.readCount()
         makeRoom(count)
-        var targets: [Int32] = [], following: [Bool] = [], into = [Int32](repeating: 0, count: count)
+        var targets: [Int32] = [], isFollowingEdge: [Bool] = [], into = [Int32](repeating: 0, count: count)
         for follower in 0..<count {
             let edges = try reader.readCount()
             guard edges > 0 else { continue }
@@ -105,11 +105,11 @@ extension FollowGraph {
                     throw FoldSnapshotError.malformed("an edge from key \(follower) to \(target) twice")
                 }
                 if isFollowing {
-                    self.following[follower] += 1
+                    following[follower] += 1
                     followers[target] += 1
                 }
                 targets.append(Int32(target))
-                following.append(isFollowing)
+                isFollowingEdge.append(isFollowing)
                 into[target] += 1
             }
         }
@@ -117,7 +117,7 @@ extension FollowGraph {
         var edge = 0
         for follower in 0..<count {
             for _ in 0..<outgoing[follower].count {
-                incoming[Int(targets[edge])][follower] = following[edge] ? .following : .requested
+                incoming[Int(targets[edge])][follower] = isFollowingEdge[edge] ? .following : .requested
                 edge += 1
             }
         }

@@ -86,12 +86,8 @@ public struct NightlyReport: Sendable {
     static func make(_ models: StoredReadModels, day: Int64, logSeq: Int64, firstDay: Int64, lastDay: Int64,
                      quarantine: [QuarantineEntry], quarantined: Int) throws -> NightlyReport {
         let trendRange = max(firstDay, day - trendDays + 1)...day
-        /// A day before the log has no row: nothing happened on it.
-        func figures(_ day: Int64) throws -> EngagementDay {
-            try models.engagement(on: day)
-        }
-        let trend = try trendRange.map(figures)
-        let (now, before, weekBefore) = (try figures(day), try figures(day - 1), try figures(day - 7))
+        let trend = try trendRange.map { try models.engagement(on: $0) }
+        let (now, before, weekBefore) = (try models.engagement(on: day), try models.engagement(on: day - 1), try models.engagement(on: day - 7))
         let metrics: [(String, (EngagementDay) -> Int)] = [
             ("DAU", \.dau), ("WAU", \.wau), ("MAU", \.mau), ("Sign-ups", { $0.signups.values.reduce(0, +) }),
             ("Posts", { $0.actions[.posts] ?? 0 }), ("Hearts", { $0.actions[.hearts] ?? 0 }),

@@ -29,10 +29,8 @@ enum Pager {
     /// terminal as soon as it sets it up for keys, and the console waits on it for ever.
     static func show(_ text: String) {
         let command = ProcessInfo.processInfo.environment["PAGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "less -FRSX"
-        guard let status = run(command, input: text), status != 126, status != 127 else {
-            Terminal.write(text)
-            return
-        }
+        let status = run(command, input: text)
+        if status == nil || status == 126 || status == 127 { Terminal.write(text) }
     }
 
     /// Runs `command` through `/bin/sh` with `input` on its standard input; its exit status, nil
