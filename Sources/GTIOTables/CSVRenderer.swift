@@ -27,8 +27,13 @@ public enum CSVRenderer {
         return "'" + text
     }
 
+    /// `text` as a field: quoted when it holds a comma, a quote, CR or LF. The check is on UTF-8
+    /// bytes, where those are single bytes: as `Character`s, a CRLF is one that equals neither.
     public static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        guard text.utf8.contains(where: { $0 == comma || $0 == quote || $0 == lineFeed || $0 == carriageReturn }) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
+
+    private static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
+    private static let lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
 }

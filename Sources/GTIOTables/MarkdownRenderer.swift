@@ -18,7 +18,8 @@ public enum MarkdownRenderer {
         }
     }
 
+    /// Pipes escaped, and each line break (LF, CR or CRLF, the last one `Character`) one space.
     public static func escape(_ text: String) -> String {
-        text.replacing("|", with: "\\|").replacing("\n", with: " ")
+        text.replacing("|", with: "\\|").replacing("\r\n", with: " ").replacing("\r", with: " ").replacing("\n", with: " ")
     }
 }

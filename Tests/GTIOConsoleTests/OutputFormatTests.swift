@@ -16,6 +16,13 @@ import Testing
             "user,name,followers,share\r\nu1,\"Ana, \"\"the\"\" Best\",12,0.5\r\nu2,\"美咲\nTanaka\",3,\r\n")
     }
 
+    /// A CRLF inside a field is one `Character` in Swift, equal to neither "\r" nor "\n": the
+    /// field must still be quoted, or the row would end there.
+    @Test func csvQuotesAFieldWithACarriageReturnLineFeed() {
+        let rows = ResultTable(columns: ["text"], rows: [[.text("line one\r\nline two")], [.text("a\rb")]])
+        #expect(rows.rendered(as: .csv) == "text\r\n\"line one\r\nline two\"\r\n\"a\rb\"\r\n")
+    }
+
     /// Text a spreadsheet would run is written with a leading ' (OWASP's rule); numbers, even
     /// negative ones, stay numbers; `--raw-csv` writes text as it is.
     @Test func csvNeutralisesFormulasInTextButNotNumbers() {
@@ -47,6 +54,12 @@ import Testing
     @Test func markdownEscapesPipesAndRightAlignsNumbers() {
         let rows = ResultTable(columns: ["post", "points"], rows: [[.text("a|b"), .integer(3)]])
         #expect(rows.rendered(as: .markdown) == "| post | points |\n| --- | ---: |\n| a\\|b | 3 |\n")
+    }
+
+    /// Every line break in a cell (LF, CR, CRLF) becomes one space: a Markdown row is one line.
+    @Test func markdownKeepsEachRowOnOneLine() {
+        let rows = ResultTable(columns: ["text"], rows: [[.text("a\r\nb\rc\nd")]])
+        #expect(rows.rendered(as: .markdown) == "| text |\n| --- |\n| a b c d |\n")
     }
 
     @Test func timestampsBooleansAndFloatsFollowSection4() {
