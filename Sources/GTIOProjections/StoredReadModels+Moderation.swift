@@ -140,7 +140,10 @@ extension StoredReadModels {
             ids[ref.kind, default: []].append(ref.id)
         }
         try read { tables in
-            for (kind, kindIDs) in ids {
+            for (kind, unordered) in ids {
+                // In key order, so that each chunk reads a narrow run of the table's pages rather
+                // than a page per id across the whole table (the queue's order is by flaggers).
+                let kindIDs = unordered.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                 let (table, key, text, missing) = switch kind {
                 case .post: ("rm_posts", "post", "description", "(no description)")
                 case .review: ("rm_reviews", "review", "text", "")

@@ -28,7 +28,17 @@ struct TableRenderer {
             var line = ""
             for (index, cell) in row.enumerated() where index < widths.count {
                 if index > 0 { line += "  " }
-                line += pad(cut(display(cell), widths[index]), widths[index], right: cell.isNumeric)
+                // Each cell's width is measured once here: cutting and padding reuse it.
+                var text = display(cell)
+                var used = DisplayWidth.of(text)
+                if used > widths[index] {
+                    text = DisplayWidth.prefix(text, fitting: max(0, widths[index] - 1)) + "…"
+                    used = DisplayWidth.of(text)
+                }
+                let padding = max(0, widths[index] - used)
+                if cell.isNumeric { line.appendSpaces(padding) }
+                line += text
+                if !cell.isNumeric { line.appendSpaces(padding) }
             }
             out(line.trailingSpacesTrimmed + "\n")
         }
@@ -88,6 +98,11 @@ struct TableRenderer {
 }
 
 extension String {
+    /// Appends `count` spaces without building a string of them first.
+    mutating func appendSpaces(_ count: Int) {
+        for _ in 0..<max(0, count) { append(" ") }
+    }
+
     var trailingSpacesTrimmed: String {
         // By bytes: a space is one byte in UTF-8 and never part of another character's bytes.
         var end = utf8.endIndex
