@@ -1,19 +1,21 @@
 /// Escaping for HTML and SVG text and attributes (the page is also well-formed XML).
 enum HTML {
+    /// By scalars, not `Character`s: a combining mark after `<`, `&` or `"` makes one
+    /// `Character` equal to none of them, which would go out with the raw byte inside it.
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
             // XML allows no other control characters, even escaped: show them as U+FFFD.
-            case _ where character.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }:
-                out += "\u{FFFD}"
-            default: out.append(character)
+            case _ where scalar.value < 0x20: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

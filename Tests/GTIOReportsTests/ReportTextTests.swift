@@ -32,5 +32,8 @@ import Testing
     @Test func textIsEscapedForHTMLAndXML() {
         #expect(HTML.escape("a<b & \"c\" 'd'>") == "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;")
         #expect(HTML.escape("bell\u{07}\ttab") == "bell\u{FFFD}\ttab")
+        // A combining mark joins the character before it into one `Character` ("<" with U+0338
+        // is even equal to "≮"): escaping goes by scalars, so no raw < & " is left behind.
+        #expect(HTML.escape("<\u{338}b &\u{301} \"\u{301}") == "&lt;\u{338}b &amp;\u{301} &quot;\u{301}")
     }
 }
