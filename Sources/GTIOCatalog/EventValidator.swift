@@ -177,10 +177,13 @@ public enum EventValidator {
             if spec.column == .properties { event.properties += found }
         case .item:
             let text = try string(value, field: field)
-            guard let colon = text.firstIndex(of: ":"),
-                  ["post", "review"].contains(text[..<colon]),
-                  case let itemID = text[text.index(after: colon)...],
-                  !itemID.isEmpty, itemID.unicodeScalars.count <= FieldKind.maximumIDLength
+            // By scalars: an id that starts with a combining mark would join the colon into one
+            // `Character`, and a search for ":" by characters would not find it.
+            let scalars = text.unicodeScalars
+            guard let colon = scalars.firstIndex(of: ":"),
+                  ["post", "review"].contains(String(scalars[..<colon])),
+                  case let itemID = scalars[scalars.index(after: colon)...],
+                  !itemID.isEmpty, itemID.count <= FieldKind.maximumIDLength
             else {
                 throw Rejection(field: field, "\(quoted(text)) is not an item (expected post:<id> or review:<id>, id of 1–64 characters)")
             }

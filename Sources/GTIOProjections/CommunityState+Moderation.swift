@@ -10,8 +10,8 @@ extension CommunityState {
     /// built and looked up for every post.
     var hiddenPosts: Set<String> {
         Set(items.values.lazy
-            .filter { $0.open.count >= Self.hiddenAt && $0.item.hasPrefix("post:") }
-            .map { String($0.item.dropFirst(5)) })
+            .filter { $0.open.count >= Self.hiddenAt }
+            .compactMap { ItemRef($0.item).flatMap { $0.kind == .post ? $0.id : nil } })
     }
 
     mutating func closeFlags(_ item: String) {

@@ -6,13 +6,16 @@ public struct ItemRef: Sendable, Hashable, CustomStringConvertible {
     public var id: String
 
     /// The item `text` names, nil when it is not of the form `post:<id>` or `review:<id>` with a non-empty id.
+    /// Read by scalars, as the validator reads it: by characters, an id starting with a
+    /// combining mark would take the colon into its first `Character`.
     public init?(_ text: String) {
-        if text.hasPrefix("post:") {
+        let scalars = text.unicodeScalars
+        if scalars.starts(with: "post:".unicodeScalars) {
             kind = .post
-            id = String(text.dropFirst(5))
-        } else if text.hasPrefix("review:") {
+            id = String(scalars.dropFirst(5))
+        } else if scalars.starts(with: "review:".unicodeScalars) {
             kind = .review
-            id = String(text.dropFirst(7))
+            id = String(scalars.dropFirst(7))
         } else {
             return nil
         }

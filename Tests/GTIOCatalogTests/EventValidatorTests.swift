@@ -162,6 +162,8 @@ private func reason(_ text: String) -> String? {
         #expect(reason(line(type: "post.flagged", data: #"{"post":"p1","reason":null}"#)) == nil)
         #expect(reason(line(type: "user.profile_updated", data: #"{"name":"","bio":null}"#)) == nil)
         #expect(reason(line(type: "moderation.resolved", data: #"{"item":"review:r1","action":"dismiss","note":""}"#)) == nil)
+        // An id that starts with a combining mark is still an id after the colon.
+        #expect(reason(line(type: "moderation.resolved", data: #"{"item":"post:\u0301p","action":"remove"}"#)) == nil)
     }
 
     @Test func countsLengthsInCodePoints() {

@@ -108,6 +108,22 @@ import Testing
         #expect(models.state.decisions.map(\.action) == ["remove"])
     }
 
+    /// An id may start with a combining mark; as characters it would join the item's colon
+    /// (`post:` + U+0301 is no longer `post:` + anything), so items are read by scalars.
+    @Test func anItemWhoseIDStartsWithACombiningMarkCanBeFlaggedAndRemoved() {
+        var log = TestLog()
+        let id = "\u{301}p"
+        log.post(id, by: "a")
+        for user in ["b", "c", "d"] { log.flag(id, by: user) }
+        #expect(log.models().state.hiddenPosts == [id])
+        log.resolve("post:" + id, "remove")
+        let models = log.models()
+        #expect(models.state.posts[id]!.life == .removed)
+        #expect(models.state.decisions.map(\.item) == ["post:" + id])
+        #expect(ItemRef("post:" + id)?.kind == .post)
+        #expect(ItemRef("post:" + id)?.id.unicodeScalars.elementsEqual(id.unicodeScalars) == true)
+    }
+
     @Test func dismissClosesTheRoundAndALaterFlagReopensItFresh() {
         var log = TestLog()
         log.post("p", by: "a")
