@@ -219,6 +219,10 @@ private let community = [
         #expect(piped.stdout == viaC)
         let file = folder.write("commands.gtio", "# a script\n" + commands.joined(separator: "\n") + "\n")
         #expect(try GTIOBinary.run(["run", file, "--store", store]).stdout == viaC)
+        // The same file saved with Windows line ends, and piped so.
+        let windows = folder.write("windows.gtio", "# a script\r\n" + commands.joined(separator: "\r\n") + "\r\n")
+        #expect(try GTIOBinary.run(["run", windows, "--store", store]).stdout == viaC)
+        #expect(try GTIOBinary.run(["--store", store], input: commands.joined(separator: "\r\n") + "\r\n").stdout == viaC)
     }
 
     @Test func pipedCommandsStopAtTheFirstErrorUnlessToldToGoOn() throws {

@@ -19,8 +19,9 @@ struct RunCommand: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw ConsoleError.badArgument("run: \(file): no such file (give a file of console commands)")
         }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        // A CRLF is one `Character`, so a file written on Windows is split on it as well as on LF.
+        let lines = String(decoding: data, as: UTF8.self)
+            .split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
         let code = ConsoleLoop.script(lines, storeOptions: storeOptions, keepGoing: keepGoing || root.keepGoing)
         if code != 0 { throw ExitCode(code) }
     }
