@@ -65,7 +65,7 @@ extension ReadModels {
 
     /// A post's distinct brands, one row each.
     func brandRows(_ post: CommunityState.Post, into rows: inout some RowSink) {
-        for brand in Set(post.brands).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for brand in post.brands.distinctInCodePointOrder() {
             rows.append(post.id)
             rows.append(brand)
         }
@@ -144,8 +144,8 @@ extension ReadModels {
     /// The distinct reasons of an item's open flags, sorted by code point and joined with `;`
     /// (an empty reason is none).
     func reasons(of entry: CommunityState.FlagItem) -> String {
-        Set(entry.open.values.compactMap { $0.reason.flatMap { $0.isEmpty ? nil : $0 } })
-            .sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+        entry.open.values.compactMap { $0.reason.flatMap { $0.isEmpty ? nil : $0 } }
+            .distinctInCodePointOrder()
             .joined(separator: ";")
     }
 

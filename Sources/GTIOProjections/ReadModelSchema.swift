@@ -4,8 +4,10 @@ import GTIOStore
 /// definition a store holds and where its tables stand. The tables are derived from the log,
 /// so a changed definition is migrated by dropping them all and rebuilding from the log.
 public enum ReadModelSchema {
-    /// Bumped whenever a table's columns, keys or indexes change.
-    public static let version: Int64 = 16
+    /// Bumped whenever a table's columns, keys or indexes change, or the rows a rule writes
+    /// into it (17: brands and reasons told apart by their bytes), so that every store's tables
+    /// are rebuilt by the new rules.
+    public static let version: Int64 = 17
 
     static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)
 

@@ -77,21 +77,21 @@ extension StoredReadModels {
             }
             // A band of latitude holds every point within the radius; the haversine bound decides.
             let band = near.km / (PostPlace.earthRadiusKm * Double.pi / 180) + 1e-9
-            struct Group { var posts = 0, points = 0, authors: Set<String> = [] }
-            var groups: [String: Group] = [:]
+            struct Group { var posts = 0, points = 0, authors: Set<ExactText> = [] }
+            var groups: [ExactText: Group] = [:]
             try tables.forEachRow(
                 "SELECT p.place, p.author, p.points, p.lat, p.lon \(posts) AND p.lat BETWEEN ? AND ?",
                 [.integer(now), .real(near.latitude - band), .real(near.latitude + band)]
             ) { row in
                 let place = PostPlace(name: "", latitude: row[3].double, longitude: row[4].double)
                 guard place.isWithin(near.km, ofLatitude: near.latitude, longitude: near.longitude) else { return true }
-                let name = row[0].string ?? ""
+                let name = ExactText(row[0].string ?? "")
                 groups[name, default: Group()].posts += 1
                 groups[name]!.points += row[2].int
-                groups[name]!.authors.insert(row[1].string ?? "")
+                groups[name]!.authors.insert(ExactText(row[1].string ?? ""))
                 return true
             }
-            lines = groups.map { PlaceLine(rank: 0, place: $0.key, posts: $0.value.posts, authors: $0.value.authors.count, points: $0.value.points) }
+            lines = groups.map { PlaceLine(rank: 0, place: $0.key.text, posts: $0.value.posts, authors: $0.value.authors.count, points: $0.value.points) }
         }
         lines.sort { a, b in
             if a.points != b.points { return a.points > b.points }
@@ -113,14 +113,14 @@ extension StoredReadModels {
         case .place: "SELECT p.place, p.price FROM rm_posts p WHERE \(live) AND p.place IS NOT NULL"
         case .brand: "SELECT b.brand, p.price FROM rm_post_brands b JOIN rm_posts p ON p.post = b.post WHERE \(live)"
         }
-        var prices: [String: [Double]] = [:]
+        var prices: [ExactText: [Double]] = [:]
         try read { tables in
             try tables.forEachRow(sql, []) { row in
-                prices[row[0].string ?? "", default: []].append(row[1].double ?? 0)
+                prices[ExactText(row[0].string ?? ""), default: []].append(row[1].double ?? 0)
                 return true
             }
         }
-        return prices.map { PriceLine(group: $0.key, prices: $0.value) }.sorted { a, b in
+        return prices.map { PriceLine(group: $0.key.text, prices: $0.value) }.sorted { a, b in
             if a.posts != b.posts { return a.posts > b.posts }
             return a.group.utf8.lexicographicallyPrecedes(b.group.utf8)
         }

@@ -21,6 +21,16 @@ import Testing
         #expect(try log.models().stored().moderationQueue()[0].reasons == "")
     }
 
+    /// Reasons are told apart by their code points: "Café" with é and with e + U+0301 are two.
+    @Test func reasonsThatDifferOnlyInNormalizationAreTwoReasons() throws {
+        var log = TestLog()
+        log.post("p", by: "a")
+        log.flag("p", by: "b", reason: "Caf\u{E9}")
+        log.flag("p", by: "c", reason: "Cafe\u{301}")
+        let reasons = try log.models().stored().moderationQueue()[0].reasons
+        #expect(Array(reasons.utf8) == Array("Cafe\u{301};Caf\u{E9}".utf8))
+    }
+
     @Test func queueFiltersCombineWithAndKeepingTheQueueOrder() throws {
         var log = TestLog()
         log.post("p1", by: "a")

@@ -95,6 +95,34 @@ import Testing
                     == ["g", "2", "120", "120.5", "120.5", "121", "121"])
     }
 
+    /// "Café" written with é (U+00E9) and with e and U+0301 are equal as Swift strings, and two
+    /// names for the contract, which compares names exactly: each grouping keeps them apart.
+    @Test func namesThatDifferOnlyInNormalizationAreTwoNames() throws {
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        var log = TestLog()
+        log.post("p1", by: "a", kind: "product", price: 10, brands: [composed, decomposed],
+                 place: PostPlace(name: composed, latitude: 0, longitude: 0))
+        log.post("p2", by: "b", kind: "product", price: 20, brands: [decomposed],
+                 place: PostPlace(name: decomposed, latitude: 0, longitude: 0))
+        log.post("p3", by: "e\u{301}", kind: "product", price: 30, place: PostPlace(name: decomposed, latitude: 0, longitude: 0))
+        log.post("p4", by: "\u{E9}", kind: "product", price: 40, place: PostPlace(name: decomposed, latitude: 0, longitude: 0))
+        let stored = try log.models().stored()
+        func bytes(_ names: [String]) -> [[UInt8]] { names.map { Array($0.utf8) } }
+        // By code point, e (U+0065) comes before é (U+00E9).
+        let byBrand = try stored.prices(by: .brand)
+        #expect(bytes(byBrand.map(\.group)) == bytes([decomposed, composed]))
+        #expect(byBrand.map(\.posts) == [2, 1])
+        let byPlace = try stored.prices(by: .place)
+        #expect(bytes(byPlace.map(\.group)) == bytes([decomposed, composed]))
+        #expect(byPlace.map(\.posts) == [3, 1])
+        for near in [nil, NearFilter(latitude: 0, longitude: 0)] {
+            let places = try stored.places(near: near, limit: nil)
+            #expect(bytes(places.map(\.place)) == bytes([decomposed, composed]), "near: \(String(describing: near))")
+            #expect(places.map(\.posts) == [3, 1])
+            #expect(places.map(\.authors) == [3, 1], "the authors é and e + U+0301 are two users")
+        }
+    }
+
     @Test func noPricedProductPostGivesNoRows() throws {
         var log = TestLog()
         log.post("p1", by: "a", kind: "outfit", price: 10)
