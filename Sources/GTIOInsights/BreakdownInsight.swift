@@ -34,10 +34,10 @@ public struct BreakdownInsight: Sendable {
         let denominator: Double?
         switch measure {
         case .events, .sum:
-            denominator = events.totals.filter { !excluded.contains($0.key) }.values.reduce(0) { $0 + ($1.value(measure) ?? 0) }
+            denominator = events.groupTotals.filter { !excluded.contains($0.group) }.reduce(0) { $0 + ($1.tally.value(measure) ?? 0) }
         case .users, .devices:
             var actors = Set<Int>()
-            for (group, tally) in events.totals where !excluded.contains(group) { actors.formUnion(tally.actors) }
+            for (group, tally) in events.groupTotals where !excluded.contains(group) { actors.formUnion(tally.actors) }
             denominator = Double(actors.count)
         case .average:
             denominator = nil
@@ -47,11 +47,11 @@ public struct BreakdownInsight: Sendable {
             return .number(value / denominator)
         }
         var rows = kept.map { group -> [Cell] in
-            let value = events.totals[group]!.value(measure)
+            let value = events.total(group).value(measure)
             return [.text(group), figureCell(value, measure), share(value)]
         }
         if measure.keepsOther, !cut.isEmpty {
-            let value = cut.reduce(0.0) { $0 + (events.totals[$1]!.value(measure) ?? 0) }
+            let value = cut.reduce(0.0) { $0 + (events.total($1).value(measure) ?? 0) }
             rows.append([.text(otherGroup), figureCell(value, measure), share(value)])
         }
         return ResultTable(columns: Self.columns, rows: rows)

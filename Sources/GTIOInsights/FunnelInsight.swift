@@ -51,8 +51,9 @@ public struct FunnelInsight: Sendable {
             hits[actor, default: []].append(Hit(at: event.at, seq: event.seq, steps: mask, groups: groups))
         }
         // Per group: actors reaching each step, and the hours each took from the step before.
-        var reached: [String: [Int]] = [:]
-        var hours: [String: [[Double]]] = [:]
+        // Groups told apart by their bytes, as values compare as exact text.
+        var reached: [ExactText: [Int]] = [:]
+        var hours: [ExactText: [[Double]]] = [:]
         let windowEnd = window.times.upperBound
         for (_, events) in hits {
             let ordered = events.sorted { ($0.at, $0.seq) < ($1.at, $1.seq) }
@@ -67,7 +68,7 @@ public struct FunnelInsight: Sendable {
                 times.append(ordered[next].at)
                 position = next
             }
-            for group in ordered[entry].groups {
+            for group in ordered[entry].groups.lazy.map(ExactText.init) {
                 var counts = reached[group] ?? Array(repeating: 0, count: steps.count)
                 var spans = hours[group] ?? Array(repeating: [], count: steps.count)
                 for step in times.indices {
@@ -79,12 +80,12 @@ public struct FunnelInsight: Sendable {
             }
         }
         if by == nil, reached.isEmpty {
-            reached["all"] = Array(repeating: 0, count: steps.count)
-            hours["all"] = Array(repeating: [], count: steps.count)
+            reached[ExactText("all")] = Array(repeating: 0, count: steps.count)
+            hours[ExactText("all")] = Array(repeating: [], count: steps.count)
         }
         let groups = reached.keys.sorted { a, b in
             if reached[a]![0] != reached[b]![0] { return reached[a]![0] > reached[b]![0] }
-            return groupPrecedes(a, b)
+            return groupPrecedes(a.text, b.text)
         }
         func ratio(_ part: Int, _ whole: Int) -> Cell { whole == 0 ? .null : .number(Double(part) / Double(whole)) }
         var rows: [[Cell]] = []
@@ -92,7 +93,7 @@ public struct FunnelInsight: Sendable {
             let counts = reached[group]!
             for step in steps.indices {
                 rows.append([
-                    .integer(Int64(step + 1)), .text(steps[step].text), .text(group), .integer(Int64(counts[step])),
+                    .integer(Int64(step + 1)), .text(steps[step].text), .text(group.text), .integer(Int64(counts[step])),
                     ratio(counts[step], counts[0]), step == 0 ? .integer(1) : ratio(counts[step], counts[step - 1]),
                     step == 0 ? .null : median(hours[group]![step]).map(Cell.number) ?? .null,
                 ])

@@ -4,11 +4,21 @@ import GTIOTables
 /// The matching events of a selector, counted by group (the values of a `--by` property, or
 /// `all`) and by time bucket: what `trend`, `breakdown` and `top` are made of.
 struct GroupedEvents {
-    /// Tallies by bucket start day, then group.
-    var byBucket: [Int64: [String: Tally]] = [:]
+    /// Tallies by bucket start day, then group. Groups are told apart by their bytes, as values
+    /// compare as exact text (`ExactText`).
+    private var byBucket: [Int64: [ExactText: Tally]] = [:]
     /// Tallies by group over the whole window, and over all groups.
-    var totals: [String: Tally] = [:]
+    private var totals: [ExactText: Tally] = [:]
     var overall = Tally()
+
+    /// The tally of `group` over the whole window (empty when no event had it).
+    func total(_ group: String) -> Tally { totals[ExactText(group)] ?? Tally() }
+
+    /// The tally of `group` in the bucket starting on `bucket` (empty when none).
+    func tally(_ group: String, in bucket: Int64) -> Tally { byBucket[bucket]?[ExactText(group)] ?? Tally() }
+
+    /// Every group with its tally over the whole window.
+    var groupTotals: [(group: String, tally: Tally)] { totals.map { ($0.key.text, $0.value) } }
 
     /// Reads the events of `selector` in `window` that pass `filters`, grouped by `by`.
     init(
@@ -18,14 +28,14 @@ struct GroupedEvents {
         let filters = selector.filters + filters
         let properties = (by.map { [$0] } ?? []) + filters.map(\.property)
         let offset = by == nil ? 0 : 1
-        var byBucket: [Int64: [String: Tally]] = [:], totals: [String: Tally] = [:], overall = Tally()
+        var byBucket: [Int64: [ExactText: Tally]] = [:], totals: [ExactText: Tally] = [:], overall = Tally()
         try reader.read(
             types: selector.types, times: window.times, properties: properties, numeric: measure.numeric, actor: measure.actor
         ) { event in
             for (index, filter) in filters.enumerated() where !filter.keeps(event.values[offset + index]) { return }
             let groups = by == nil ? ["all"] : (event.values[0].isEmpty ? [InsightProperty.none] : event.values[0])
             let bucket = interval?.start(of: Timestamp(milliseconds: event.at).day)
-            for group in groups {
+            for group in groups.lazy.map(ExactText.init) {
                 if let bucket { byBucket[bucket, default: [:]][group, default: Tally()].add(event, measure) }
                 totals[group, default: Tally()].add(event, measure)
             }
@@ -39,11 +49,11 @@ struct GroupedEvents {
     /// The groups by their window total, largest first (ties: group order), split into the
     /// `top` kept (0: all) and the rest.
     func ranked(_ measure: InsightMeasure, top: Int, leaving excluded: Set<String> = []) -> (kept: [String], cut: [String]) {
-        let ordered = totals.keys.filter { !excluded.contains($0) }.sorted { a, b in
-            let x = totals[a]!.value(measure) ?? -.infinity, y = totals[b]!.value(measure) ?? -.infinity
+        let ordered = totals.filter { !excluded.contains($0.key.text) }.sorted { a, b in
+            let x = a.value.value(measure) ?? -.infinity, y = b.value.value(measure) ?? -.infinity
             if x != y { return x > y }
-            return groupPrecedes(a, b)
-        }
+            return groupPrecedes(a.key.text, b.key.text)
+        }.map(\.key.text)
         guard top > 0, ordered.count > top else { return (ordered, []) }
         return (Array(ordered.prefix(top)), Array(ordered.dropFirst(top)))
     }

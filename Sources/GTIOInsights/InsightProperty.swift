@@ -82,3 +82,8 @@ extension Array where Element: Hashable {
         return filter { seen.insert($0).inserted }
     }
 }
+
+extension Array<String> {
+    /// The values in order, each once, told apart by their bytes: values compare as exact text.
+    func uniquedExactly() -> [String] { map(ExactText.init).uniqued().map(\.text) }
+}

@@ -116,7 +116,7 @@ public struct InsightReader: Sendable {
         case .prop(let key):
             guard row.type == .track else { return [] }
             let name = "props." + key
-            return try props().filter { $0.name == name }.compactMap(\.text).uniqued()
+            return try props().filter { $0.name == name }.compactMap(\.text).uniquedExactly()
         case .userProvider: return user.flatMap { signups[$0] }.map { [$0.provider] } ?? []
         case .userSignupDay: return user.flatMap { signups[$0] }.map { [Timestamp.dateString(ofDay: $0.day)] } ?? []
         case .field(let name):
@@ -128,8 +128,8 @@ public struct InsightReader: Sendable {
             case .text: return row.text(.text).map { [$0] } ?? []
             case .flag: return row.flag.map { [$0 ? "true" : "false"] } ?? []
             case .number: return row.number.map { [JSONValue.text(of: $0)] } ?? []
-            case .list: return try row.listed().uniqued()
-            case .properties: return try props().filter { $0.name == name }.compactMap(\.text).uniqued()
+            case .list: return try row.listed().uniquedExactly()
+            case .properties: return try props().filter { $0.name == name }.compactMap(\.text).uniquedExactly()
             case nil: return []
             }
         }

@@ -1,3 +1,4 @@
+import GTIOCatalog
 import GTIOTables
 
 /// Insights' answers made readable on a terminal: the long forms that CSV and JSON keep are
@@ -10,10 +11,11 @@ public enum InsightTables {
     /// (in the order they first appear), then a `total` row (for counts and sums) and a
     /// sparkline row.
     public static func pivoted(_ trend: ResultTable, totals: Bool) -> ResultTable {
-        var groups: [String] = [], buckets: [String] = []
-        var values: [String: [String: Cell]] = [:]
+        // Groups told apart by their bytes, as the trend itself keeps them.
+        var groups: [ExactText] = [], buckets: [String] = []
+        var values: [String: [ExactText: Cell]] = [:]
         for row in trend.rows {
-            let bucket = row[0].plainText, group = row[1].plainText
+            let bucket = row[0].plainText, group = ExactText(row[1].plainText)
             if !buckets.contains(bucket) { buckets.append(bucket) }
             if !groups.contains(group) { groups.append(group) }
             values[bucket, default: [:]][group] = row[2]
@@ -30,9 +32,9 @@ public enum InsightTables {
             (group, buckets.reduce(0.0) { $0 + (number(values[$1]?[group]) ?? 0) })
         })
         groups.sort { a, b in
-            if (a == otherGroup) != (b == otherGroup) { return b == otherGroup }
+            if (a.text == otherGroup) != (b.text == otherGroup) { return b.text == otherGroup }
             if total[a]! != total[b]! { return total[a]! > total[b]! }
-            return groupPrecedes(a, b)
+            return groupPrecedes(a.text, b.text)
         }
         var rows = buckets.map { bucket in [Cell.text(bucket)] + groups.map { values[bucket]?[$0] ?? .null } }
         if totals {
@@ -42,7 +44,7 @@ public enum InsightTables {
             })
         }
         rows.append([.text("trend")] + groups.map { group in .text(sparkline(buckets.map { number(values[$0]?[group]) })) })
-        return ResultTable(columns: ["bucket"] + groups, rows: rows)
+        return ResultTable(columns: ["bucket"] + groups.map(\.text), rows: rows)
     }
 
     /// One block per value, scaled to the largest; a space for a missing one.

@@ -39,7 +39,8 @@ public struct PathsInsight: Sendable {
             }
             screens[actor, default: []].append(Screen(at: event.at, seq: event.seq, name: name, startsPath: starts))
         }
-        struct Transition: Hashable { var step: Int, from: String, to: String }
+        // Screen names told apart by their bytes, as values compare as exact text.
+        struct Transition: Hashable { var step: Int, from: ExactText, to: ExactText }
         var paths: [Transition: Int] = [:], actors: [Transition: Set<Int>] = [:]
         for (actor, events) in screens {
             let ordered = events.sorted { ($0.at, $0.seq) < ($1.at, $1.seq) }
@@ -49,7 +50,7 @@ public struct PathsInsight: Sendable {
                 guard let begin = session.firstIndex(where: \.startsPath) else { return }
                 let names = session[begin...].prefix(depth).map(\.name)
                 for step in 0..<max(0, names.count - 1) {
-                    let transition = Transition(step: step + 1, from: names[step], to: names[step + 1])
+                    let transition = Transition(step: step + 1, from: ExactText(names[step]), to: ExactText(names[step + 1]))
                     paths[transition, default: 0] += 1
                     actors[transition, default: []].insert(actor)
                 }
@@ -57,7 +58,7 @@ public struct PathsInsight: Sendable {
             for event in ordered {
                 if let last = session.last, event.at - last.at > Self.sessionGap { close() }
                 // A repeated name is skipped, but it keeps the session going.
-                if let last = session.last, last.name == event.name {
+                if let last = session.last, last.name.utf8.elementsEqual(event.name.utf8) {
                     session[session.count - 1].at = event.at
                     continue
                 }
@@ -69,12 +70,12 @@ public struct PathsInsight: Sendable {
         for step in 1..<depth {
             var ranked = paths.keys.filter { $0.step == step }.sorted { a, b in
                 if paths[a]! != paths[b]! { return paths[a]! > paths[b]! }
-                if a.from != b.from { return a.from.unicodeScalars.lexicographicallyPrecedes(b.from.unicodeScalars) }
-                return a.to.unicodeScalars.lexicographicallyPrecedes(b.to.unicodeScalars)
+                if a.from != b.from { return a.from.text.unicodeScalars.lexicographicallyPrecedes(b.from.text.unicodeScalars) }
+                return a.to.text.unicodeScalars.lexicographicallyPrecedes(b.to.text.unicodeScalars)
             }
             if top > 0, ranked.count > top { ranked.removeSubrange(top...) }
             for transition in ranked {
-                rows.append([.integer(Int64(step)), .text(transition.from), .text(transition.to),
+                rows.append([.integer(Int64(step)), .text(transition.from.text), .text(transition.to.text),
                              .integer(Int64(actors[transition]!.count)), .integer(Int64(paths[transition]!))])
             }
         }

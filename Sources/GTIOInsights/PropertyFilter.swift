@@ -17,7 +17,8 @@ public struct PropertyFilter: Hashable, Sendable {
 
     /// Whether an event whose property has `values` (empty: absent) passes.
     func keeps(_ values: [String]) -> Bool {
-        let found = values.isEmpty ? value == InsightProperty.none : values.contains(value)
+        // Exact text: by bytes, where `String`'s `==` would take "é" and "e" + U+0301 for one.
+        let found = values.isEmpty ? value == InsightProperty.none : values.contains { $0.utf8.elementsEqual(value.utf8) }
         return negated ? !found : found
     }
 }

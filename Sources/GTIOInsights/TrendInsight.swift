@@ -26,7 +26,7 @@ public struct TrendInsight: Sendable {
         let buckets = interval.starts(window.from, window.to)
         if by == nil {
             for bucket in buckets {
-                let tally = events.byBucket[bucket]?["all"] ?? Tally()
+                let tally = events.tally("all", in: bucket)
                 rows.append([.text(interval.label(bucket)), .text("all"), figureCell(tally.value(measure), measure)])
             }
             return ResultTable(columns: Self.columns, rows: rows)
@@ -34,14 +34,13 @@ public struct TrendInsight: Sendable {
         let (kept, cut) = events.ranked(measure, top: top)
         let other = measure.keepsOther && !cut.isEmpty
         for bucket in buckets {
-            let tallies = events.byBucket[bucket] ?? [:]
-            var lines = kept.map { group in (group, (tallies[group] ?? Tally()).value(measure)) }
+            var lines = kept.map { group in (group, events.tally(group, in: bucket).value(measure)) }
             lines.sort { a, b in
                 let x = a.1 ?? -.infinity, y = b.1 ?? -.infinity
                 if x != y { return x > y }
                 return groupPrecedes(a.0, b.0)
             }
-            if other { lines.append((otherGroup, cut.reduce(0.0) { $0 + ((tallies[$1] ?? Tally()).value(measure) ?? 0) })) }
+            if other { lines.append((otherGroup, cut.reduce(0.0) { $0 + (events.tally($1, in: bucket).value(measure) ?? 0) })) }
             for (group, value) in lines { rows.append([.text(interval.label(bucket)), .text(group), figureCell(value, measure)]) }
         }
         return ResultTable(columns: Self.columns, rows: rows)

@@ -1,3 +1,4 @@
+import GTIOCatalog
 import GTIOStore
 
 /// One place as `places` ranks it: the eligible looks taken there.

@@ -26,6 +26,15 @@ import Testing
                                 "2012-04-23,3,4,0,0.0"])
     }
 
+    /// A screen named with é (U+00E9) then with e + U+0301 is no repeat: names compare as exact text.
+    @Test func namesThatDifferOnlyInNormalizationAreTwoScreens() throws {
+        let log = InsightLog()
+        log.track("Caf\u{E9}", "2012-04-23T10:00", user: "a")
+        log.track("Cafe\u{301}", "2012-04-23T10:01", user: "a")
+        let lines = try PathsInsight().run(try log.reader(), window: InsightLog.days("2012-04-23", "2012-04-23")).lines
+        #expect(lines.map { Array($0.utf8) } == [Array("1,Caf\u{E9},Cafe\u{301},1,1".utf8)])
+    }
+
     @Test func pathsFollowSessionsSkippingRepeatsFromTheStart() throws {
         let log = InsightLog()
         // a: Feed, Feed (skipped), Look, then exactly 30 minutes later Shop (same session).

@@ -102,6 +102,20 @@ import Testing
         #expect(try trend("post.created[brands!=Zara]").run(try log.reader(), window: window).lines == ["2012-04-23,all,2"])
     }
 
+    /// "Café" with é (U+00E9) and with e + U+0301 are equal Swift strings but two values for the
+    /// contract, which compares values as exact text: two groups, and a filter matches one.
+    @Test func valuesThatDifferOnlyInNormalizationAreTwoValues() throws {
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        let log = InsightLog()
+        log.add("post.created", "2012-04-23T10:00", #"{"post":"p1","kind":"outfit","voting":true,"brands":["Caf\u00e9","Cafe\u0301","Caf\u00e9"]}"#)
+        log.add("post.created", "2012-04-23T10:00", #"{"post":"p2","kind":"outfit","voting":true,"brands":["Cafe\u0301"]}"#)
+        let window = InsightLog.days("2012-04-23", "2012-04-23")
+        let brands = try trend("post.created") { $0.by = try InsightProperty("brands") }.run(try log.reader(), window: window)
+        #expect(brands.lines.map { Array($0.utf8) } == ["2012-04-23,\(decomposed),2", "2012-04-23,\(composed),1"].map { Array($0.utf8) })
+        let filtered = try trend("post.created[brands=\(composed)]").run(try log.reader(), window: window)
+        #expect(filtered.lines == ["2012-04-23,all,1"])
+    }
+
     @Test func timePartsPropsAndTheSignUpOfTheActingUser() throws {
         let log = InsightLog()
         log.add("user.signed_up", "2012-04-22T08:00", user: "a", #"{"provider":"google","name":"A"}"#)
