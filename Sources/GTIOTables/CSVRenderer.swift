@@ -27,11 +27,16 @@ public enum CSVRenderer {
         return "'" + text
     }
 
-    /// `text` as a field: quoted when it holds a comma, a quote, CR or LF. The check is on UTF-8
-    /// bytes, where those are single bytes: as `Character`s, a CRLF is one that equals neither.
+    /// `text` as a field: quoted when it holds a comma, a quote, CR or LF, its quotes doubled.
+    /// Both go by bytes or scalars, not `Character`s: a CRLF is one `Character` equal to neither
+    /// CR nor LF, and a quote followed by a combining mark one that is no quote.
     public static func field(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == comma || $0 == quote || $0 == lineFeed || $0 == carriageReturn }) else { return text }
-        return "\"" + text.replacing("\"", with: "\"\"") + "\""
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { quoted += "\"\"" } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "\""
     }
 
     private static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")

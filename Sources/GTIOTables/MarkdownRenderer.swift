@@ -18,8 +18,21 @@ public enum MarkdownRenderer {
         }
     }
 
-    /// Pipes escaped, and each line break (LF, CR or CRLF, the last one `Character`) one space.
+    /// Pipes escaped, and each line break (LF, CR or CRLF) one space: a row is one line. By
+    /// scalars, not `Character`s: a CRLF is one `Character`, and so is a pipe followed by a
+    /// combining mark, which is no pipe.
     public static func escape(_ text: String) -> String {
-        text.replacing("|", with: "\\|").replacing("\r\n", with: " ").replacing("\r", with: " ").replacing("\n", with: " ")
+        var out = ""
+        var afterCarriageReturn = false
+        for scalar in text.unicodeScalars {
+            defer { afterCarriageReturn = scalar == "\r" }
+            switch scalar {
+            case "|": out += "\\|"
+            case "\n" where afterCarriageReturn: continue
+            case "\r", "\n": out += " "
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

@@ -21,6 +21,9 @@ import Testing
     @Test func csvQuotesAFieldWithACarriageReturnLineFeed() {
         let rows = ResultTable(columns: ["text"], rows: [[.text("line one\r\nline two")], [.text("a\rb")]])
         #expect(rows.rendered(as: .csv) == "text\r\n\"line one\r\nline two\"\r\n\"a\rb\"\r\n")
+        // A quote followed by a combining mark is one `Character` that is no quote: still doubled.
+        let marked = ResultTable(columns: ["text"], rows: [[.text("say \"\u{301}hi")]])
+        #expect(Array(marked.rendered(as: .csv).utf8) == Array("text\r\n\"say \"\"\u{301}hi\"\r\n".utf8))
     }
 
     /// Text a spreadsheet would run is written with a leading ' (OWASP's rule); numbers, even
@@ -58,8 +61,11 @@ import Testing
 
     /// Every line break in a cell (LF, CR, CRLF) becomes one space: a Markdown row is one line.
     @Test func markdownKeepsEachRowOnOneLine() {
-        let rows = ResultTable(columns: ["text"], rows: [[.text("a\r\nb\rc\nd")]])
-        #expect(rows.rendered(as: .markdown) == "| text |\n| --- |\n| a b c d |\n")
+        let rows = ResultTable(columns: ["text"], rows: [[.text("a\r\nb\rc\nd\r\re")]])
+        #expect(rows.rendered(as: .markdown) == "| text |\n| --- |\n| a b c d  e |\n")
+        // A pipe followed by a combining mark is one `Character` that is no pipe: still escaped.
+        let marked = ResultTable(columns: ["text"], rows: [[.text("a|\u{301}b")]])
+        #expect(Array(marked.rendered(as: .markdown).utf8) == Array("| text |\n| --- |\n| a\\|\u{301}b |\n".utf8))
     }
 
     @Test func timestampsBooleansAndFloatsFollowSection4() {
