@@ -92,7 +92,7 @@ extension FollowGraph {
         self.init()
         let count = try reader.readCount()
         makeRoom(count)
-        var targets: [Int32] = [], isFollowingEdge: [Bool] = [], into = [Int32](repeating: 0, count: count)
+        var into = [Int32](repeating: 0, count: count)
         for follower in 0..<count {
             let edges = try reader.readCount()
             guard edges > 0 else { continue }
@@ -108,18 +108,12 @@ extension FollowGraph {
                     following[follower] += 1
                     followers[target] += 1
                 }
-                targets.append(Int32(target))
-                isFollowingEdge.append(isFollowing)
                 into[target] += 1
             }
         }
         for user in 0..<count where into[user] > 0 { incoming[user].reserveCapacity(Int(into[user])) }
-        var edge = 0
         for follower in 0..<count {
-            for _ in 0..<outgoing[follower].count {
-                incoming[Int(targets[edge])][follower] = isFollowingEdge[edge] ? .following : .requested
-                edge += 1
-            }
+            for (target, state) in outgoing[follower] { incoming[target][follower] = state }
         }
         let privacy = try reader.readArray { try $0.readBool() }
         guard privacy.count == count else { throw FoldSnapshotError.malformed("\(privacy.count) privacy flags for \(count) users") }

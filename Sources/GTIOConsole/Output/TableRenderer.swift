@@ -22,23 +22,18 @@ struct TableRenderer {
             }
         }
         if let width { widths = fit(widths, into: width) }
-        out(zip(table.columns, widths).map { pad(cut($0, $1), $1, right: false) }.joined(separator: "  ").trailingSpacesTrimmed + "\n")
+        var header = ""
+        for (index, column) in table.columns.enumerated() {
+            if index > 0 { header += "  " }
+            Self.append(column, fitting: widths[index], right: false, to: &header)
+        }
+        out(header.trailingSpacesTrimmed + "\n")
         out(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ").trailingSpacesTrimmed + "\n")
         for row in table.rows {
             var line = ""
             for (index, cell) in row.enumerated() where index < widths.count {
                 if index > 0 { line += "  " }
-                // Each cell's width is measured once here: cutting and padding reuse it.
-                var text = display(cell)
-                var used = DisplayWidth.of(text)
-                if used > widths[index] {
-                    text = DisplayWidth.prefix(text, fitting: max(0, widths[index] - 1)) + "…"
-                    used = DisplayWidth.of(text)
-                }
-                let padding = max(0, widths[index] - used)
-                if cell.isNumeric { line.appendSpaces(padding) }
-                line += text
-                if !cell.isNumeric { line.appendSpaces(padding) }
+                Self.append(display(cell), fitting: widths[index], right: cell.isNumeric, to: &line)
             }
             out(line.trailingSpacesTrimmed + "\n")
         }
@@ -87,19 +82,25 @@ struct TableRenderer {
         return widths
     }
 
-    private func cut(_ text: String, _ width: Int) -> String {
-        DisplayWidth.of(text) <= width ? text : DisplayWidth.prefix(text, fitting: max(0, width - 1)) + "…"
-    }
-
-    private func pad(_ text: String, _ width: Int, right: Bool) -> String {
-        let padding = String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
-        return right ? padding + text : text + padding
+    /// Appends `text` to `line` in a column `width` wide: cut with an ellipsis when longer,
+    /// padded with spaces on the left (`right`) or the right. Its width is measured once.
+    private static func append(_ text: String, fitting width: Int, right: Bool, to line: inout String) {
+        var text = text
+        var used = DisplayWidth.of(text)
+        if used > width {
+            text = DisplayWidth.prefix(text, fitting: max(0, width - 1)) + "…"
+            used = DisplayWidth.of(text)
+        }
+        let padding = max(0, width - used)
+        if right { line.appendSpaces(padding) }
+        line += text
+        if !right { line.appendSpaces(padding) }
     }
 }
 
 extension String {
     /// Appends `count` spaces without building a string of them first.
-    mutating func appendSpaces(_ count: Int) {
+    fileprivate mutating func appendSpaces(_ count: Int) {
         for _ in 0..<max(0, count) { append(" ") }
     }
 
