@@ -421,6 +421,19 @@ import Testing
             #expect(try store.readTables { try $0.rows("SELECT user, day FROM rm_test_scores ORDER BY score DESC") }
                 == [["d", .integer(7)], ["e", .integer(Int64(round))]])
         }
+
+        // A key given twice fails the load, even late in a statement of many rows, and the
+        // transaction leaves the table as it was.
+        var twice = PackedRows(width: 4)
+        for index in 0..<200 {
+            twice.append("u\(index == 150 ? 100 : index)")
+            twice.append(Int64(1))
+            twice.append(Double(index))
+            twice.append(nil as String?)
+        }
+        #expect(throws: (any Error).self) { try store.writeTables { tx in try tx.load(twice, into: Self.scores) } }
+        #expect(try store.readTables { try $0.rows("SELECT user, day FROM rm_test_scores ORDER BY score DESC") }
+            == [["d", .integer(7)], ["e", .integer(2)]])
     }
 
     @Test(arguments: StoreBackend.all)

@@ -4,6 +4,12 @@ import GTIOStore
 /// Inserts packed rows into one table many per statement, binding their text in place: a
 /// statement per row spends much of each row opening and halting the statement and copying
 /// each bound string.
+///
+/// A statement of many rows inserts `OR FAIL`: a row that breaks the key still fails the
+/// statement, and the caller's transaction with it, but SQLite need not be able to take back
+/// the rows the statement already wrote. Under the default (`ABORT`) it copies every page such
+/// a statement first touches into a statement journal, and a rebuild reuses the pages it just
+/// emptied, so nearly every page it writes was copied there first (docs/PERFORMANCE.md).
 public struct BulkInsert {
     private let db: Database
     private let batch: SQLiteStatementBinding
@@ -22,7 +28,7 @@ public struct BulkInsert {
         width = columns.count
         self.rowsPerStatement = rowsPerStatement
         batch = SQLiteStatementBinding(try db.cachedStatement(
-            sql: "INSERT INTO \(table) (\(names)) VALUES " + Array(repeating: row, count: rowsPerStatement).joined(separator: ", ")))
+            sql: "INSERT OR FAIL INTO \(table) (\(names)) VALUES " + Array(repeating: row, count: rowsPerStatement).joined(separator: ", ")))
         single = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT INTO \(table) (\(names)) VALUES \(row)"))
     }
 
