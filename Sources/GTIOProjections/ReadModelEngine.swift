@@ -63,7 +63,11 @@ public struct ReadModelEngine: Sendable {
     /// The read models of `view` as tables in memory, answered by the same queries as a store's:
     /// an as-of view folds the log into them, from the saved fold state when it is all in view.
     public func scratch(_ view: LogView, throughSeq: Int64? = nil, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
-        try Self.scratch(fold(view, throughSeq: throughSeq, fromSavedState: true, progress: progress), in: store.scratchTables())
+        let models = try fold(view, throughSeq: throughSeq, fromSavedState: true, progress: progress)
+        let scratch = try Self.scratch(models, in: store.scratchTables())
+        // The fold is not needed again: the answers come from the tables.
+        BackgroundRelease.release(consume models)
+        return scratch
     }
 
     /// `models` written into `tables` (empty scratch tables), answered by the store's queries.

@@ -82,6 +82,7 @@ struct RebuildCommand: ParsableCommand {
         Terminal.line(String(format: "rebuilt %d read model%@ from %d events in %.2f s (fold %.2f s, tables %.2f s): %.0f events/s",
                      names.count, names.count == 1 ? "" : "s", models.state.eventCount, elapsed, folded, elapsed - folded,
                      Double(models.state.eventCount) / max(elapsed, 0.000_001)))
+        BackgroundRelease.release(consume models)
     }
 
     /// Drops every read-model table after SQLite found one damaged; the caller writes them again.
