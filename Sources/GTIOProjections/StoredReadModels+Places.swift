@@ -111,13 +111,17 @@ extension StoredReadModels {
         let live = "p.state = 'live' AND p.kind = 'product' AND p.price IS NOT NULL"
         let sql = switch grouping {
         case nil: "SELECT 'all', p.price FROM rm_posts p WHERE \(live)"
-        case .place: "SELECT p.place, p.price FROM rm_posts p WHERE \(live) AND p.place IS NOT NULL"
+        // Posts without a place are left out below, not in SQL: there, the condition would
+        // take SQLite through the place index and to each post's row from it, slower than the
+        // one scan of the posts that the other groupings make.
+        case .place: "SELECT p.place, p.price FROM rm_posts p WHERE \(live)"
         case .brand: "SELECT b.brand, p.price FROM rm_post_brands b JOIN rm_posts p ON p.post = b.post WHERE \(live)"
         }
         var prices: [ExactText: [Double]] = [:]
         try read { tables in
             try tables.forEachRow(sql, []) { row in
-                prices[ExactText(row[0].string ?? ""), default: []].append(row[1].double ?? 0)
+                guard let group = row[0].string else { return true }
+                prices[ExactText(group), default: []].append(row[1].double ?? 0)
                 return true
             }
         }

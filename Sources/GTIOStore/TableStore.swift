@@ -78,10 +78,32 @@ public struct TableLayout: Sendable {
     /// The leading `keyCount` columns are the primary key.
     public var columns: [(name: String, type: ColumnType)]
     public var keyCount: Int
-    /// Secondary indexes, each a list of column terms (`"followers DESC"`).
-    public var indexes: [[String]]
+    /// A secondary index: its column terms (`"followers DESC"`) and, when it holds only the rows
+    /// some queries look for, the condition those rows meet (`"place IS NOT NULL"`).
+    public struct Index: Sendable, ExpressibleByArrayLiteral {
+        public var terms: [String]
+        /// SQL both backends read alike; a query whose own condition implies it can use the index.
+        public var condition: String?
 
-    public init(name: String, columns: [(name: String, type: ColumnType)], keyCount: Int, indexes: [[String]] = []) {
+        public init(_ terms: [String], where condition: String? = nil) {
+            self.terms = terms
+            self.condition = condition
+        }
+
+        public init(arrayLiteral terms: String...) {
+            self.init(terms)
+        }
+
+        /// The index's name: the table's and its columns' joined.
+        public func name(on table: String) -> String {
+            ([table] + terms.map { $0.split(separator: " ")[0].lowercased() }).joined(separator: "_")
+        }
+    }
+
+    /// Secondary indexes.
+    public var indexes: [Index]
+
+    public init(name: String, columns: [(name: String, type: ColumnType)], keyCount: Int, indexes: [Index] = []) {
         self.name = name
         self.columns = columns
         self.keyCount = keyCount

@@ -83,14 +83,16 @@ struct PostgresTransaction: LogWriting, TableWriting {
             // Out of line but not compressed: see migration 3.
             try session.execute("ALTER TABLE \(table.name) ALTER COLUMN \(Self.quoted(name)) SET STORAGE EXTERNAL")
         }
-        for terms in table.indexes {
-            let name = ([table.name] + terms.map { $0.split(separator: " ")[0].lowercased() }).joined(separator: "_")
-            let columns = terms.map { term -> String in
+        for index in table.indexes {
+            let columns = index.terms.map { term -> String in
                 var words = term.split(separator: " ").map(String.init)
                 words[0] = Self.quoted(words[0])
                 return words.joined(separator: " ")
             }
-            try session.execute("CREATE INDEX \(name) ON \(table.name) (\(columns.joined(separator: ", ")))")
+            try session.execute("""
+                CREATE INDEX \(index.name(on: table.name)) ON \(table.name) (\(columns.joined(separator: ", ")))\
+                \(index.condition.map { " WHERE \($0)" } ?? "")
+                """)
         }
     }
 

@@ -55,22 +55,18 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     /// Without its indexes while it fills, which SQLite then builds each by one sort: at 20 M
     /// events, keeping them current insert by insert made most of a rebuild's table writes.
     func load(_ rows: PackedRows, into table: TableLayout) throws {
-        for (name, _) in Self.indexes(of: table) { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+        for index in table.indexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name(on: table.name))") }
         try deleteAll(from: table.name)
         try insert(rows, into: table)
         try createIndexes(of: table)
     }
 
     private func createIndexes(of table: TableLayout) throws {
-        for (name, terms) in Self.indexes(of: table) {
-            try db.execute(sql: "CREATE INDEX \(name) ON \(table.name) (\(terms.joined(separator: ", ")))")
-        }
-    }
-
-    /// Each secondary index's name (the table's and its columns' joined) and column terms.
-    private static func indexes(of table: TableLayout) -> [(name: String, terms: [String])] {
-        table.indexes.map { terms in
-            (([table.name] + terms.map { $0.split(separator: " ")[0].lowercased() }).joined(separator: "_"), terms)
+        for index in table.indexes {
+            try db.execute(sql: """
+                CREATE INDEX \(index.name(on: table.name)) ON \(table.name) (\(index.terms.joined(separator: ", ")))\
+                \(index.condition.map { " WHERE \($0)" } ?? "")
+                """)
         }
     }
 

@@ -138,6 +138,29 @@ import GTIOStore
         #expect(try SQLiteStore(path: path, readOnly: true).lastSeq() == 2)
     }
 
+    @Test func aPartialIndexHoldsOnlyItsRowsAndServesTheQueriesThatImplyItsCondition() throws {
+        let store = try store()
+        let notes = TableLayout(name: "rm_notes", columns: [("id", .text), ("place", .text)], keyCount: 1,
+                                indexes: [.init(["place"], where: "place IS NOT NULL")])
+        var rows = PackedRows(width: 2)
+        for index in 0..<100 {
+            rows.append("n\(index)")
+            rows.append(index % 10 == 0 ? "p\(index)" : nil as String?)
+        }
+        // Created with the table, and again by a load, which drops it while the rows go in.
+        try store.writeTables { tx in try tx.create(notes) }
+        try store.writeTables { tx in try tx.load(rows, into: notes) }
+        let (definition, plan, indexed) = try store.pool.read { db in
+            (try String.fetchOne(db, sql: "SELECT sql FROM tables.sqlite_master WHERE name = 'rm_notes_place'"),
+             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM tables.rm_notes WHERE place = ?", arguments: ["p10"])
+                .map { $0["detail"] as String },
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tables.rm_notes INDEXED BY rm_notes_place WHERE place >= ''"))
+        }
+        #expect(definition == "CREATE INDEX rm_notes_place ON rm_notes (place) WHERE place IS NOT NULL")
+        #expect(plan == ["SEARCH tables.rm_notes USING COVERING INDEX rm_notes_place (place=?)"])
+        #expect(indexed == 10)
+    }
+
     @Test func tablesBesideAnotherLogOrAnOlderCopyOfTheirOwnAreRefused() throws {
         let first = try store(), other = folder.file("other.gtio")
         _ = try first.append(batch([heart("a")]))
