@@ -6,13 +6,16 @@ import Foundation
 /// A fold of the log is millions of small allocations (ids, sets, tables), and freeing them one
 /// by one takes a while after the answer is ready. Freed on another thread, a one-shot command
 /// exits without waiting, since the process's exit returns all its memory at once, and a
-/// long-lived process (the REPL, the server) frees it beside its next work.
+/// long-lived process (the REPL, the server) frees it beside its next work, yielding to it.
 public enum BackgroundRelease {
     /// Frees `value` on a new thread, if nothing else holds its storage; pass it with `consume`
     /// so that the caller's copy is not the one left to free it.
     public static func release<Value: Sendable>(_ value: consuming Value) {
         let holder = Holder(consume value)
-        Thread { holder.value = nil }.start()
+        Thread {
+            BackgroundPriority.lowerCallingThread()
+            holder.value = nil
+        }.start()
     }
 
     // @unchecked: the value is only touched by the thread that empties the holder.

@@ -90,10 +90,14 @@ public struct ReadModelEngine: Sendable {
         try ReadModelSchema.migrate(store)
         return try store.writeTables { tx in
             // The state is encoded while the tables are written: their inserts hold one core
-            // and leave the other idle once the rows are built.
+            // and leave the other idle once the rows are built. It is saved after them, so
+            // until then it yields to the threads building and inserting rows.
             var encoded: FoldSnapshot.Encoded?
             var written: [ReadModelName: Int] = [:]
-            try SideBySide.run({ encoded = FoldSnapshot.Encoded(models.state) }, {
+            try SideBySide.run({
+                BackgroundPriority.lowerCallingThread()
+                encoded = FoldSnapshot.Encoded(models.state)
+            }, {
                 written = try ReadModelTables.write(names, models, in: tx)
             })
             try encoded!.save(in: tx)
