@@ -212,8 +212,13 @@ struct SentStatement {
 
     /// Waits for the answer if it has not come, and throws the statement's error, if any.
     func check() throws {
+        _ = try answer()
+    }
+
+    /// The answer, once it has come; throws the statement's error, if any.
+    func answer() throws -> PostgresQueryResult {
         do {
-            _ = try result.wait()
+            return try result.wait()
         } catch {
             throw PostgresFailure(error)
         }

@@ -14,6 +14,9 @@ extension PostgresStore {
 
     /// Events read a page at a time in seq order, each page with its lists and properties, all
     /// within the caller's transaction (one snapshot for the whole scan).
+    ///
+    /// The next page is asked for as soon as this one's last seq is known, before this one is
+    /// gone through: the server reads it, and the event loop takes it in, while the caller works.
     static func scanRows(_ scope: LogScope, in session: PostgresSession, _ body: (EventRow) throws -> Void) throws {
         var (conditions, fixed) = bounds(of: scope)
         if let types = scope.types { conditions += " AND type IN (" + types.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
@@ -22,28 +25,30 @@ extension PostgresStore {
             WHERE \(conditions) ORDER BY seq LIMIT \(PostgresPage.size)
             """
         let page = PostgresPage()
-        var after = scope.afterSeq
+        var next = session.send(sql, [.integer(scope.afterSeq)] + fixed)
         var scanned = 0
         defer { LogScanCounter.add(scanned) }
         while true {
             if Interruption.isRequested { throw StoreError.interrupted }
-            let rows = try session.run(sql, [.integer(after)] + fixed).rows
+            let rows = try next.answer().rows
             guard let last = rows.last else { return }
             let first = try PostgresRandomAccessRow(rows[0])[0].decode(Int64.self)
             let lastSeq = try PostgresRandomAccessRow(last)[0].decode(Int64.self)
-            try page.load(rows, lists: session.run(
+            let lists = session.send(
                 "SELECT seq, user FROM event_lists WHERE seq BETWEEN ? AND ? ORDER BY seq, position",
-                [.integer(first), .integer(lastSeq)]).rows,
-                properties: session.run(
+                [.integer(first), .integer(lastSeq)])
+            let properties = session.send(
                 "SELECT seq, name, position, text, number FROM event_properties WHERE seq BETWEEN ? AND ? ORDER BY seq, name, position",
-                [.integer(first), .integer(lastSeq)]).rows)
+                [.integer(first), .integer(lastSeq)])
+            let isLast = rows.count < PostgresPage.size
+            if !isLast { next = session.send(sql, [.integer(lastSeq)] + fixed) }
+            try page.load(rows, lists: lists.answer().rows, properties: properties.answer().rows)
             for index in 0..<page.count {
                 page.current = index
                 try body(EventRow(seq: page.seqs[index], type: page.types[index], at: page.ats[index], cursor: page))
             }
             scanned += rows.count
-            after = lastSeq
-            if rows.count < PostgresPage.size { return }
+            if isLast { return }
         }
     }
 
