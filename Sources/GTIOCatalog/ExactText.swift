@@ -7,7 +7,10 @@ public struct ExactText: Hashable, Sendable {
 
     public init(_ text: String) { self.text = text }
 
-    public static func == (a: ExactText, b: ExactText) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    public static func == (a: ExactText, b: ExactText) -> Bool {
+        var a = a.text, b = b.text
+        return a.withUTF8 { a in b.withUTF8 { b in a.count == b.count && a.elementsEqual(b) } }
+    }
 
     public func hash(into hasher: inout Hasher) {
         var text = text
@@ -25,5 +28,13 @@ extension Sequence<String> {
             distinct.append(text)
         }
         return distinct
+    }
+}
+
+extension String {
+    /// Whether `other` has the same bytes: `==` says whether the two are canonically equivalent.
+    public func isExactly(_ other: String?) -> Bool {
+        guard let other else { return false }
+        return ExactText(self) == ExactText(other)
     }
 }

@@ -1,23 +1,23 @@
 /// What a run of applied events touched, so that only those rows of the read-model tables
 /// are rewritten. Marks err on the side of too many: a row rewritten unchanged is harmless.
 public struct ChangeSet: Sendable {
-    public var users: Set<String> = []
+    public var users = IDSet()
     /// Users whose cohort row moved though their `rm_users` row did not: a new active day that
     /// retention counts (the cohort rows of `users` are rewritten too).
-    public var cohorts: Set<String> = []
+    public var cohorts = IDSet()
     public var follows: Set<CommunityState.BlockPair> = []
     public var blocks: Set<CommunityState.BlockPair> = []
-    public var posts: Set<String> = []
+    public var posts = IDSet()
     /// Posts created in this run: their brands are written once.
-    public var newPosts: Set<String> = []
-    public var products: Set<String> = []
-    public var flaggers: Set<String> = []
+    public var newPosts = IDSet()
+    public var products = IDSet()
+    public var flaggers = IDSet()
     /// (post, user) pairs.
     public var hearts: Set<CommunityState.BlockPair> = []
-    public var reviews: Set<String> = []
-    public var items: Set<String> = []
+    public var reviews = IDSet()
+    public var items = IDSet()
     /// Devices whose onboarding (first open, or a step of a user who signed up on it) moved.
-    public var devices: Set<String> = []
+    public var devices = IDSet()
     /// Decisions from this index on are new.
     public var firstNewDecision: Int
     /// The UTC days whose own figures changed (events, sign-ups, actions, anomalies, quick-add).

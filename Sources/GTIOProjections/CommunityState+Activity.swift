@@ -7,8 +7,8 @@ extension CommunityState {
     }
 
     /// Every user known to the console.
-    public var knownUsers: Set<String> {
-        Set(known.indices.lazy.filter { known[$0] }.map { userKeys[$0] })
+    public var knownUsers: IDSet {
+        IDSet(known.indices.lazy.filter { known[$0] }.map { userKeys[$0] })
     }
 
     /// The key pair of a user and another id (a product heart's user and product, say); nil when
@@ -31,8 +31,8 @@ extension CommunityState {
     }
 
     /// Each device's earliest `app.opened` (by `at`).
-    public var firstOpened: [String: Int64] {
-        var result: [String: Int64] = [:]
+    public var firstOpened: IDMap<Int64> {
+        var result: IDMap<Int64> = [:]
         for key in firstOpen.indices where firstOpen[key] != .max { result[deviceKeys[key]] = firstOpen[key] }
         return result
     }

@@ -29,8 +29,8 @@ extension CommunityState {
     public func followingCount(of user: String) -> Int { userKeys.key(user).map(follows.followingCount) ?? 0 }
 
     /// `user`'s edges by target, and the edges into `user` by follower.
-    public func outgoing(of user: String) -> [String: EdgeState] { byID(userKeys.key(user).map(follows.edges(from:))) }
-    public func incoming(of user: String) -> [String: EdgeState] { byID(userKeys.key(user).map(follows.edges(to:))) }
+    public func outgoing(of user: String) -> IDMap<EdgeState> { byID(userKeys.key(user).map(follows.edges(from:))) }
+    public func incoming(of user: String) -> IDMap<EdgeState> { byID(userKeys.key(user).map(follows.edges(to:))) }
 
     /// Users with a *following* edge to `user`, and those `user` follows, unordered: picked
     /// by key before any id is looked up (the most-followed user has thousands of edges).
@@ -41,8 +41,10 @@ extension CommunityState {
         (edges ?? [:]).compactMap { $0.value == .following ? userKeys[$0.key] : nil }
     }
 
-    private func byID(_ edges: [Int: EdgeState]?) -> [String: EdgeState] {
-        Dictionary(uniqueKeysWithValues: (edges ?? [:]).map { (userKeys[$0.key], $0.value) })
+    private func byID(_ edges: [Int: EdgeState]?) -> IDMap<EdgeState> {
+        var byID = IDMap<EdgeState>(minimumCapacity: edges?.count ?? 0)
+        for (user, state) in edges ?? [:] { byID[userKeys[user]] = state }
+        return byID
     }
 
     mutating func setEdge(from: Int, to: Int, _ state: EdgeState?) {

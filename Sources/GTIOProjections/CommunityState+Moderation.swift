@@ -8,8 +8,8 @@ extension CommunityState {
 
     /// The ids of the hidden posts: the few flagged enough, found once rather than an item id
     /// built and looked up for every post.
-    var hiddenPosts: Set<String> {
-        Set(items.values.lazy
+    var hiddenPosts: IDSet {
+        IDSet(items.values.lazy
             .filter { $0.open.count >= Self.hiddenAt }
             .compactMap { ItemRef($0.item).flatMap { $0.kind == .post ? $0.id : nil } })
     }

@@ -1,3 +1,4 @@
+import GTIOCatalog
 import GTIOStore
 
 extension CommunityState {
@@ -35,7 +36,7 @@ extension CommunityState {
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
-            guard posts.values[slot].author == userKeys.id(event.user) else { return ignore(event, .notAuthor) }
+            guard posts.values[slot].author.isExactly(userKeys.id(event.user)) else { return ignore(event, .notAuthor) }
             endPost(slot, as: .deleted)
         }
     }
@@ -51,8 +52,10 @@ extension CommunityState {
     }
 
     /// Who hearts `post`, by user id, with the seq of the heart that counts.
-    public func hearts(of post: Post) -> [String: Int64] {
-        Dictionary(uniqueKeysWithValues: post.hearters.map { (userKeys[$0.key], $0.value) })
+    public func hearts(of post: Post) -> IDMap<Int64> {
+        var hearts = IDMap<Int64>(minimumCapacity: post.hearters.count)
+        for (user, seq) in post.hearters { hearts[userKeys[user]] = seq }
+        return hearts
     }
 
     mutating func applyHeart(_ event: KeyedEvent, day: Int64) {

@@ -1,3 +1,4 @@
+import GTIOCatalog
 import GTIOStore
 
 extension CommunityState {
@@ -32,7 +33,7 @@ extension CommunityState {
         switch liveReview(keys.id(event.subject)) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let review):
-            if review.author == user { return ignore(event, .ownReview) }
+            if review.author.isExactly(user) { return ignore(event, .ownReview) }
             if reviews[review.id]!.agreers.insert(user).inserted == false { return ignore(event, .repeated) }
             changes?.reviews.insert(review.id)
         }
@@ -42,7 +43,7 @@ extension CommunityState {
         switch liveReview(keys.id(event.subject)) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let review):
-            guard review.author == userKeys.id(event.user) else { return ignore(event, .notAuthor) }
+            guard review.author.isExactly(userKeys.id(event.user)) else { return ignore(event, .notAuthor) }
             removeReview(review.id)
         }
     }

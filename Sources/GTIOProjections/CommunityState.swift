@@ -47,7 +47,7 @@ public struct CommunityState: Sendable {
         /// The seq of its `review.added`: a post's reviews are listed in that order.
         public var seq: Int64
         public var removed = false
-        public var agreers: Set<String> = []
+        public var agreers = IDSet()
         /// Its post's slot in `posts`.
         var postSlot = 0
     }
@@ -61,7 +61,7 @@ public struct CommunityState: Sendable {
 
     public struct FlagItem: Sendable {
         public var item: String
-        public var open: [String: FlagMark] = [:]
+        public var open: IDMap<FlagMark> = [:]
         /// The seq of the latest flag that opened or joined the current round (the queue's version).
         public var lastFlagSeq: Int64 = 0
         public var lastFlagAt: Int64 = 0
@@ -107,10 +107,10 @@ public struct CommunityState: Sendable {
     public internal(set) var keys = KeyTable()
     /// Whether each user key is a user known to the console (an actor, or another user's target).
     var known: [Bool] = []
-    public internal(set) var names: [String: String] = [:]
-    public internal(set) var signups: [String: Signup] = [:]
+    public internal(set) var names: IDMap<String> = [:]
+    public internal(set) var signups: IDMap<Signup> = [:]
     /// The users whose first sign-up came from each device, in sign-up order.
-    public internal(set) var signupsByDevice: [String: [String]] = [:]
+    public internal(set) var signupsByDevice: IDMap<[String]> = [:]
 
     // MARK: Follow graph
 
@@ -120,9 +120,9 @@ public struct CommunityState: Sendable {
     // MARK: Posts, reviews, moderation
 
     public internal(set) var posts = PostDirectory()
-    public internal(set) var postsByAuthor: [String: [String]] = [:]
-    public internal(set) var reviews: [String: Review] = [:]
-    public internal(set) var items: [String: FlagItem] = [:]
+    public internal(set) var postsByAuthor: IDMap<[String]> = [:]
+    public internal(set) var reviews: IDMap<Review> = [:]
+    public internal(set) var items: IDMap<FlagItem> = [:]
     public internal(set) var decisions: [Decision] = []
     /// The queue's and the decisions' totals, kept as flags and decisions come.
     var desk = DeskTotals()
@@ -135,7 +135,7 @@ public struct CommunityState: Sendable {
     public internal(set) var productsHearted: [Int: Int] = [:]
     public internal(set) var listSizes: [Int: Int] = [:]
     /// Each user who flagged anything: the items flagged, and those a decision upheld or dismissed.
-    public internal(set) var flaggers: [String: FlaggerRecord] = [:]
+    public internal(set) var flaggers: IDMap<FlaggerRecord> = [:]
 
     // MARK: Engagement
 
@@ -160,9 +160,9 @@ public struct CommunityState: Sendable {
     /// Each device's earliest `app.opened` (by `at`) by device key; `Int64.max` when none.
     var firstOpen: [Int64] = []
     /// Each user's `user.profile_completed` times, ascending.
-    public internal(set) var profileCompletions: [String: [Int64]] = [:]
+    public internal(set) var profileCompletions: IDMap<[Int64]> = [:]
     /// Each user's `user.followed` times with `via: quickadd`, ascending (applied or not).
-    public internal(set) var quickAddFollows: [String: [Int64]] = [:]
+    public internal(set) var quickAddFollows: IDMap<[Int64]> = [:]
     /// Each (viewer, suggested user) pair shown by `quickadd.shown`: the day it was first shown.
     public internal(set) var quickAddShown: [KeyPair: Int64] = [:]
     /// The shown pairs later followed with `via: quickadd`.
@@ -187,12 +187,22 @@ public struct CommunityState: Sendable {
     public init() {}
 
     /// An ordered pair of ids: a block, a product heart, a shopping-list entry.
+    /// Two ids, told apart by their bytes (see `IDMap`).
     public struct BlockPair: Hashable, Sendable {
         public var first: String
         public var second: String
         public init(_ first: String, _ second: String) {
             self.first = first
             self.second = second
+        }
+
+        public static func == (a: BlockPair, b: BlockPair) -> Bool {
+            ExactText(a.first) == ExactText(b.first) && ExactText(a.second) == ExactText(b.second)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(ExactText(first))
+            hasher.combine(ExactText(second))
         }
     }
 

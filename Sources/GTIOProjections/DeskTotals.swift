@@ -19,7 +19,7 @@ struct DeskTotals: Sendable, Equatable {
     /// Items in the open queue, and those of them hidden.
     private(set) var queue = 0, hidden = 0
     private(set) var decided = Tally()
-    private(set) var byModerator: [String: Tally] = [:]
+    private(set) var byModerator: IDMap<Tally> = [:]
     /// How long each decided item had waited (ms), ascending.
     private var waits: [Int64] = []
 

@@ -2,9 +2,9 @@
 /// moderator's decision removed or dismissed while their flag on it was open. Sets, so that an
 /// item flagged again, or dismissed twice, counts once in each.
 public struct FlaggerRecord: Sendable, Equatable {
-    public var flagged: Set<String> = []
-    public var upheld: Set<String> = []
-    public var dismissed: Set<String> = []
+    public var flagged = IDSet()
+    public var upheld = IDSet()
+    public var dismissed = IDSet()
 
     public init() {}
 

@@ -41,7 +41,7 @@ extension ReadModels {
     func ranked(for user: String, count: Int?) -> [FriendSuggestion] {
         // Taken before `authors`: the indexes' lock is not reentrant.
         let eligible = eligiblePosts
-        let authors = indexes.authors { SuggestableAuthors(Set(eligible.map(\.author)), followers: followerCount) }
+        let authors = indexes.authors { SuggestableAuthors(IDSet(eligible.map(\.author)), followers: followerCount) }
         // By key, as the follow graph keeps them (0, no user's key, for a user the log never named).
         let graph = state.follows, keys = state.userKeys
         let me = keys.key(user) ?? 0

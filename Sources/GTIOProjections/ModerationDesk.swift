@@ -110,7 +110,7 @@ public struct ModerationDesk: Sendable {
             let ref = ItemRef(item)
             exists = ref.map { $0.kind == .post ? state.posts[$0.id] != nil : state.reviews[$0.id] != nil } ?? false
             if let entry = state.items[item], !entry.open.isEmpty { open = (entry.open.count, entry.lastFlagSeq) }
-            lastDecision = state.decisions.last { $0.item == item }.map { ($0.moderator, $0.at, $0.action) }
+            lastDecision = state.decisions.last { $0.item.isExactly(item) }.map { ($0.moderator, $0.at, $0.action) }
         }
 
         init(_ item: String, in tables: any TableReading) throws {

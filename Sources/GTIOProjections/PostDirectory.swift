@@ -4,7 +4,7 @@
 public struct PostDirectory: Sendable {
     /// Every post, in creation order; a post's place here is its slot.
     public internal(set) var values: [CommunityState.Post] = []
-    private var slotByID: [String: Int] = [:]
+    private var slotByID: IDMap<Int> = [:]
     /// Slot + 1 by id key; 0 for keys that are not posts.
     private var slotByKey: [Int32] = []
 

@@ -10,8 +10,8 @@ extension ReadModels {
     public static let onboardingWindow: Int64 = 7 * Timestamp.millisecondsPerDay
 
     /// Every device that opened the app: its first open and the last step (0–3) it reached.
-    public var deviceOnboarding: [String: (opened: Int64, step: Int)] {
-        var result: [String: (opened: Int64, step: Int)] = [:]
+    public var deviceOnboarding: IDMap<(opened: Int64, step: Int)> {
+        var result: IDMap<(opened: Int64, step: Int)> = [:]
         for (device, opened) in state.firstOpened { result[device] = (opened, step(of: device, openedAt: opened)) }
         return result
     }

@@ -64,12 +64,12 @@ extension StoredReadModels {
         try read { tables in
             let me = StoreValue.text(user)
             // Followed or requested by `user`, or blocked either way: never suggested.
-            var closed: Set<String> = [user]
+            var closed: IDSet = [user]
             for row in try tables.rows("SELECT target FROM rm_follows WHERE follower = ?", [me]) { closed.insert(row[0].string ?? "") }
             for row in try tables.rows("SELECT blocked FROM rm_blocks WHERE blocker = ? UNION SELECT blocker FROM rm_blocks WHERE blocked = ?", [me, me]) {
                 closed.insert(row[0].string ?? "")
             }
-            var mutual: Set<String> = []
+            var mutual = IDSet()
             var result: [FriendSuggestion] = []
             let shared = try tables.rows("""
                 SELECT f2.target, COUNT(*), u.followers FROM rm_follows f1

@@ -129,8 +129,8 @@ extension StoredReadModels {
 
     /// The previews of `items`, read in one snapshot and a statement per kind and chunk of ids:
     /// a lookup per item would cost a queue of thousands as many round trips to a server.
-    public func previews(of items: [String]) throws -> [String: (author: String?, text: String)] {
-        var found: [String: (author: String?, text: String)] = [:]
+    public func previews(of items: [String]) throws -> IDMap<(author: String?, text: String)> {
+        var found: IDMap<(author: String?, text: String)> = [:]
         var ids: [ItemRef.Kind: [String]] = [:]
         for item in items {
             guard let ref = ItemRef(item) else {

@@ -25,7 +25,7 @@ public struct NightlyReport: Sendable {
     public var trend: [EngagementDay]
     public var looks: [Look]
     /// The vote verdicts of the looks that have votes, by post.
-    public var lookVerdicts: [String: VoteVerdict]
+    public var lookVerdicts: IDMap<VoteVerdict>
     public var verdicts: [VoteVerdict]
     public var funnel: OnboardingFunnel
     public var funnelByDay: [(day: Int64, funnel: OnboardingFunnel)]
@@ -101,7 +101,7 @@ public struct NightlyReport: Sendable {
         let looks = try models.looks(.popular, limit: topLooks)
         let queue = try models.moderationQueue()
         let previews = try models.previews(of: queue.map(\.item))
-        var lookVerdicts: [String: VoteVerdict] = [:]
+        var lookVerdicts: IDMap<VoteVerdict> = [:]
         for look in looks { lookVerdicts[look.post] = try models.verdict(post: look.post) }
         return NightlyReport(
             day: day, logSeq: logSeq, eventsInView: models.eventCount, firstDay: firstDay, lastDay: lastDay,

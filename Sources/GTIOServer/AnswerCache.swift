@@ -1,4 +1,5 @@
 import Dispatch
+import GTIOCatalog
 import NIOConcurrencyHelpers
 
 /// Rendered read answers by request (path and query), each with the log position it reflects:
@@ -8,8 +9,11 @@ import NIOConcurrencyHelpers
 /// It also remembers, for up to `positionLifetime`, where the read models stood when last read,
 /// so that a burst of requests for kept answers reads the store once, not once each; the
 /// projector forgets it as soon as it has moved them.
+///
+/// Requests are told apart by their bytes: two paths naming canonically equivalent but
+/// different ids ask for different answers.
 final class AnswerCache: Sendable {
-    private let entries = NIOLockedValueBox([String: (tag: String, body: String)]())
+    private let entries = NIOLockedValueBox([ExactText: (tag: String, body: String)]())
     private let position = NIOLockedValueBox<(seq: Int64, readAt: UInt64)?>(nil)
     private let capacity: Int
     private let positionLifetime: UInt64
@@ -41,14 +45,14 @@ final class AnswerCache: Sendable {
 
     /// The answer kept for `request` at `tag`, nil when none or one of another position.
     func answer(for request: String, tag: String) -> String? {
-        entries.withLockedValue { $0[request] }.flatMap { $0.tag == tag ? $0.body : nil }
+        entries.withLockedValue { $0[ExactText(request)] }.flatMap { $0.tag == tag ? $0.body : nil }
     }
 
     func keep(_ body: String, for request: String, tag: String) {
         entries.withLockedValue { entries in
             // Past capacity, start over: the URLs polled often come straight back.
-            if entries.count >= capacity && entries[request] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[request] = (tag, body)
+            if entries.count >= capacity && entries[ExactText(request)] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[ExactText(request)] = (tag, body)
         }
     }
 }

@@ -124,8 +124,8 @@ extension CommunityState {
         }
         (userKeys, deviceKeys, keys) = (tables[0], tables[1], tables[2])
         known = try reader.readArray { try $0.readBool() }
-        names = try reader.readDictionary { (try $0.readString(), try $0.readString()) }
-        signups = try reader.readDictionary { reader in
+        names = try reader.readIDMap { (try $0.readString(), try $0.readString()) }
+        signups = try reader.readIDMap { reader in
             (try reader.readString(),
              Signup(at: try reader.readInt64(), provider: try reader.readString(), device: try reader.readOptionalString()))
         }
@@ -136,11 +136,11 @@ extension CommunityState {
 
     private mutating func readRest(from reader: inout StateReader) throws {
         posts = try PostDirectory(from: &reader)
-        reviews = try reader.readDictionary { reader in
+        reviews = try reader.readIDMap { reader in
             let review = try Review(from: &reader)
             return (review.id, review)
         }
-        items = try reader.readDictionary { reader in
+        items = try reader.readIDMap { reader in
             let item = try FlagItem(from: &reader)
             return (item.item, item)
         }
@@ -151,7 +151,7 @@ extension CommunityState {
         products = try reader.readDictionary { (try $0.readCount(), try ProductTally(from: &$0)) }
         productsHearted = try Self.readKeyCounts(&reader)
         listSizes = try Self.readKeyCounts(&reader)
-        flaggers = try reader.readDictionary { (try $0.readString(), try FlaggerRecord(from: &$0)) }
+        flaggers = try reader.readIDMap { (try $0.readString(), try FlaggerRecord(from: &$0)) }
         dauByDay = try Self.readCounts(&reader)
         devicesByDay = try Self.readCounts(&reader)
         userActivity = try ActivityCalendar(from: &reader)
@@ -225,19 +225,19 @@ extension CommunityState {
         try reader.readDictionary { (try $0.readCount(), try $0.readInt()) }
     }
 
-    private static func write(_ times: [String: [Int64]], to writer: inout StateWriter) {
+    private static func write(_ times: IDMap<[Int64]>, to writer: inout StateWriter) {
         writer.write(times) { writer, entry in
             writer.write(entry.key)
             writer.write(entry.value) { $0.write($1) }
         }
     }
 
-    private static func readTimes(_ reader: inout StateReader) throws -> [String: [Int64]] {
-        try reader.readDictionary { (try $0.readString(), try $0.readArray { try $0.readInt64() }) }
+    private static func readTimes(_ reader: inout StateReader) throws -> IDMap<[Int64]> {
+        try reader.readIDMap { (try $0.readString(), try $0.readArray { try $0.readInt64() }) }
     }
 
-    private static func readLists(_ reader: inout StateReader) throws -> [String: [String]] {
-        try reader.readDictionary { (try $0.readString(), try $0.readArray { try $0.readString() }) }
+    private static func readLists(_ reader: inout StateReader) throws -> IDMap<[String]> {
+        try reader.readIDMap { (try $0.readString(), try $0.readArray { try $0.readString() }) }
     }
 
     private static func write(_ counts: [AnomalyKey: Int], to writer: inout StateWriter) {
@@ -349,7 +349,7 @@ extension CommunityState.Review {
         self.init(id: try reader.readString(), post: try reader.readString(), author: try reader.readString(),
                   text: try reader.readString(), at: try reader.readInt64(), seq: try reader.readInt64())
         removed = try reader.readBool()
-        agreers = Set(try reader.readArray { try $0.readString() })
+        agreers = IDSet(try reader.readArray { try $0.readString() })
         postSlot = try reader.readCount()
     }
 }
@@ -384,7 +384,7 @@ extension CommunityState.FlagItem {
 
     init(from reader: inout StateReader) throws {
         self.init(item: try reader.readString())
-        open = try reader.readDictionary { (try $0.readString(), try CommunityState.FlagMark(from: &$0)) }
+        open = try reader.readIDMap { (try $0.readString(), try CommunityState.FlagMark(from: &$0)) }
         lastFlagSeq = try reader.readInt64()
         lastFlagAt = try reader.readInt64()
         history = try reader.readArray { (user: try $0.readString(), mark: try CommunityState.FlagMark(from: &$0), counted: try $0.readBool()) }
@@ -436,8 +436,8 @@ extension FlaggerRecord {
 
     init(from reader: inout StateReader) throws {
         self.init()
-        flagged = Set(try reader.readArray { try $0.readString() })
-        upheld = Set(try reader.readArray { try $0.readString() })
-        dismissed = Set(try reader.readArray { try $0.readString() })
+        flagged = IDSet(try reader.readArray { try $0.readString() })
+        upheld = IDSet(try reader.readArray { try $0.readString() })
+        dismissed = IDSet(try reader.readArray { try $0.readString() })
     }
 }

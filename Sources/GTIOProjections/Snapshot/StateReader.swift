@@ -84,6 +84,17 @@ struct StateReader: ~Copyable {
         return values
     }
 
+    /// A count, then that many pairs of an id and a value.
+    mutating func readIDMap<V>(_ entry: (inout StateReader) throws -> (String, V)) throws -> IDMap<V> {
+        let count = try readCount()
+        var values = IDMap<V>(minimumCapacity: count)
+        for _ in 0..<count {
+            let (key, value) = try entry(&self)
+            values[key] = value
+        }
+        return values
+    }
+
     /// A count, then that many key-value pairs.
     mutating func readDictionary<K: Hashable, V>(
         _ entry: (inout StateReader) throws -> (K, V)
