@@ -42,13 +42,38 @@ struct PostgresSession {
         return SentStatement(result: result)
     }
 
+    /// Sends `sql` without waiting, its answer checked by the transaction before it commits or
+    /// when it fails (`checkSent`): for writes whose caller goes on to other work meanwhile.
+    func sendChecked(_ sql: String) {
+        unread.sent.append(send(sql))
+    }
+
     /// Runs `statement(rows)`, where `rows` is `SELECT * FROM unnest($1, $2, …)` over `arrays`:
     /// as many rows as the arrays are long, in one round trip.
     func run(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) throws {
+        _ = try run(Self.unnesting(arrays, statement))
+    }
+
+    /// `run(unnesting:)` sent without waiting, and checked as `sendChecked` is.
+    func sendChecked(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) {
+        let result = connection.query(Self.unnesting(arrays, statement), logger: logger)
+        unread.last = result
+        unread.sent.append(SentStatement(result: result))
+    }
+
+    private static func unnesting(_ arrays: [PostgresArray], _ statement: (_ rows: String) -> String) -> PostgresQuery {
         var bindings = PostgresBindings(capacity: arrays.count)
         for array in arrays { bindings.append(array) }
         let rows = "SELECT * FROM unnest(" + arrays.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")"
-        _ = try run(PostgresQuery(unsafeSQL: statement(rows), binds: bindings))
+        return PostgresQuery(unsafeSQL: statement(rows), binds: bindings)
+    }
+
+    /// Throws the error of the first statement sent with `sendChecked` that failed, waiting for
+    /// their answers; forgets them.
+    func checkSent() throws {
+        let sent = unread.sent
+        unread.sent = []
+        for statement in sent { try statement.check() }
     }
 
     /// The rows `sql` selects, as values.
@@ -131,6 +156,7 @@ struct PostgresSession {
         try execute("BEGIN" + (mode.isEmpty ? "" : " " + mode))
         do {
             let result = try body()
+            try checkSent()
             // The server answers COMMIT of a transaction a failed statement ended with
             // "ROLLBACK", not an error: a statement sent without waiting could fail unseen.
             let ended = try run(PostgresQuery(unsafeSQL: "COMMIT"))
@@ -139,8 +165,12 @@ struct PostgresSession {
             }
             return result
         } catch {
+            // A statement sent without waiting may have failed first: later ones then only say
+            // the transaction was aborted, so its own error is the one to tell.
+            var failure = error
+            do { try checkSent() } catch { failure = error }
             try? execute("ROLLBACK")
-            throw error
+            throw failure
         }
     }
 
@@ -198,6 +228,8 @@ struct PostgresSession {
 final class UnreadAnswer: @unchecked Sendable {
     // @unchecked: only the thread the connection is lent to touches it.
     var last: EventLoopFuture<PostgresQueryResult>?
+    /// Statements sent with `sendChecked` whose answers nobody has looked at yet.
+    var sent: [SentStatement] = []
 
     /// Waits until the answer has come (whatever it says).
     func settle() {

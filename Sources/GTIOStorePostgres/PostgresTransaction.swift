@@ -123,6 +123,21 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// All rows in one statement: a column's values as one array each, unnested together.
     func insert(_ rows: PackedRows, into table: TableLayout) throws {
         guard rows.count > 0 else { return }
+        try insert(Self.arrays(of: rows, for: table), into: table)
+    }
+
+    /// The old rows deleted and the new ones inserted, both sent without waiting: a rebuild
+    /// builds the next table's arrays while the server inserts these, and the transaction checks
+    /// both before it commits.
+    func load(_ rows: PackedRows, into table: TableLayout) throws {
+        session.sendChecked("DELETE FROM \(table.name)")
+        guard rows.count > 0 else { return }
+        let arrays = Self.arrays(of: rows, for: table)
+        session.sendChecked(unnesting: arrays) { rows in "INSERT INTO \(table.name) (\(Self.names(table.columns[...]))) \(rows)" }
+    }
+
+    /// A column's values of `rows` as one array each.
+    private static func arrays(of rows: PackedRows, for table: TableLayout) -> [PostgresArray] {
         var arrays = Self.arrays(for: table.columns[...], capacity: rows.count)
         rows.bytes.withUnsafeBufferPointer { text in
             for (index, value) in rows.values.enumerated() {
@@ -138,7 +153,7 @@ struct PostgresTransaction: LogWriting, TableWriting {
                 arrays[index % rows.width].append(stored, as: column.type)
             }
         }
-        try insert(arrays, into: table)
+        return arrays
     }
 
     /// Two statements whatever the number of keys: the keys' rows deleted (the keys unnested
