@@ -51,7 +51,7 @@ struct ChangedRows: Sendable {
         if !items.isEmpty || !decisions.isEmpty {
             let desk = state.desk
             rewrite("rm_desk", keys: [[DeskTotals.scope.storeValue]], rows: [models.deskRow(desk)])
-            let moderators = Array(Set(decisions.map { state.decisions[$0].moderator }))
+            let moderators = Array(IDSet(decisions.map { state.decisions[$0].moderator }))
             rewrite("rm_moderators", keys: moderators.map { [$0.storeValue] }, rows: moderators.map { models.moderatorRow($0, in: desk) })
         }
         if let range = models.dayRange {

@@ -129,30 +129,33 @@ public enum ReadModelTables {
             let exists = try tables.tableNames(prefix: table.name).contains(table.name)
             let live = exists ? try tables.rows(table.orderedSelectSQL) : []
             let wanted = expected[table.name] ?? []
-            let key: ([StoreValue]) -> String = { row in
-                row.prefix(table.keyCount).map(\.description).joined(separator: ", ")
+            // By the key's bytes, as the table tells its rows apart.
+            let key: ([StoreValue]) -> ExactText = { row in
+                ExactText(row.prefix(table.keyCount).map(\.description).joined(separator: ", "))
             }
             let liveByKey = Dictionary(live.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
             let wantedByKey = Dictionary(wanted.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
-            for (rowKey, row) in wantedByKey.sorted(by: { $0.key < $1.key }) {
+            let inOrder = { (a: ExactText, b: ExactText) in a.text.utf8.lexicographicallyPrecedes(b.text.utf8) }
+            for (rowKey, row) in wantedByKey.sorted(by: { inOrder($0.key, $1.key) }) {
                 guard let liveRow = liveByKey[rowKey] else {
-                    found.append("\(table.name) (\(rowKey)): missing from the live table")
+                    found.append("\(table.name) (\(rowKey.text)): missing from the live table")
                     continue
                 }
                 for (index, column) in table.columns.enumerated() where !same(liveRow[index], row[index]) {
-                    found.append("\(table.name) (\(rowKey)): \(column.name) is \(liveRow[index]) live, \(row[index]) rebuilt")
+                    found.append("\(table.name) (\(rowKey.text)): \(column.name) is \(liveRow[index]) live, \(row[index]) rebuilt")
                 }
             }
-            for rowKey in liveByKey.keys.sorted() where wantedByKey[rowKey] == nil {
-                found.append("\(table.name) (\(rowKey)): in the live table but not in the rebuild")
+            for rowKey in liveByKey.keys.sorted(by: inOrder) where wantedByKey[rowKey] == nil {
+                found.append("\(table.name) (\(rowKey.text)): in the live table but not in the rebuild")
             }
             if found.count >= limit { break }
         }
         return Array(found.prefix(limit))
     }
 
-    /// Values equal as SQL stores them (a Bool is stored as an integer).
+    /// Values equal as SQL stores them (a Bool is stored as an integer; text by its bytes).
     static func same(_ a: StoreValue, _ b: StoreValue) -> Bool {
+        if case .text(let x) = a, case .text(let y) = b { return x.isExactly(y) }
         if a == b { return true }
         switch (a, b) {
         case (.real(let x), .real(let y)): return abs(x - y) <= 1e-12 * max(1, abs(x))

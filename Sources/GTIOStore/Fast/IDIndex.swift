@@ -1,3 +1,4 @@
+import GTIOCatalog
 /// Ids to their keys, for `KeyTable`: an open-addressing table whose slots hold ids of up to 16
 /// UTF-8 bytes (every id the app mints) inline, so that a lookup reads one cache line; longer
 /// ids go to a dictionary. Hand-written because `Dictionary<String, Int>` was the bottleneck of
@@ -30,7 +31,7 @@ struct IDIndex: Sendable {
 
     private var slots = [Slot](repeating: Slot(), count: 1024)
     private var used = 0
-    private var long: [String: Int] = [:]
+    private var long: [ExactText: Int] = [:]
 
     /// The key of `id`, or nil.
     func key(_ id: String) -> Int? {
@@ -40,7 +41,7 @@ struct IDIndex: Sendable {
 
     /// The key of the id with these UTF-8 bytes, or nil.
     func key(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let packed = Self.pack(bytes) else { return long[String(decoding: bytes, as: UTF8.self)] }
+        guard let packed = Self.pack(bytes) else { return long[ExactText(String(decoding: bytes, as: UTF8.self))] }
         let key = slots[slot(of: packed)].key
         return key == 0 ? nil : key
     }
@@ -56,9 +57,9 @@ struct IDIndex: Sendable {
     mutating func key(utf8 bytes: UnsafeBufferPointer<UInt8>, orAdd make: (String) -> Int) -> Int {
         guard let packed = Self.pack(bytes) else {
             let id = String(decoding: bytes, as: UTF8.self)
-            if let key = long[id] { return key }
+            if let key = long[ExactText(id)] { return key }
             let key = make(id)
-            long[id] = key
+            long[ExactText(id)] = key
             return key
         }
         let index = slot(of: packed)
