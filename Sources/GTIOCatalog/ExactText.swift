@@ -24,7 +24,7 @@ extension Sequence<String> {
     public func distinctInCodePointOrder() -> [String] {
         var distinct: [String] = []
         for text in sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-        where distinct.last.map({ !$0.utf8.elementsEqual(text.utf8) }) ?? true {
+        where !(distinct.last?.isExactly(text) ?? false) {
             distinct.append(text)
         }
         return distinct

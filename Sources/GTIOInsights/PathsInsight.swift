@@ -58,7 +58,7 @@ public struct PathsInsight: Sendable {
             for event in ordered {
                 if let last = session.last, event.at - last.at > Self.sessionGap { close() }
                 // A repeated name is skipped, but it keeps the session going.
-                if let last = session.last, last.name.utf8.elementsEqual(event.name.utf8) {
+                if let last = session.last, last.name.isExactly(event.name) {
                     session[session.count - 1].at = event.at
                     continue
                 }

@@ -1,3 +1,5 @@
+import GTIOCatalog
+
 /// `PROP=VALUE` or `PROP!=VALUE`: values compare as exact text; on a multi-valued property `=`
 /// means any element matches and `!=` that none does; an absent value reads `(none)`.
 public struct PropertyFilter: Hashable, Sendable {
@@ -18,7 +20,7 @@ public struct PropertyFilter: Hashable, Sendable {
     /// Whether an event whose property has `values` (empty: absent) passes.
     func keeps(_ values: [String]) -> Bool {
         // Exact text: by bytes, where `String`'s `==` would take "é" and "e" + U+0301 for one.
-        let found = values.isEmpty ? value == InsightProperty.none : values.contains { $0.utf8.elementsEqual(value.utf8) }
+        let found = values.isEmpty ? value == InsightProperty.none : values.contains { $0.isExactly(value) }
         return negated ? !found : found
     }
 }

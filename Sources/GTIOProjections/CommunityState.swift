@@ -186,8 +186,8 @@ public struct CommunityState: Sendable {
 
     public init() {}
 
-    /// An ordered pair of ids: a block, a product heart, a shopping-list entry.
-    /// Two ids, told apart by their bytes (see `IDMap`).
+    /// An ordered pair of ids, told apart by their bytes (see `IDMap`): a block, a product heart,
+    /// a shopping-list entry.
     public struct BlockPair: Hashable, Sendable {
         public var first: String
         public var second: String

@@ -29,19 +29,10 @@ public struct IDMap<Value> {
     public var keys: LazyMapSequence<Dictionary<ExactText, Value>.Keys, String> { storage.keys.lazy.map(\.text) }
     public var values: Dictionary<ExactText, Value>.Values { storage.values }
 
-    @discardableResult
-    public mutating func removeValue(forKey id: String) -> Value? { storage.removeValue(forKey: ExactText(id)) }
-
     public mutating func removeAll() { storage.removeAll() }
 
     public mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 
-    /// The same ids with `transform` of each value.
-    public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> IDMap<T> {
-        IDMap<T>(storage: try storage.mapValues(transform))
-    }
-
-    fileprivate init(storage: [ExactText: Value]) { self.storage = storage }
 }
 
 extension IDMap: Collection {
@@ -82,11 +73,6 @@ public struct IDSet: Sendable, Equatable {
         let (inserted, member) = storage.insert(ExactText(id))
         return (inserted, member.text)
     }
-
-    @discardableResult
-    public mutating func remove(_ id: String) -> String? { storage.remove(ExactText(id))?.text }
-
-    public mutating func removeAll() { storage.removeAll() }
 
     public mutating func formUnion(_ ids: some Sequence<String>) { storage.formUnion(ids.lazy.map(ExactText.init)) }
 

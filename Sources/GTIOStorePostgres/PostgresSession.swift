@@ -36,7 +36,10 @@ struct PostgresSession {
     /// rather than the caller waiting a round trip for it; `SentStatement.check` says whether
     /// it failed.
     func send(_ sql: String, _ arguments: [StoreValue] = []) -> SentStatement {
-        let query = PostgresQuery(unsafeSQL: PostgresDialect.translate(sql), binds: Self.bindings(arguments))
+        send(PostgresQuery(unsafeSQL: PostgresDialect.translate(sql), binds: Self.bindings(arguments)))
+    }
+
+    private func send(_ query: PostgresQuery) -> SentStatement {
         let result = connection.query(query, logger: logger)
         unread.last = result
         return SentStatement(result: result)
@@ -56,9 +59,7 @@ struct PostgresSession {
 
     /// `run(unnesting:)` sent without waiting, and checked as `sendChecked` is.
     func sendChecked(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) {
-        let result = connection.query(Self.unnesting(arrays, statement), logger: logger)
-        unread.last = result
-        unread.sent.append(SentStatement(result: result))
+        unread.sent.append(send(Self.unnesting(arrays, statement)))
     }
 
     private static func unnesting(_ arrays: [PostgresArray], _ statement: (_ rows: String) -> String) -> PostgresQuery {

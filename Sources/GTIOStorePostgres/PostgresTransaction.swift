@@ -132,8 +132,7 @@ struct PostgresTransaction: LogWriting, TableWriting {
     func load(_ rows: PackedRows, into table: TableLayout) throws {
         session.sendChecked("DELETE FROM \(table.name)")
         guard rows.count > 0 else { return }
-        let arrays = Self.arrays(of: rows, for: table)
-        session.sendChecked(unnesting: arrays) { rows in "INSERT INTO \(table.name) (\(Self.names(table.columns[...]))) \(rows)" }
+        session.sendChecked(unnesting: Self.arrays(of: rows, for: table), Self.inserting(into: table))
     }
 
     /// A column's values of `rows` as one array each.
@@ -196,7 +195,12 @@ struct PostgresTransaction: LogWriting, TableWriting {
 
     /// Inserts the rows of `arrays`, one per column of `table` in order.
     private func insert(_ arrays: [PostgresArray], into table: TableLayout) throws {
-        try session.run(unnesting: arrays) { rows in "INSERT INTO \(table.name) (\(Self.names(table.columns[...]))) \(rows)" }
+        try session.run(unnesting: arrays, Self.inserting(into: table))
+    }
+
+    /// The statement that inserts the rows a `SELECT` gives into every column of `table`.
+    private static func inserting(into table: TableLayout) -> (_ rows: String) -> String {
+        { rows in "INSERT INTO \(table.name) (\(names(table.columns[...]))) \(rows)" }
     }
 
     /// An empty array per column, of the column's type.

@@ -124,8 +124,8 @@ extension CommunityState {
         }
         (userKeys, deviceKeys, keys) = (tables[0], tables[1], tables[2])
         known = try reader.readArray { try $0.readBool() }
-        names = try reader.readIDMap { (try $0.readString(), try $0.readString()) }
-        signups = try reader.readIDMap { reader in
+        names = try reader.readDictionary { (try $0.readString(), try $0.readString()) }
+        signups = try reader.readDictionary { reader in
             (try reader.readString(),
              Signup(at: try reader.readInt64(), provider: try reader.readString(), device: try reader.readOptionalString()))
         }
@@ -136,11 +136,11 @@ extension CommunityState {
 
     private mutating func readRest(from reader: inout StateReader) throws {
         posts = try PostDirectory(from: &reader)
-        reviews = try reader.readIDMap { reader in
+        reviews = try reader.readDictionary { reader in
             let review = try Review(from: &reader)
             return (review.id, review)
         }
-        items = try reader.readIDMap { reader in
+        items = try reader.readDictionary { reader in
             let item = try FlagItem(from: &reader)
             return (item.item, item)
         }
@@ -151,7 +151,7 @@ extension CommunityState {
         products = try reader.readDictionary { (try $0.readCount(), try ProductTally(from: &$0)) }
         productsHearted = try Self.readKeyCounts(&reader)
         listSizes = try Self.readKeyCounts(&reader)
-        flaggers = try reader.readIDMap { (try $0.readString(), try FlaggerRecord(from: &$0)) }
+        flaggers = try reader.readDictionary { (try $0.readString(), try FlaggerRecord(from: &$0)) }
         dauByDay = try Self.readCounts(&reader)
         devicesByDay = try Self.readCounts(&reader)
         userActivity = try ActivityCalendar(from: &reader)
@@ -233,11 +233,11 @@ extension CommunityState {
     }
 
     private static func readTimes(_ reader: inout StateReader) throws -> IDMap<[Int64]> {
-        try reader.readIDMap { (try $0.readString(), try $0.readArray { try $0.readInt64() }) }
+        try reader.readDictionary { (try $0.readString(), try $0.readArray { try $0.readInt64() }) }
     }
 
     private static func readLists(_ reader: inout StateReader) throws -> IDMap<[String]> {
-        try reader.readIDMap { (try $0.readString(), try $0.readArray { try $0.readString() }) }
+        try reader.readDictionary { (try $0.readString(), try $0.readArray { try $0.readString() }) }
     }
 
     private static func write(_ counts: [AnomalyKey: Int], to writer: inout StateWriter) {
@@ -384,7 +384,7 @@ extension CommunityState.FlagItem {
 
     init(from reader: inout StateReader) throws {
         self.init(item: try reader.readString())
-        open = try reader.readIDMap { (try $0.readString(), try CommunityState.FlagMark(from: &$0)) }
+        open = try reader.readDictionary { (try $0.readString(), try CommunityState.FlagMark(from: &$0)) }
         lastFlagSeq = try reader.readInt64()
         lastFlagAt = try reader.readInt64()
         history = try reader.readArray { (user: try $0.readString(), mark: try CommunityState.FlagMark(from: &$0), counted: try $0.readBool()) }

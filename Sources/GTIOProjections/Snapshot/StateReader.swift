@@ -84,24 +84,12 @@ struct StateReader: ~Copyable {
         return values
     }
 
-    /// A count, then that many pairs of an id and a value.
-    mutating func readIDMap<V>(_ entry: (inout StateReader) throws -> (String, V)) throws -> IDMap<V> {
+    /// A count, then that many key-value pairs, into a dictionary or an `IDMap`.
+    mutating func readDictionary<Table: KeyedTable>(
+        _ entry: (inout StateReader) throws -> (Table.Key, Table.Value)
+    ) throws -> Table {
         let count = try readCount()
-        var values = IDMap<V>(minimumCapacity: count)
-        for _ in 0..<count {
-            let (key, value) = try entry(&self)
-            values[key] = value
-        }
-        return values
-    }
-
-    /// A count, then that many key-value pairs.
-    mutating func readDictionary<K: Hashable, V>(
-        _ entry: (inout StateReader) throws -> (K, V)
-    ) throws -> [K: V] {
-        let count = try readCount()
-        var values: [K: V] = [:]
-        values.reserveCapacity(count)
+        var values = Table(minimumCapacity: count)
         for _ in 0..<count {
             let (key, value) = try entry(&self)
             values[key] = value
@@ -109,3 +97,14 @@ struct StateReader: ~Copyable {
         return values
     }
 }
+
+/// What `readDictionary` fills: a `Dictionary`, or an `IDMap` (ids told apart by their bytes).
+protocol KeyedTable {
+    associatedtype Key
+    associatedtype Value
+    init(minimumCapacity: Int)
+    subscript(key: Key) -> Value? { get set }
+}
+
+extension Dictionary: KeyedTable {}
+extension IDMap: KeyedTable {}
