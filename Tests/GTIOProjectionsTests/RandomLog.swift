@@ -80,6 +80,19 @@ enum RandomLog {
         return events
     }
 
+    /// Appends `events` to `store` in batches of 1 to 60 drawn from `seed`, running `afterEach`
+    /// (a catch-up, say) after each batch.
+    static func append(_ events: [ValidatedEvent], to store: some EventLog, seed: UInt64, afterEach: () throws -> Void) throws {
+        var random = SeededGenerator(seed: seed)
+        var start = 0
+        while start < events.count {
+            let end = min(events.count, start + 1 + random.below(60))
+            _ = try store.append(EventBatch(source: "gen", events: events[start..<end].enumerated().map { ($0.offset, $0.element) }))
+            try afterEach()
+            start = end
+        }
+    }
+
     static func records(seed: UInt64, count: Int) -> [LogRecord] {
         events(seed: seed, count: count).enumerated().map { LogRecord(seq: Int64($0.offset + 1), $0.element) }
     }

@@ -112,14 +112,7 @@ import Testing
             let events = RandomLog.events(seed: seed, count: 300)
             let store = try! SQLiteStore(path: folder.file("log.gtio"))
             let live = try! LiveReadModels(store: store)
-            var random = SeededGenerator(seed: seed)
-            var start = 0
-            while start < events.count {
-                let end = min(events.count, start + 1 + random.below(60))
-                _ = try! store.append(EventBatch(source: "gen", events: events[start..<end].enumerated().map { ($0.offset, $0.element) }))
-                _ = try! live.catchUp()
-                start = end
-            }
+            try! RandomLog.append(events, to: store, seed: seed) { _ = try live.catchUp() }
             let models = try! StoredReadModels.current(store)
             #expect(models != nil, "seed \(seed): the tables stand at the end of the log")
             let expected = LogView.latest.readModels(from: RandomLog.records(seed: seed, count: 300))

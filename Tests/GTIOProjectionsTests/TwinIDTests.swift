@@ -89,14 +89,7 @@ import Testing
             let events = Self.withTwins(RandomLog.events(seed: seed, count: 300))
             let store = try! SQLiteStore(path: folder.file("log.gtio"))
             let engine = ReadModelEngine(store: store)
-            var random = SeededGenerator(seed: seed)
-            var start = 0
-            while start < events.count {
-                let end = min(events.count, start + 1 + random.below(60))
-                _ = try! store.append(EventBatch(source: "gen", events: events[start..<end].enumerated().map { ($0.offset, $0.element) }))
-                _ = try! engine.catchUp()
-                start = end
-            }
+            try! RandomLog.append(events, to: store, seed: seed) { _ = try engine.catchUp() }
             let differences = try! engine.check(ReadModelName.allCases).filter { !$0.value.isEmpty }
             let said = differences.map { "\($0.key): \($0.value.prefix(3))" }.joined(separator: "; ")
             #expect(differences.isEmpty, "seed \(seed): \(said)")
