@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "GTIOConsoleTests",
             // Depending on the executable makes `swift test` build the real `gtio` the tests run.
-            dependencies: ["GTIOConsole", "GTIOTables", "GTIOSimulation", "GTIOIngest", "GTIOStore", "GTIOStoreSQLite", "GTIOTestSupport", "GTIOServer", "gtio",
+            dependencies: ["GTIOConsole", "GTIOProjections", "GTIOTables", "GTIOSimulation", "GTIOIngest", "GTIOStore", "GTIOStoreSQLite", "GTIOTestSupport", "GTIOServer", "gtio",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams")],
             exclude: ["Help"]),
     ]

@@ -34,9 +34,28 @@ final class ReadModelCache: @unchecked Sendable {
         return created
     }
 
-    /// Brings the store's read-model tables up to the end of its log.
+    /// Brings the store's read-model tables up to the end of its log, in this process's turn
+    /// among the store's writers (`CatchUpTurn`).
     func catchUp(_ store: any EventStore, quiet: Bool = false) throws {
-        _ = try live(for: store, quiet: quiet).catchUp()
+        try inTurn(store, quiet: quiet) {
+            // The process whose turn came before may have brought them to the end: then this one
+            // need not read the fold state back (seconds on a large store).
+            if !hasFolded(store), try StoredReadModels.current(store) != nil { return }
+            _ = try live(for: store, quiet: quiet).catchUp()
+        }
+    }
+
+    private func hasFolded(_ store: any EventStore) -> Bool {
+        lock.withLock { live[store.location] != nil }
+    }
+
+    /// Runs `body` holding the store's catch-up turn (`CatchUpTurn`).
+    private func inTurn(_ store: any EventStore, quiet: Bool, _ body: () throws -> Void) throws {
+        let turn = try CatchUpTurn.take(store) {
+            if !quiet { Terminal.writeError("gtio: waiting for another process to finish catching the read models up\n") }
+        }
+        defer { turn?.release() }
+        try body()
     }
 
     /// What a writer's `bringUpToDate` did.

@@ -73,9 +73,10 @@ public protocol EventLog: AnyObject, Sendable {
     /// all it appended commits, or none of it. Other appends wait for it; table writers do not.
     func write<T>(_ body: (any LogWriting) throws -> T) throws -> T
 
-    /// Takes the lead of `role` among every process using this store when no other process holds
-    /// it, nil when one does: one projector at a time, whatever the hosts.
-    func lead(_ role: String) throws -> (any StoreLease)?
+    /// Takes the lead of `role` among every process using this store once no other process holds
+    /// it, asking again every few milliseconds for up to `seconds` (0: once); nil when another
+    /// still holds it then. One projector at a time, whatever the hosts.
+    func lead(_ role: String, waitingUpTo seconds: Double) throws -> (any StoreLease)?
     /// Whether some process holds the lead of `role` now.
     func isLed(_ role: String) throws -> Bool
     /// Starts hearing of events committed by any process.
@@ -87,6 +88,9 @@ public protocol EventLog: AnyObject, Sendable {
 }
 
 extension EventLog {
+    /// Takes the lead of `role` when no other process holds it, nil when one does.
+    public func lead(_ role: String) throws -> (any StoreLease)? { try lead(role, waitingUpTo: 0) }
+
     public func verify(_ audit: LogAudit = LogAudit()) throws -> LogVerdict { try verify(audit, progress: { _ in }) }
 
     public func quarantineEntries(includeSettled: Bool = false, limit: Int? = nil) throws -> [QuarantineEntry] {

@@ -10,15 +10,20 @@ final class PostgresLease: StoreLease, @unchecked Sendable {
     private var session: PostgresSession?
     private let role: String
 
-    /// Takes the lock for `role` on a new connection; nil (the connection closed) when another
-    /// session holds it.
-    init?(role: String, pool: PostgresConnectionPool) throws {
+    /// Takes the lock for `role` on a new connection, asking every 5 ms for up to `seconds`
+    /// (on that one connection); nil (the connection closed) when another session still holds it.
+    init?(role: String, pool: PostgresConnectionPool, waitingUpTo seconds: Double) throws {
         let session = try pool.dedicated()
-        let taken: Bool
+        let deadline = Date().addingTimeInterval(seconds)
+        var taken = false
         do {
-            taken = try session.rows(
-                "SELECT pg_try_advisory_lock(\(PostgresSchema.leadLock), hashtext(?))", [.text(role)]
-            )[0][0].bool
+            while true {
+                taken = try session.rows(
+                    "SELECT pg_try_advisory_lock(\(PostgresSchema.leadLock), hashtext(?))", [.text(role)]
+                )[0][0].bool
+                guard !taken, Date() < deadline else { break }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
         } catch {
             try? session.connection.close().wait()
             throw error

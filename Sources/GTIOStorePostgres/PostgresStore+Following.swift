@@ -2,10 +2,10 @@ import GTIOStore
 
 extension PostgresStore {
     /// The lead is a session-level advisory lock (`PostgresLease`).
-    public func lead(_ role: String) throws -> (any StoreLease)? {
+    public func lead(_ role: String, waitingUpTo seconds: Double) throws -> (any StoreLease)? {
         guard !isReadOnly else { throw StoreError.readOnly(path: location) }
         do {
-            return try PostgresLease(role: role, pool: pool)
+            return try PostgresLease(role: role, pool: pool, waitingUpTo: seconds)
         } catch {
             throw translate(error)
         }

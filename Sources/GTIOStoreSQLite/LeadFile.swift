@@ -15,16 +15,21 @@ final class LeadFile: StoreLease, @unchecked Sendable {
     private let lock = NSLock()
     private var descriptor: Int32?
 
-    /// Takes the lock on `path`, creating the file; nil when another process holds it.
-    init?(path: String) throws(StoreError) {
+    /// Takes the lock on `path`, creating the file, trying every 5 ms for up to `seconds`; nil
+    /// when another process still holds it then.
+    init?(path: String, waitingUpTo seconds: Double) throws(StoreError) {
         let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard opened >= 0 else {
             throw .cannotOpen(path: path, reason: "the lead file cannot be opened: \(String(cString: strerror(errno)))")
         }
+        let deadline = Date().addingTimeInterval(seconds)
         while flock(opened, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
-            close(opened)
-            return nil
+            guard errno == EWOULDBLOCK, Date() < deadline else {
+                close(opened)
+                return nil
+            }
+            usleep(5_000)
         }
         // Who leads, for an operator looking at the file.
         let note = "pid \(getpid())\n"

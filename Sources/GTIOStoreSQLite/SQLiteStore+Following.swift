@@ -2,9 +2,9 @@ import GTIOStore
 
 extension SQLiteStore {
     /// The lead is a lock on a file beside the store (`LeadFile`).
-    public func lead(_ role: String) throws -> (any StoreLease)? {
+    public func lead(_ role: String, waitingUpTo seconds: Double) throws -> (any StoreLease)? {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
-        return try LeadFile(path: leadPath(role))
+        return try LeadFile(path: leadPath(role), waitingUpTo: seconds)
     }
 
     public func isLed(_ role: String) throws -> Bool {

@@ -568,6 +568,21 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.all)
+    func aLeadWaitedForIsTakenOnceItsHolderLetsGo(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let other = try backend.open(in: folder)
+        let lease = try #require(try store.lead("catch-up"))
+        let started = Date()
+        #expect(try other.lead("catch-up", waitingUpTo: 0.2) == nil)
+        #expect(Date().timeIntervalSince(started) >= 0.2, "it waited the time given")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { lease.release() }
+        let taken = try #require(try other.lead("catch-up", waitingUpTo: 30))
+        #expect(!lease.isHeld && taken.isHeld)
+        #expect(try store.lead("catch-up") == nil)
+        taken.release()
+    }
+
+    @Test(arguments: StoreBackend.all)
     func aWatchWakesWhenAnotherStoreObjectCommitsEvents(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
         let writer = try backend.open(in: folder)

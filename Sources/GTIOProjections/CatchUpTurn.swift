@@ -1,0 +1,29 @@
+import Foundation
+import GTIOStore
+
+/// One process at a time catches a store's read models up; the next goes on from what the one
+/// before wrote (the tables and its saved fold state) rather than folding the same events again.
+///
+/// Two writers that finish together (two ingesters of one server, an ingest beside a decision)
+/// otherwise each fold everything since the tables' checkpoint and race to write it. The turn
+/// is a lead of its own role (`EventStore.lead`), so the operating system or the server lets go
+/// of it when its holder dies, however it dies.
+public enum CatchUpTurn {
+    /// The role whose lead a process holds while it catches the tables up.
+    public static let role = "catch-up"
+
+    /// The turn of `store`, once no other process holds it; `longWait` is called once the wait
+    /// has passed a second, for the caller to say what it waits for. Nil for a store this process
+    /// may not write, which cannot catch anything up anyway.
+    public static func take(_ store: any EventStore, longWait: () -> Void = {}) throws -> (any StoreLease)? {
+        do {
+            if let turn = try store.lead(role, waitingUpTo: 1) { return turn }
+            longWait()
+            while true {
+                if let turn = try store.lead(role, waitingUpTo: 60) { return turn }
+            }
+        } catch let error as StoreError where error == .readOnly(path: store.location) {
+            return nil
+        }
+    }
+}
