@@ -143,7 +143,7 @@ let package = Package(
         // What only the SQLite backend has: its file checks, triggers seen from SQL, bulk inserts.
         .testTarget(
             name: "GTIOStoreSQLiteTests",
-            dependencies: ["GTIOStore", "GTIOStoreSQLite", "GTIOTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["GTIOStore", "GTIOStoreSQLite", "GTIOSimulation", "GTIOTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "GTIOIngestTests",
             dependencies: ["GTIOIngest", "GTIOSimulation", "GTIOStoreSQLite", "GTIOTestSupport"]),

@@ -22,7 +22,7 @@ if [ -z "$gtio" ]; then
   gtio=$PWD/.build/release/gtio
 fi
 port=${PORT:-18480}
-events=$((seconds * 150000))
+events=$((seconds * 200000))
 [ -f "$work/demo.jsonl" ] || "$gtio" demo --events "$events" --seed 9 --out "$work/demo.jsonl"
 
 # The yardstick: ingest of the same events, one process, fresh store.
@@ -95,9 +95,14 @@ run_post() {  # batch connections label first-line
   grep -E '^ +(50|90|99)%' "$work/wrk-$3.txt" | tr -s ' ' | sed 's/^/   latency/'
   grep -E 'Non-2xx|Socket errors' "$work/wrk-$3.txt" || true
 }
-# Each run posts lines the runs before did not, so that its events are new.
+# Each run posts lines the runs before did not, so that its events are new: the single events
+# start past the lines the batches reached (each wrk thread takes every other batch of 100).
 run_post 100 32 "batches of 100, 32 connections" 0
-run_post 1 64 "single events, 64 connections" $((events * 2 / 3))
+single_from=$(( $(last_seq) + 100000 ))
+if [ $(( events - single_from )) -lt $(( seconds * 20000 )) ]; then
+  echo "single events: too few new lines left after the batches ($((events - single_from))); give more seconds" >&2
+fi
+run_post 1 64 "single events, 64 connections" "$single_from"
 
 for i in $(seq 1 50); do curl -s "http://127.0.0.1:$port/ready" | grep -q '"ready":true' && break; sleep 0.2; done
 wrk -t2 -c64 -d"${seconds}s" --latency -H "Authorization: Bearer $read" "http://127.0.0.1:$port/v1/looks/popular?limit=10" > "$work/wrk-read.txt"

@@ -5,13 +5,14 @@ import GTIOCatalog
 
 extension SQLiteStore {
     public func append(_ batch: EventBatch) throws -> AppendOutcome {
-        try writeDatabase { db in try Self.append(batch, in: db, signer: signer) }
+        try writeDatabase { db in try Self.append(batch, in: db, signer: signer, recentIDs: recentIDs) }
     }
 
     /// Appends inside an open write transaction; `SQLiteStore.append` wraps it in one. Callers
     /// that check something before appending (a moderator's decision) do both in one transaction.
     /// With a `signer`, the batch's head and record are signed in the same transaction.
-    public static func append(_ batch: EventBatch, in db: Database, signer: BatchSigner?) throws -> AppendOutcome {
+    /// `recentIDs` are the store's: the ids `event_ids` does not hold yet.
+    static func append(_ batch: EventBatch, in db: Database, signer: BatchSigner?, recentIDs: RecentIDs) throws -> AppendOutcome {
         var outcome = AppendOutcome()
         outcome.read = batch.read
         outcome.rejected = batch.rejected.count
@@ -20,7 +21,10 @@ extension SQLiteStore {
         let lastSeq = end.seq, batchNumber = end.batch + 1
         var previousHash = end.head
 
-        let isNew = try insertIDs(of: batch, in: db)
+        try recentIDs.prepare(in: db, end: end.seq, head: end.head)
+        // A batch this large shares `event_ids`' pages by itself: its ids go in with it.
+        let direct = batch.events.count >= recentIDs.largeBatch
+        let isNew = try newIDs(of: batch, recent: recentIDs, inserting: direct, in: db)
 
         var inserter = try EventInserter(db)
         var chain = EventHashChain()
@@ -37,10 +41,17 @@ extension SQLiteStore {
             seq += 1
             previousHash = batch.link(index, after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, chain: &chain)
             try inserter.insert(event, seq: seq, recorded: recorded, batch: batchNumber, hash: previousHash, in: db)
+            if direct {
+                recentIDs.advance(seq: seq, hash: previousHash)
+            } else {
+                recentIDs.add(event.id, seq: seq, hash: previousHash)
+            }
 
             if openLines.contains(line) { seqOfLine[line] = .some(seq) }
         }
         try inserter.recordDays(in: db)
+        // Twice the ids this batch added, so that a run moves in before the next is due.
+        try recentIDs.move(budget: 2 * Int(seq - lastSeq) + 64, in: db)
         if seq > lastSeq {
             outcome.appended = Int(seq - lastSeq)
             outcome.firstSeq = lastSeq + 1
@@ -71,11 +82,11 @@ extension SQLiteStore {
         return (seq, head ?? EventHashChain.genesis, batch)
     }
 
-    /// Inserts the batch's ids into `event_ids` in sorted order and says, per event in input
-    /// order, whether its id was new; among equal ids the earliest line wins. Sorted inserts
-    /// touch the id B-tree's pages in order, faster than a UNIQUE index on the events
-    /// themselves (docs/PERFORMANCE.md).
-    private static func insertIDs(of batch: EventBatch, in db: Database) throws -> [Bool] {
+    /// Says, per event in input order, whether its id is new to the log: not among the recent
+    /// ids (`RecentIDs`), not in `event_ids`, and not an earlier line's of the batch (among equal
+    /// ids the earliest line wins). With `inserting`, the new ids are inserted into `event_ids`
+    /// as they are found. The look-ups go in sorted order, through `event_ids`' pages in turn.
+    private static func newIDs(of batch: EventBatch, recent: RecentIDs, inserting: Bool, in db: Database) throws -> [Bool] {
         let events = batch.events
         // Sort on an 8-byte big-endian prefix first: comparing whole Swift strings is slower.
         var keys: [(prefix: UInt64, index: Int)] = events.indices.map { index in
@@ -93,11 +104,22 @@ extension SQLiteStore {
             if idA.elementsEqual(idB) { return a.index < b.index }
             return idA.lexicographicallyPrecedes(idB)
         }
-        let insertID = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
+        let indexed = SQLiteStatementBinding(try db.cachedStatement(sql: "SELECT 1 FROM event_ids WHERE id = ?"))
+        let insert = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
         var isNew = [Bool](repeating: false, count: events.count)
+        var previous: String.UTF8View?
         for key in keys {
-            insertID.bind(1, events[key.index].event.id)
-            isNew[key.index] = try insertID.step(db) == 1
+            let id = events[key.index].event.id
+            defer { previous = id.utf8 }
+            if let previous, previous.elementsEqual(id.utf8) { continue }
+            if recent.contains(id) { continue }
+            if inserting {
+                insert.bind(1, id)
+                isNew[key.index] = try insert.step(db) == 1
+            } else {
+                indexed.bind(1, id)
+                isNew[key.index] = try !indexed.hasRow(db)
+            }
         }
         return isNew
     }

@@ -49,6 +49,10 @@ extension SQLiteStore {
     public func appendCommitted(_ batches: [CommittedBatch]) throws {
         try writeDatabase { db in
             var (lastSeq, head, lastBatch) = try Self.logEnd(in: db)
+            // Every id in `event_ids` first, so that each copied id is checked there alone; the
+            // copied ones go in directly, and `event_ids_through` moves past them.
+            try recentIDs.prepare(in: db, end: lastSeq, head: head)
+            try recentIDs.moveAll(in: db)
             var inserter = try EventInserter(db)
             let insertID = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
             var chain = EventHashChain()
@@ -69,6 +73,8 @@ extension SQLiteStore {
                 lastSeq += Int64(batch.events.count)
             }
             try inserter.recordDays(in: db)
+            try db.execute(sql: "UPDATE event_ids_through SET seq = ?", arguments: [lastSeq])
+            recentIDs.invalidate()
         }
     }
 

@@ -93,7 +93,7 @@ extension SQLiteStore {
                 switch validate(bytes) {
                 case .success(let event):
                     let batch = EventBatch(source: entry.source, events: [(entry.line, event)])
-                    let appended = try Self.append(batch, in: db, signer: signer)
+                    let appended = try Self.append(batch, in: db, signer: signer, recentIDs: recentIDs)
                     try db.execute(
                         sql: "UPDATE quarantine SET status = ?, seq = ?, settled = ? WHERE entry = ?",
                         arguments: [appended.appended == 1 ? "appended" : "duplicate", appended.lastSeq, recorded, entry.entry])

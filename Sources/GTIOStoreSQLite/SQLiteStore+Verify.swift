@@ -111,21 +111,35 @@ extension SQLiteStore {
             properties: properties.next)
     }
 
-    /// The dedup index must hold exactly the log's ids: one missing lets a re-ingest append that
-    /// id again, an extra one makes an event look like a duplicate that never was appended.
+    /// The dedup index must hold exactly the log's ids, less those of the newest events that
+    /// have not moved there yet (`RecentIDs`): one missing lets a re-ingest append that id again,
+    /// an extra one makes an event look like a duplicate that never was appended.
+    ///
+    /// Counted first: `event_ids` holds one row per distinct id, so it holds exactly the ids of
+    /// the events through `event_ids_through` and some of the newer ones' when it has as many
+    /// rows as those, no newer id is twice among the newer events, and every id through the mark
+    /// is there. A duplicated id, anywhere, makes the count come short.
     private static func idsDisagree(in db: Database) throws -> LogVerdict? {
-        let events = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM events") ?? 0
+        let through = try RecentIDs.storedThrough(in: db)
+        let end = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0
+        guard through <= end else {
+            return .broken(seq: end, problem: "dedup index: event_ids_through stands at seq \(through), past the log's end (events after it were removed)")
+        }
         let ids = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM event_ids") ?? 0
-        guard events != ids else { return nil }
-        if let row = try Row.fetchOne(db, sql: """
+        let early = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM events WHERE seq > ? AND id IN event_ids", arguments: [through]) ?? 0
+        let newerTwice = try Row.fetchOne(db, sql: """
+            SELECT id, MIN(seq), MAX(seq) FROM events WHERE seq > ? GROUP BY id HAVING COUNT(*) > 1 ORDER BY MAX(seq) LIMIT 1
+            """, arguments: [through])
+        if ids == through + early, newerTwice == nil { return nil }
+        if let row = try newerTwice ?? Row.fetchOne(db, sql: """
             SELECT id, MIN(seq), MAX(seq) FROM events GROUP BY id HAVING COUNT(*) > 1 ORDER BY MAX(seq) LIMIT 1
             """) {
             let id: String = row[0], first: Int64 = row[1], again: Int64 = row[2]
             return .broken(seq: again, problem: "duplicated: id \(id) was appended at seq \(first) and again here (its dedup row was deleted)")
         }
-        if let seq = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events WHERE id NOT IN (SELECT id FROM event_ids)") {
+        if let seq = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events WHERE seq <= ? AND id NOT IN event_ids", arguments: [through]) {
             return .broken(seq: seq, problem: "dedup index: this event's id is missing from event_ids (a re-ingest would append it twice)")
         }
-        return .broken(seq: 0, problem: "dedup index: event_ids holds \(ids) ids for \(events) events (ids without an event)")
+        return .broken(seq: 0, problem: "dedup index: event_ids holds \(ids) ids for \(through + early) events (ids without an event)")
     }
 }

@@ -24,6 +24,9 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// Signs the head of every batch this process appends, when given.
     public let signer: BatchSigner?
 
+    /// The ids of the newest events, which the dedup index does not hold yet (`RecentIDs`).
+    let recentIDs = RecentIDs()
+
     /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
     /// `readOnly` opens an existing store without ever writing to it, not even to migrate it:
     /// a missing file is `.missing`, and a store whose schema is older than this build's

@@ -85,7 +85,7 @@ extension SQLiteStore {
     }
 
     public func write<T>(_ body: (any LogWriting) throws -> T) throws -> T {
-        try writeDatabase { db in try body(SQLiteTransaction(db: db, tablesSchema: TablesFile.schema, signer: signer)) }
+        try writeDatabase { db in try body(SQLiteTransaction(db: db, tablesSchema: TablesFile.schema, signer: signer, recentIDs: recentIDs)) }
     }
 
     public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {

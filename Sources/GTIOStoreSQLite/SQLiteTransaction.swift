@@ -9,6 +9,8 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     var tablesSchema = "main"
     /// Signs each appended batch's head, when the store was opened with a key.
     var signer: BatchSigner? = nil
+    /// The store's ids that the dedup index does not hold yet; a scratch database appends nothing.
+    var recentIDs: RecentIDs? = nil
 
     // MARK: Reading
 
@@ -27,7 +29,8 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     // MARK: The log
 
     func append(_ batch: EventBatch) throws -> AppendOutcome {
-        try SQLiteStore.append(batch, in: db, signer: signer)
+        guard let recentIDs else { throw StoreError.database("this transaction is over tables only: it cannot append events") }
+        return try SQLiteStore.append(batch, in: db, signer: signer, recentIDs: recentIDs)
     }
 
     func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {

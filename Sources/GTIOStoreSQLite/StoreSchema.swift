@@ -268,6 +268,22 @@ enum StoreSchema {
                 DROP INDEX IF EXISTS events_at;
                 """)
         }
+        migrator.registerMigration("v9 dedup index filled in sorted runs") { db in
+            // `event_ids` holds every id through this seq; the ids after it are the newest
+            // events' own, moved into `event_ids` in sorted runs (`RecentIDs`). A store from
+            // before holds them all. The mark only moves forward, and never past the log's end.
+            try db.execute(sql: """
+                CREATE TABLE event_ids_through (seq INTEGER NOT NULL);
+                INSERT INTO event_ids_through SELECT IFNULL(MAX(seq), 0) FROM events;
+                CREATE TRIGGER event_ids_through_one_row BEFORE INSERT ON event_ids_through
+                BEGIN SELECT RAISE(ABORT, 'event_ids_through has one row, made with the log'); END;
+                CREATE TRIGGER event_ids_through_kept BEFORE DELETE ON event_ids_through
+                BEGIN SELECT RAISE(ABORT, 'event_ids_through cannot be deleted'); END;
+                CREATE TRIGGER event_ids_through_forward BEFORE UPDATE ON event_ids_through
+                WHEN NEW.seq < OLD.seq OR NEW.seq > (SELECT IFNULL(MAX(seq), 0) FROM events)
+                BEGIN SELECT RAISE(ABORT, 'event_ids_through only moves forward, and never past the log''s end'); END;
+                """)
+        }
         return migrator
     }
 }

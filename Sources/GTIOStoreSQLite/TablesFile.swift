@@ -39,7 +39,7 @@ enum TablesFile {
     /// The tables that belong to the log, which stay in its file; everything else a store
     /// created there before the tables had a file of their own moves here.
     static let logTables: Set<String> = [
-        "events", "event_lists", "event_ids", "batches", "quarantine", "batch_signatures",
+        "events", "event_lists", "event_ids", "event_ids_through", "batches", "quarantine", "batch_signatures",
         "event_properties", "event_days", "log_identity", "grdb_migrations",
     ]
 

@@ -28,11 +28,18 @@ import GTIOStore
 
     @Test func theDatabaseRefusesUpdatesDeletesAndGaps() throws {
         let store = try store()
+        // The ids in `event_ids` at once, so that there are rows to refuse deleting there.
+        store.recentIDs.minimumRun = 1
         _ = try store.append(batch([heart("a"), heart("b")]))
+        #expect(try store.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM event_ids") } == 2)
         for sql in [
             "UPDATE events SET user = 'mallory' WHERE seq = 1",
             "DELETE FROM events WHERE seq = 2",
             "DELETE FROM event_ids",
+            "DELETE FROM event_ids_through",
+            "UPDATE event_ids_through SET seq = 1",
+            "UPDATE event_ids_through SET seq = 3",
+            "INSERT INTO event_ids_through (seq) VALUES (2)",
             "UPDATE batches SET appended = 0",
             "INSERT INTO events (seq, id, type, at, recorded, v, original, batch) VALUES (9, 'z', 'track', 0, 0, 1, '{}', 1)",
             "INSERT OR REPLACE INTO events (seq, id, type, at, recorded, v, original, batch) VALUES (1, 'z', 'track', 0, 0, 1, '{}', 1)",

@@ -79,6 +79,20 @@ public struct SQLiteStatementBinding {
         check(sqlite3_bind_double(handle, index, number), index)
     }
 
+    /// Whether the statement (a query) gives a row; resets it and clears its bindings.
+    func hasRow(_ db: Database) throws -> Bool {
+        let code = sqlite3_step(handle)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        guard code == SQLITE_ROW || code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+        return code == SQLITE_ROW
+    }
+
     /// Runs the statement to completion, resets it and clears its bindings, and returns how
     /// many rows it changed.
     @discardableResult

@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+import GTIOCatalog
+import GTIOStore
+
+/// The ids of the log's newest events, which the dedup index (`event_ids`) does not hold yet,
+/// and their move into it in sorted runs.
+///
+/// Producer ids are random, so an id inserted into `event_ids` on its own lands on a B-tree
+/// page of its own: a commit of 1,600 new ids rewrote ~1,600 pages, and the collector's commits
+/// spent most of their time writing those pages to the write-ahead log and checkpointing them
+/// back (docs/PERFORMANCE.md). Ids now wait until there are enough of them to share pages.
+/// `event_ids_through` says through which seq `event_ids` holds every id; the ids of the events
+/// after it are read from the events themselves and kept here, and an append checks a new id
+/// against both. Once there are `runLength` of them, they are sorted and moved into `event_ids`
+/// a slice per append, so that no one commit pays for the whole run. A large batch (an ingest's)
+/// has enough ids of its own: they go into `event_ids` with their events, as they always did.
+///
+/// What is kept here is checked against the log at the start of every append (the log's end and
+/// that event's hash), so that what another process committed is read, and it is dropped when
+/// a transaction of this process rolls back.
+final class RecentIDs: @unchecked Sendable {
+    // @unchecked: only touched inside write transactions of the log, which its writer
+    // connection runs one at a time on its own queue (rollbacks are reported there too).
+
+    /// Through which seq `event_ids` holds every id; nil when what is kept here must be read again.
+    private var through: Int64?
+    /// The log's end as last seen, and that event's hash.
+    private var end: Int64 = 0
+    private var endHash: [UInt8] = []
+    /// The ids of the events after `through` (those of a run being moved too), in seq order.
+    private var recent: [(seq: Int64, id: String)] = []
+    private var members: Set<ExactText> = []
+    /// A run being moved into `event_ids`: the recent ids through seq `through`, sorted by their
+    /// bytes, of which the first `moved` are in.
+    private var run: (ids: [String], through: Int64, moved: Int)?
+
+    /// The fewest ids a run moves (tests make it small, to see runs in a few events).
+    var minimumRun = 65_536
+    /// How many events a batch needs for its ids to go into `event_ids` with them rather than
+    /// wait here: enough to share pages by themselves.
+    var largeBatch = 4_096
+
+    /// How many ids wait before a run starts: enough to share `event_ids`' pages (a run touches at
+    /// most every page once), and few enough to read back quickly in a process that appends once.
+    func runLength(logEnd: Int64) -> Int {
+        Int(min(max(262_144, Int64(minimumRun)), max(Int64(minimumRun), logEnd / 16)))
+    }
+
+    /// Brings what is kept here in step with the log, inside an append's write transaction:
+    /// `end` and `head` are the log's last seq and that event's hash as the transaction reads them.
+    func prepare(in db: Database, end: Int64, head: [UInt8]) throws {
+        let stored = try Self.storedThrough(in: db)
+        db.afterNextTransaction(onCommit: { _ in }, onRollback: { [weak self] _ in self?.through = nil })
+        if let through, stored >= through, try isPrefix(ofLogEndingAt: end, head: head, in: db) {
+            try read(after: self.end, through: end, in: db)
+            if stored > through {
+                drop(through: stored)
+                self.through = stored
+            }
+        } else {
+            through = stored
+            recent = []
+            members = []
+            run = nil
+            try read(after: stored, through: end, in: db)
+        }
+        self.end = end
+        endHash = head
+    }
+
+    /// Whether `id` is among the recent ids (`event_ids` holds the others).
+    func contains(_ id: String) -> Bool {
+        !members.isEmpty && members.contains(ExactText(id))
+    }
+
+    /// Notes the event just appended at `seq`, with `hash`, whose id waits outside `event_ids`.
+    func add(_ id: String, seq: Int64, hash: [UInt8]) {
+        recent.append((seq, id))
+        members.insert(ExactText(id))
+        advance(seq: seq, hash: hash)
+    }
+
+    /// Notes the event just appended at `seq`, with `hash`, whose id went into `event_ids` with it.
+    func advance(seq: Int64, hash: [UInt8]) {
+        end = seq
+        endHash = hash
+    }
+
+    /// Moves up to `budget` recent ids into `event_ids`, starting a run when enough wait, and
+    /// moves `event_ids_through` when a run is all in.
+    func move(budget: Int, in db: Database) throws {
+        if run == nil, recent.count >= runLength(logEnd: end), let last = recent.last {
+            run = (Self.sortedByBytes(recent.map(\.id)), last.seq, 0)
+        }
+        if let (ids, runThrough, moved) = run {
+            let stop = moved + min(budget, ids.count - moved)
+            let insert = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
+            for id in ids[moved..<stop] {
+                insert.bind(1, id)
+                try insert.step(db)
+            }
+            run?.moved = stop
+            if stop == ids.count { drop(through: runThrough) }
+        }
+        // Through the event before the first id still waiting (ids inserted with their events,
+        // by a large batch, never wait).
+        let mark = (recent.first?.seq ?? end + 1) - 1
+        if mark > through ?? 0 {
+            try db.execute(sql: "UPDATE event_ids_through SET seq = ?", arguments: [mark])
+            through = mark
+        }
+    }
+
+    /// Moves every recent id into `event_ids` and `event_ids_through` to the log's end: what a
+    /// copy of committed batches wants before it inserts their ids itself.
+    func moveAll(in db: Database) throws {
+        run = (Self.sortedByBytes(recent.map(\.id)), end, 0)
+        try move(budget: .max, in: db)
+    }
+
+    /// Forgets everything kept here: the next append reads it again.
+    func invalidate() {
+        through = nil
+    }
+
+    /// `event_ids_through`'s seq (a store from before it holds every id in `event_ids`).
+    static func storedThrough(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM event_ids_through")) ?? 0
+    }
+
+    /// Whether the log as last seen is a prefix of the log ending at `end` with `head`: the same
+    /// event, with the same hash, at the end seen last. Not so after a rollback of this process
+    /// or a store file replaced.
+    private func isPrefix(ofLogEndingAt end: Int64, head: [UInt8], in db: Database) throws -> Bool {
+        if end == self.end { return head == endHash }
+        guard end > self.end else { return false }
+        if self.end == 0 { return true }
+        let hash = try Data.fetchOne(db.cachedStatement(sql: "SELECT hash FROM events WHERE seq = ?"), arguments: [self.end])
+        return hash.map(Array.init) == endHash
+    }
+
+    /// Reads the ids of the events after `after` through `end` from the log.
+    private func read(after: Int64, through end: Int64, in db: Database) throws {
+        guard end > after else { return }
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT seq, id FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"),
+                                       arguments: [after, end])
+        while let row = try rows.next() {
+            let seq: Int64 = row[0], id: String = row[1]
+            recent.append((seq, id))
+            members.insert(ExactText(id))
+        }
+    }
+
+    /// Forgets the recent ids through `seq`, which `event_ids` now holds, and a run they end.
+    private func drop(through seq: Int64) {
+        let kept = recent.partitioningIndex { $0.seq > seq }
+        for entry in recent[..<kept] { members.remove(ExactText(entry.id)) }
+        recent.removeFirst(kept)
+        if let run, run.through <= seq { self.run = nil }
+    }
+
+    /// `ids` in the order of their bytes (SQLite's order for `event_ids`), so that a run's inserts
+    /// go through the B-tree's pages in turn. An 8-byte prefix compared as an integer first.
+    static func sortedByBytes(_ ids: [String]) -> [String] {
+        var keyed: [(prefix: UInt64, id: String)] = ids.map { id in
+            var prefix: UInt64 = 0, taken = 0
+            for byte in id.utf8.prefix(8) {
+                prefix = prefix << 8 | UInt64(byte)
+                taken += 1
+            }
+            return (prefix << (8 * UInt64(8 - taken)), id)
+        }
+        keyed.sort { a, b in
+            a.prefix != b.prefix ? a.prefix < b.prefix : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
+        return keyed.map(\.id)
+    }
+}
+
+private extension Array {
+    /// The index of the first element for which `isAfter` holds, all after it holding too.
+    func partitioningIndex(where isAfter: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAfter(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

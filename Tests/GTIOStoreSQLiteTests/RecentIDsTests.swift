@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import GTIOSimulation
+import GTIOStore
+import GTIOTestSupport
+import Testing
+@testable import GTIOStoreSQLite
+
+/// The newest events' ids wait outside the dedup index and move in by sorted runs
+/// (`RecentIDs`); dedup stays exact whoever appends, whatever rolls back.
+@Suite struct RecentIDsTests {
+    let folder = TemporaryDirectory()
+    struct Undone: Error {}
+
+    /// Appends from two store objects on one file (each keeps its own recent ids, as two
+    /// processes would), in runs of a few ids, with ids repeated within a batch, within a
+    /// transaction, among the waiting ids and among the moved ones, and with transactions
+    /// rolled back after their appends: each id is in the log once, at its first committed
+    /// append, the log verifies, and `event_ids` holds every id through its mark.
+    @Test(arguments: 0..<16) func everyIDIsLoggedOnceAtItsFirstCommittedAppend(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let path = folder.file("recent-\(seed).gtio")
+        let stores = try [SQLiteStore(path: path), SQLiteStore(path: path)]
+        // Runs that move in one append, and runs longer than an append moves (64 and twice its
+        // new ids), which a transaction rolled back can interrupt.
+        for store in stores { store.recentIDs.minimumRun = [1, 8, 40, 150].randomElement(using: &random)! }
+        // Batches large enough to insert their ids with their events, in turn with waiting ones.
+        for store in stores { store.recentIDs.largeBatch = [6, 10, 4_096].randomElement(using: &random)! }
+        func ids() -> [String] {
+            (0..<Int.random(in: 0...12, using: &random)).map { _ in "e\(Int.random(in: 0..<400, using: &random))" }
+        }
+        var expected: [String] = []
+        var logged: Set<String> = []
+        func expect(_ ids: [String], _ outcome: AppendOutcome) {
+            let new = ids.filter { logged.insert($0).inserted }
+            expected += new
+            #expect(outcome.appended == new.count, "\(ids)")
+            #expect(outcome.duplicates == ids.count - new.count, "\(ids)")
+        }
+        for _ in 0..<150 {
+            let store = stores[Int.random(in: 0...1, using: &random)]
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0:
+                let undone = ids()
+                #expect(throws: Undone.self) {
+                    try store.write { tx in
+                        _ = try tx.append(batch(undone.map { heart($0) }))
+                        throw Undone()
+                    }
+                }
+            case 1:
+                let (first, second) = (ids(), ids())
+                let outcomes = try store.write { tx in
+                    [try tx.append(batch(first.map { heart($0) })), try tx.append(batch(second.map { heart($0) }))]
+                }
+                expect(first, outcomes[0])
+                expect(second, outcomes[1])
+            default:
+                let appended = ids()
+                expect(appended, try store.append(batch(appended.map { heart($0) })))
+            }
+        }
+        let (inLog, through, indexed) = try stores[0].pool.read { db in
+            (try String.fetchAll(db, sql: "SELECT id FROM events ORDER BY seq"),
+             try Int64.fetchOne(db, sql: "SELECT seq FROM event_ids_through") ?? 0,
+             Set(try String.fetchAll(db, sql: "SELECT id FROM event_ids")))
+        }
+        #expect(inLog == expected)
+        #expect(through > 0, "runs moved ids into event_ids")
+        #expect(Set(expected.prefix(Int(through))).isSubset(of: indexed))
+        #expect(indexed.isSubset(of: Set(expected)))
+        guard case .intact = try stores[0].verify() else {
+            Issue.record("the log does not verify: \(try stores[0].verify())")
+            return
+        }
+    }
+
+    /// A transaction rolled back after its append moved a slice of a run into `event_ids`
+    /// takes the slice back out: the run moves it again, and the ids stay duplicates.
+    @Test func aSliceRolledBackIsMovedAgain() throws {
+        let store = try SQLiteStore(path: folder.file("undone.gtio"))
+        store.recentIDs.minimumRun = 200
+        // The twentieth batch starts a run of the 200 ids and moves 84 of them in (twice its 10, and 64).
+        for first in stride(from: 0, to: 200, by: 10) {
+            _ = try store.append(batch((first..<first + 10).map { heart("a\($0)") }))
+        }
+        // Only a duplicate: nothing appended, but 64 more of the run move in, until the rollback.
+        #expect(throws: Undone.self) {
+            try store.write { tx in
+                #expect(try tx.append(batch([heart("a0")])).duplicates == 1)
+                throw Undone()
+            }
+        }
+        // The run starts again, with the first of these (seq 201), 66 ids per append.
+        for round in 0..<5 { _ = try store.append(batch([heart("b\(round)")])) }
+        let through = try store.pool.read { try Int64.fetchOne($0, sql: "SELECT seq FROM event_ids_through") }
+        #expect(through == 201)
+        guard case .intact = try store.verify() else {
+            Issue.record("the log does not verify: \(try store.verify())")
+            return
+        }
+        let again = try store.append(batch((0..<200).map { heart("a\($0)") }))
+        #expect(again.appended == 0 && again.duplicates == 200)
+    }
+
+    /// A run starts once enough ids wait, and moves a slice per append until it is all in.
+    @Test func aRunMovesInSlicesAndThenMovesTheMark() throws {
+        let store = try SQLiteStore(path: folder.file("slices.gtio"))
+        store.recentIDs.minimumRun = 200
+        func state() throws -> (through: Int64, indexed: Int) {
+            try store.pool.read { db in
+                (try Int64.fetchOne(db, sql: "SELECT seq FROM event_ids_through") ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_ids") ?? 0)
+            }
+        }
+        _ = try store.append(batch((0..<199).map { heart("a\($0)") }))
+        #expect(try state() == (0, 0))
+        // 200 wait: a run of them starts, and this append moves twice its own ids and 64.
+        _ = try store.append(batch([heart("b0")]))
+        #expect(try state() == (0, 66))
+        _ = try store.append(batch((1...30).map { heart("b\($0)") }))
+        #expect(try state() == (0, 66 + 124))
+        _ = try store.append(batch([heart("c0")]))
+        #expect(try state() == (200, 200))
+        // A new process reads the 32 ids still waiting, and finds them.
+        let other = try SQLiteStore(path: folder.file("slices.gtio"))
+        let again = try other.append(batch([heart("b7"), heart("c0"), heart("a5"), heart("d0")]))
+        #expect(again.appended == 1 && again.duplicates == 3)
+    }
+}
