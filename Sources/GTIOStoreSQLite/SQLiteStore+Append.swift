@@ -112,7 +112,7 @@ extension SQLiteStore {
             let id = events[key.index].event.id
             defer { previous = id.utf8 }
             if let previous, previous.elementsEqual(id.utf8) { continue }
-            if recent.contains(id) { continue }
+            if try recent.contains(id, in: db) { continue }
             if inserting {
                 insert.bind(1, id)
                 isNew[key.index] = try insert.step(db) == 1

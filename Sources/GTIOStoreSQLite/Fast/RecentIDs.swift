@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import GTIOCatalog
 import GTIOStore
 
@@ -18,7 +19,10 @@ import GTIOStore
 ///
 /// What is kept here is checked against the log at the start of every append (the log's end and
 /// that event's hash), so that what another process committed is read, and it is dropped when
-/// a transaction of this process rolls back.
+/// a transaction of this process rolls back. It is each waiting id's seq under a hash of its
+/// bytes, not the id: a process that appends once reads up to ~260 k of them, and a hash found
+/// is confirmed against the event at its seq, so the check stays exact. The hash is seeded per
+/// process (Swift's `Hasher`), so ids crafted to collide cannot be.
 final class RecentIDs: @unchecked Sendable {
     // @unchecked: only touched inside write transactions of the log, which its writer
     // connection runs one at a time on its own queue (rollbacks are reported there too).
@@ -28,11 +32,13 @@ final class RecentIDs: @unchecked Sendable {
     /// The log's end as last seen, and that event's hash.
     private var end: Int64 = 0
     private var endHash: [UInt8] = []
-    /// The ids of the events after `through` (those of a run being moved too), in seq order.
-    private var recent: [(seq: Int64, id: String)] = []
-    private var members: Set<ExactText> = []
-    /// A run being moved into `event_ids`: the recent ids through seq `through`, sorted by their
-    /// bytes, of which the first `moved` are in.
+    /// The waiting ids' seqs and hashes, in seq order.
+    private var recent: [(seq: Int64, hash: UInt64)] = []
+    /// The seq of the waiting id under each hash, and the few whose hash another took first.
+    private var seqByHash: [UInt64: Int64] = [:]
+    private var collided: [ExactText: Int64] = [:]
+    /// A run being moved into `event_ids`: the ids through seq `through`, sorted by their bytes,
+    /// of which the first `moved` are in.
     private var run: (ids: [String], through: Int64, moved: Int)?
 
     /// The fewest ids a run moves (tests make it small, to see runs in a few events).
@@ -40,6 +46,8 @@ final class RecentIDs: @unchecked Sendable {
     /// How many events a batch needs for its ids to go into `event_ids` with them rather than
     /// wait here: enough to share pages by themselves.
     var largeBatch = 4_096
+    /// The hash bits kept (tests keep two, so that ids collide all the time).
+    var hashMask: UInt64 = .max
 
     /// How many ids wait before a run starts: enough to share `event_ids`' pages (a run touches at
     /// most every page once), and few enough to read back quickly in a process that appends once.
@@ -61,7 +69,8 @@ final class RecentIDs: @unchecked Sendable {
         } else {
             through = stored
             recent = []
-            members = []
+            seqByHash = [:]
+            collided = [:]
             run = nil
             try read(after: stored, through: end, in: db)
         }
@@ -69,15 +78,16 @@ final class RecentIDs: @unchecked Sendable {
         endHash = head
     }
 
-    /// Whether `id` is among the recent ids (`event_ids` holds the others).
-    func contains(_ id: String) -> Bool {
-        !members.isEmpty && members.contains(ExactText(id))
+    /// Whether `id` is among the waiting ids (`event_ids` holds the others).
+    func contains(_ id: String, in db: Database) throws -> Bool {
+        guard !recent.isEmpty else { return false }
+        if let seq = seqByHash[hash(id)], try Self.id(at: seq, isExactly: id, in: db) { return true }
+        return !collided.isEmpty && collided[ExactText(id)] != nil
     }
 
     /// Notes the event just appended at `seq`, with `hash`, whose id waits outside `event_ids`.
     func add(_ id: String, seq: Int64, hash: [UInt8]) {
-        recent.append((seq, id))
-        members.insert(ExactText(id))
+        note(seq: seq, idHash: self.hash(id)) { ExactText(id) }
         advance(seq: seq, hash: hash)
     }
 
@@ -87,11 +97,13 @@ final class RecentIDs: @unchecked Sendable {
         endHash = hash
     }
 
-    /// Moves up to `budget` recent ids into `event_ids`, starting a run when enough wait, and
-    /// moves `event_ids_through` when a run is all in.
+    /// Moves up to `budget` waiting ids into `event_ids`, starting a run when enough wait, and
+    /// moves `event_ids_through` past the ids that no longer wait.
     func move(budget: Int, in db: Database) throws {
         if run == nil, recent.count >= runLength(logEnd: end), let last = recent.last {
-            run = (Self.sortedByBytes(recent.map(\.id)), last.seq, 0)
+            let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ? AND seq <= ?"),
+                                          arguments: [through ?? 0, last.seq])
+            run = (Self.sortedByBytes(ids), last.seq, 0)
         }
         if let (ids, runThrough, moved) = run {
             let stop = moved + min(budget, ids.count - moved)
@@ -112,10 +124,11 @@ final class RecentIDs: @unchecked Sendable {
         }
     }
 
-    /// Moves every recent id into `event_ids` and `event_ids_through` to the log's end: what a
+    /// Moves every waiting id into `event_ids` and `event_ids_through` to the log's end: what a
     /// copy of committed batches wants before it inserts their ids itself.
     func moveAll(in db: Database) throws {
-        run = (Self.sortedByBytes(recent.map(\.id)), end, 0)
+        let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ?"), arguments: [through ?? 0])
+        run = (Self.sortedByBytes(ids), end, 0)
         try move(budget: .max, in: db)
     }
 
@@ -140,24 +153,66 @@ final class RecentIDs: @unchecked Sendable {
         return hash.map(Array.init) == endHash
     }
 
-    /// Reads the ids of the events after `after` through `end` from the log.
+    /// Reads the ids of the events after `after` through `end` from the log, straight from
+    /// SQLite's bytes (no `String` per id).
     private func read(after: Int64, through end: Int64, in db: Database) throws {
         guard end > after else { return }
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT seq, id FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"),
-                                       arguments: [after, end])
-        while let row = try rows.next() {
-            let seq: Int64 = row[0], id: String = row[1]
-            recent.append((seq, id))
-            members.insert(ExactText(id))
+        seqByHash.reserveCapacity(seqByHash.count + Int(end - after))
+        recent.reserveCapacity(recent.count + Int(end - after))
+        let statement = try db.cachedStatement(sql: "SELECT seq, id FROM events WHERE seq > ? AND seq <= ? ORDER BY seq")
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        defer { sqlite3_reset(handle) }
+        sqlite3_bind_int64(handle, 1, after)
+        sqlite3_bind_int64(handle, 2, end)
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+            }
+            let seq = sqlite3_column_int64(handle, 0)
+            let bytes = SQLiteRowCursor.bytes(handle, 1) ?? UnsafeBufferPointer(start: nil, count: 0)
+            note(seq: seq, idHash: hash(UnsafeRawBufferPointer(bytes))) { ExactText(String(decoding: bytes, as: UTF8.self)) }
         }
     }
 
-    /// Forgets the recent ids through `seq`, which `event_ids` now holds, and a run they end.
+    /// Notes a waiting id by its seq and hash; `id` is asked for only when another waiting id
+    /// has the hash already.
+    private func note(seq: Int64, idHash: UInt64, id: () -> ExactText) {
+        recent.append((seq, idHash))
+        if seqByHash[idHash] == nil {
+            seqByHash[idHash] = seq
+        } else {
+            collided[id()] = seq
+        }
+    }
+
+    /// Forgets the waiting ids through `seq`, which `event_ids` now holds, and a run they end.
     private func drop(through seq: Int64) {
         let kept = recent.partitioningIndex { $0.seq > seq }
-        for entry in recent[..<kept] { members.remove(ExactText(entry.id)) }
+        for entry in recent[..<kept] where seqByHash[entry.hash] == entry.seq {
+            seqByHash[entry.hash] = nil
+        }
+        if !collided.isEmpty { collided = collided.filter { $0.value > seq } }
         recent.removeFirst(kept)
         if let run, run.through <= seq { self.run = nil }
+    }
+
+    /// Whether the event at `seq` has exactly the id `id`.
+    private static func id(at seq: Int64, isExactly id: String, in db: Database) throws -> Bool {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM events WHERE seq = ?"), arguments: [seq])?.isExactly(id) ?? false
+    }
+
+    private func hash(_ id: String) -> UInt64 {
+        var id = id
+        return id.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(bytes: bytes)
+        return UInt64(bitPattern: Int64(hasher.finalize())) & hashMask
     }
 
     /// `ids` in the order of their bytes (SQLite's order for `event_ids`), so that a run's inserts
