@@ -88,16 +88,7 @@ extension SQLiteStore {
     /// as they are found. The look-ups go in sorted order, through `event_ids`' pages in turn.
     private static func newIDs(of batch: EventBatch, recent: RecentIDs, inserting: Bool, in db: Database) throws -> [Bool] {
         let events = batch.events
-        // Sort on an 8-byte big-endian prefix first: comparing whole Swift strings is slower.
-        var keys: [(prefix: UInt64, index: Int)] = events.indices.map { index in
-            var prefix: UInt64 = 0
-            var taken = 0
-            for byte in events[index].event.id.utf8.prefix(8) {
-                prefix = prefix << 8 | UInt64(byte)
-                taken += 1
-            }
-            return (prefix << (8 * UInt64(8 - taken)), index)
-        }
+        var keys = events.indices.map { (prefix: RecentIDs.prefix(events[$0].event.id), index: $0) }
         keys.sort { a, b in
             if a.prefix != b.prefix { return a.prefix < b.prefix }
             let idA = events[a.index].event.id.utf8, idB = events[b.index].event.id.utf8

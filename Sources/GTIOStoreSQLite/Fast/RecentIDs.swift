@@ -218,18 +218,22 @@ final class RecentIDs: @unchecked Sendable {
     /// `ids` in the order of their bytes (SQLite's order for `event_ids`), so that a run's inserts
     /// go through the B-tree's pages in turn. An 8-byte prefix compared as an integer first.
     static func sortedByBytes(_ ids: [String]) -> [String] {
-        var keyed: [(prefix: UInt64, id: String)] = ids.map { id in
-            var prefix: UInt64 = 0, taken = 0
-            for byte in id.utf8.prefix(8) {
-                prefix = prefix << 8 | UInt64(byte)
-                taken += 1
-            }
-            return (prefix << (8 * UInt64(8 - taken)), id)
-        }
+        var keyed = ids.map { (prefix: prefix($0), id: $0) }
         keyed.sort { a, b in
             a.prefix != b.prefix ? a.prefix < b.prefix : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
         return keyed.map(\.id)
+    }
+
+    /// The first eight bytes of `id`, big-endian, zero-padded: ids in this order are in the order
+    /// of their bytes, but for ties, and comparing integers is quicker than comparing strings.
+    static func prefix(_ id: String) -> UInt64 {
+        var prefix: UInt64 = 0, taken = 0
+        for byte in id.utf8.prefix(8) {
+            prefix = prefix << 8 | UInt64(byte)
+            taken += 1
+        }
+        return prefix << (8 * UInt64(8 - taken))
     }
 }
 
