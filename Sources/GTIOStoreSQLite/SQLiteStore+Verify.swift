@@ -131,11 +131,13 @@ extension SQLiteStore {
             SELECT id, MIN(seq), MAX(seq) FROM events WHERE seq > ? GROUP BY id HAVING COUNT(*) > 1 ORDER BY MAX(seq) LIMIT 1
             """, arguments: [through])
         if ids == through + early, newerTwice == nil { return nil }
+        // Two newer events with one id got past the waiting ids; otherwise a dedup row was lost.
+        let why = newerTwice != nil ? "past the dedup check" : "its dedup row was deleted"
         if let row = try newerTwice ?? Row.fetchOne(db, sql: """
             SELECT id, MIN(seq), MAX(seq) FROM events GROUP BY id HAVING COUNT(*) > 1 ORDER BY MAX(seq) LIMIT 1
             """) {
             let id: String = row[0], first: Int64 = row[1], again: Int64 = row[2]
-            return .broken(seq: again, problem: "duplicated: id \(id) was appended at seq \(first) and again here (its dedup row was deleted)")
+            return .broken(seq: again, problem: "duplicated: id \(id) was appended at seq \(first) and again here (\(why))")
         }
         if let seq = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events WHERE seq <= ? AND id NOT IN event_ids", arguments: [through]) {
             return .broken(seq: seq, problem: "dedup index: this event's id is missing from event_ids (a re-ingest would append it twice)")

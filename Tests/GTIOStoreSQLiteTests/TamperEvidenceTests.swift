@@ -146,6 +146,13 @@ import GTIOStore
         let missing = try #require(problem(try store.verify()))
         #expect(missing.seq == 1)
         #expect(missing.text.hasPrefix("dedup index: this event's id is missing"))
+
+        // With the mark past it, `a` is appended again; with the mark back, both are among the newer ids.
+        #expect(try store.append(batch([heart("a")])).appended == 1)
+        try execute(store, "UPDATE event_ids_through SET seq = 0")
+        let twice = try #require(problem(try store.verify()))
+        #expect(twice.seq == 4)
+        #expect(twice.text == "duplicated: id a was appended at seq 1 and again here (past the dedup check)")
     }
 
     @Test func anEditedBatchRecordIsNotTheOneSigned() throws {
