@@ -96,7 +96,7 @@ extension SQLiteStore {
             return idA.lexicographicallyPrecedes(idB)
         }
         let indexed = SQLiteStatementBinding(try db.cachedStatement(sql: "SELECT 1 FROM event_ids WHERE id = ?"))
-        let insert = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
+        let insert = try RecentIDs.insertID(in: db)
         var isNew = [Bool](repeating: false, count: events.count)
         var previous: String.UTF8View?
         for key in keys {

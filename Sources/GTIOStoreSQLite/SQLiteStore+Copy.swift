@@ -54,7 +54,7 @@ extension SQLiteStore {
             try recentIDs.prepare(in: db, end: lastSeq, head: head)
             try recentIDs.moveAll(in: db)
             var inserter = try EventInserter(db)
-            let insertID = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
+            let insertID = try RecentIDs.insertID(in: db)
             var chain = EventHashChain()
             for batch in batches {
                 head = try batch.checkContinues(lastBatch: lastBatch, lastSeq: lastSeq, head: head, store: path, chain: &chain)
@@ -73,7 +73,7 @@ extension SQLiteStore {
                 lastSeq += Int64(batch.events.count)
             }
             try inserter.recordDays(in: db)
-            try db.execute(sql: "UPDATE event_ids_through SET seq = ?", arguments: [lastSeq])
+            try RecentIDs.mark(through: lastSeq, in: db)
             recentIDs.invalidate()
         }
     }

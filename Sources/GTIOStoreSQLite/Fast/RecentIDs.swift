@@ -107,7 +107,7 @@ final class RecentIDs: @unchecked Sendable {
         }
         if let (ids, runThrough, moved) = run {
             let stop = moved + min(budget, ids.count - moved)
-            let insert = SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
+            let insert = try Self.insertID(in: db)
             for id in ids[moved..<stop] {
                 insert.bind(1, id)
                 try insert.step(db)
@@ -118,10 +118,8 @@ final class RecentIDs: @unchecked Sendable {
         // Through the event before the first id still waiting (ids inserted with their events,
         // by a large batch, never wait).
         let mark = (recent.first?.seq ?? end + 1) - 1
-        if mark > through ?? 0 {
-            try db.execute(sql: "UPDATE event_ids_through SET seq = ?", arguments: [mark])
-            through = mark
-        }
+        if mark > through ?? 0 { try Self.mark(through: mark, in: db) }
+        through = max(through ?? 0, mark)
     }
 
     /// Moves every waiting id into `event_ids` and `event_ids_through` to the log's end: what a
@@ -135,6 +133,16 @@ final class RecentIDs: @unchecked Sendable {
     /// Forgets everything kept here: the next append reads it again.
     func invalidate() {
         through = nil
+    }
+
+    /// The statement that puts an id into `event_ids` (one row changed when it is new).
+    static func insertID(in db: Database) throws -> SQLiteStatementBinding {
+        SQLiteStatementBinding(try db.cachedStatement(sql: "INSERT OR IGNORE INTO event_ids (id) VALUES (?)"))
+    }
+
+    /// Moves `event_ids_through` to `seq`: `event_ids` holds every id through it.
+    static func mark(through seq: Int64, in db: Database) throws {
+        try db.execute(sql: "UPDATE event_ids_through SET seq = ?", arguments: [seq])
     }
 
     /// `event_ids_through`'s seq (a store from before it holds every id in `event_ids`).
@@ -159,21 +167,15 @@ final class RecentIDs: @unchecked Sendable {
         guard end > after else { return }
         seqByHash.reserveCapacity(seqByHash.count + Int(end - after))
         recent.reserveCapacity(recent.count + Int(end - after))
-        let statement = try db.cachedStatement(sql: "SELECT seq, id FROM events WHERE seq > ? AND seq <= ? ORDER BY seq")
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        defer { sqlite3_reset(handle) }
-        sqlite3_bind_int64(handle, 1, after)
-        sqlite3_bind_int64(handle, 2, end)
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+        let rows = SQLiteStatementBinding(try db.cachedStatement(sql: "SELECT seq, id FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"))
+        rows.bind(1, after)
+        rows.bind(2, end)
+        try rows.forEachRow(db) { row in
+            let bytes = SQLiteRowCursor.bytes(row, 1) ?? UnsafeBufferPointer(start: nil, count: 0)
+            note(seq: sqlite3_column_int64(row, 0), idHash: hash(UnsafeRawBufferPointer(bytes))) {
+                ExactText(String(decoding: bytes, as: UTF8.self))
             }
-            let seq = sqlite3_column_int64(handle, 0)
-            let bytes = SQLiteRowCursor.bytes(handle, 1) ?? UnsafeBufferPointer(start: nil, count: 0)
-            note(seq: seq, idHash: hash(UnsafeRawBufferPointer(bytes))) { ExactText(String(decoding: bytes, as: UTF8.self)) }
+            return true
         }
     }
 

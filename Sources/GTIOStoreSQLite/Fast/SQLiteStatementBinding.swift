@@ -81,31 +81,44 @@ public struct SQLiteStatementBinding {
 
     /// Whether the statement (a query) gives a row; resets it and clears its bindings.
     func hasRow(_ db: Database) throws -> Bool {
-        let code = sqlite3_step(handle)
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
+        var found = false
+        try forEachRow(db) { _ in
+            found = true
+            return false
         }
-        guard code == SQLITE_ROW || code == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
-        }
-        return code == SQLITE_ROW
+        return found
     }
 
     /// Runs the statement to completion, resets it and clears its bindings, and returns how
     /// many rows it changed.
     @discardableResult
     func step(_ db: Database) throws -> Int {
-        let code = sqlite3_step(handle)
+        var gaveRow = false
+        try forEachRow(db) { _ in
+            gaveRow = true
+            return false
+        }
+        guard !gaveRow else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: SQLITE_ROW), message: "a statement run for its changes gave a row", sql: statement.sql)
+        }
+        return Int(sqlite3_changes(db.sqliteConnection))
+    }
+
+    /// Steps the statement, handing `body` each row's statement handle (to read its columns)
+    /// until `body` says false or the rows end; then resets it and clears its bindings.
+    func forEachRow(_ db: Database, _ body: (OpaquePointer) throws -> Bool) throws {
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
-        guard code == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+            }
+            guard try body(handle) else { return }
         }
-        return Int(sqlite3_changes(db.sqliteConnection))
     }
 }
