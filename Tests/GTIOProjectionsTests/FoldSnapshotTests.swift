@@ -29,7 +29,9 @@ import Testing
             var random = SeededGenerator(seed: seed)
             let cut = Int64(random.below(401))
             let before = try! engine.fold(.atSeq(cut))
-            try! store.writeTables { try FoldSnapshot.save(before.state, in: $0) }
+            // In parts of the default size (one or two here) or of a few bytes (hundreds of them).
+            let partSize = seed % 2 == 0 ? FoldSnapshot.partSize : 1 + random.below(64)
+            try! store.writeTables { try FoldSnapshot.Encoded(before.state, partSize: partSize).save(in: $0) }
             var state = try! store.readTables { try FoldSnapshot.load($0, atMost: .max) }!
             #expect(state.lastSeq == cut)
             try! ReadModelEngine.fold(store, LogScope(afterSeq: cut), into: &state)
@@ -125,8 +127,9 @@ import Testing
         let store = try store(seed: 12, count: 300, in: folder)
         _ = try ReadModelEngine(store: store).catchUp()
         let length = try store.readTables { try FoldSnapshot.header($0)!.length }
+        let first = try store.readTables { try $0.row("SELECT length(bytes) FROM rm_fold_state WHERE part = 1")![0].int }
         try store.writeTables { try $0.delete(from: FoldSnapshot.table, key: [.integer(1)]) }
-        #expect(throws: FoldSnapshotError.incomplete(seq: 300, expected: length, found: 0)) {
+        #expect(throws: FoldSnapshotError.incomplete(seq: 300, expected: length, found: length - first)) {
             try store.readTables { try FoldSnapshot.load($0, atMost: .max) }
         }
     }
@@ -158,6 +161,29 @@ import Testing
         }
     }
 
+    /// Each half is saved in parts of the part size or one value more, never cut inside a value
+    /// and never copied whole into one piece.
+    @Test func aStateIsSavedInPartsOfAboutThePartSizeEachHalfOnItsOwn() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 19, count: 300, in: folder)
+        let state = try ReadModelEngine(store: store).fold().state
+        let halves = state.encodedHalves(chunkSize: 100)
+        for half in [halves.people, halves.rest] {
+            #expect(half.count > 3)
+            #expect(half.dropLast().allSatisfy { $0.count >= 100 && $0.count < 100 + 64 })
+            #expect(half.last.map { $0.count > 0 && $0.count < 100 + 64 } == true)
+        }
+        let whole = state.encodedHalves(chunkSize: FoldSnapshot.partSize)
+        #expect(whole.people.count == 1 && whole.rest.count == 1)
+        #expect(Array(halves.people.joined()) == whole.people[0])
+        #expect(Array(halves.rest.joined()) == whole.rest[0])
+        try store.writeTables { try FoldSnapshot.Encoded(state, partSize: 100).save(in: $0) }
+        let parts = try store.readTables { try $0.row("SELECT COUNT(*) FROM rm_fold_state WHERE part > 0")![0].int }
+        #expect(parts == halves.people.count + halves.rest.count)
+        let split = try store.readTables { try FoldSnapshot.header($0)!.split }
+        #expect(split == halves.people.reduce(0) { $0 + $1.count })
+    }
+
     @Test func aStateAheadOfTheTablesIsNotUsed() throws {
         let folder = TemporaryDirectory()
         let store = try store(seed: 13, count: 200, in: folder)
@@ -170,7 +196,8 @@ import Testing
     @Test func bytesThatDoNotReadAsAStateAreRefusedNotTrusted() throws {
         let folder = TemporaryDirectory()
         let state = try ReadModelEngine(store: try store(seed: 16, count: 60, in: folder)).fold().state
-        let (people, rest) = state.encodedHalves()
+        let halves = state.encodedHalves(chunkSize: FoldSnapshot.partSize)
+        let (people, rest) = (Array(halves.people.joined()), Array(halves.rest.joined()))
         // Either half cut short anywhere: an error, never a trap or a state.
         for (half, bytes) in [people, rest].enumerated() {
             for length in 0..<bytes.count {

@@ -8,12 +8,13 @@ import GTIOStore
 /// fold continued from a snapshot with one that never stopped).
 extension CommunityState {
     /// The state as two runs of bytes that take about as long to decode, encoded side by side:
-    /// decoding (the longer part of a writer's start on a big log) then takes both cores.
-    func encodedHalves() -> (people: [UInt8], rest: [UInt8]) {
-        var people = StateWriter(capacity: 1 << 22), rest = StateWriter(capacity: 1 << 22)
+    /// decoding (the longer part of a writer's start on a big log) then takes both cores. Each
+    /// run comes in chunks of about `chunkSize` bytes (`StateWriter`).
+    func encodedHalves(chunkSize: Int) -> (people: [[UInt8]], rest: [[UInt8]]) {
+        var people = StateWriter(chunkSize: chunkSize), rest = StateWriter(chunkSize: chunkSize)
         // Neither throws: `try!` cannot fire.
         try! SideBySide.run({ writePeople(to: &people) }, { writeRest(to: &rest) })
-        return (people.bytes, rest.bytes)
+        return (people.chunks, rest.chunks)
     }
 
     /// The state that `encodedHalves` gave, each half decoded on its own thread.

@@ -5,17 +5,18 @@ import GTIOStore
 /// new process continues from it rather than folding the log from seq 1.
 ///
 /// Part 0 is a header: what it is, the byte layout and table definition it was written with, its
-/// seq and newest `at`, the state's length, where its second half begins, and its SHA-256. Parts 1… are the state in slices (SQLite keeps a value
-/// under 1 GB, and a slice of a few MB is written and read in one step). Like every `rm_` table it
-/// is derived: a rebuild or a changed definition replaces it, and one that fails to read is set
-/// aside with a notice and written again.
+/// seq and newest `at`, the state's length, where its second half begins, and its SHA-256.
+/// Parts 1… are the state in slices of about 8 MB, the first half's then the second's (SQLite
+/// keeps a value under 1 GB, and a slice of a few MB is written and read in one step). Like
+/// every `rm_` table it is derived: a rebuild or a changed definition replaces it, and one that
+/// fails to read is set aside with a notice and written again.
 public enum FoldSnapshot {
     static let table = TableLayout(name: "rm_fold_state", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1)
 
     /// Bumped whenever `CommunityState.write(to:)` changes its byte layout.
     static let format: Int64 = 7
     private static let magic = Array("gtio fold state\0".utf8)
-    private static let partSize = 8 << 20
+    static let partSize = 8 << 20
 
     /// What part 0 says.
     struct Header: Equatable {
@@ -51,34 +52,36 @@ public enum FoldSnapshot {
     /// transaction, so that the transaction only writes the bytes.
     struct Encoded: Sendable {
         private let header: [UInt8]
-        private let bytes: [UInt8]
+        /// The state's bytes as the parts that are saved, the first half's before the second's.
+        private let parts: [[UInt8]]
         /// The seq of the state encoded.
         let seq: Int64
 
-        init(_ state: CommunityState) {
-            let (people, rest) = state.encodedHalves()
-            bytes = people + rest
+        /// `partSize`: the bytes of a part, give or take a value (`StateWriter`).
+        init(_ state: CommunityState, partSize: Int = FoldSnapshot.partSize) {
+            let (people, rest) = state.encodedHalves(chunkSize: partSize)
+            parts = people + rest
             seq = state.lastSeq
-            var header = StateWriter(capacity: 64)
+            var digest = SHA256()
+            for part in parts { digest.update(data: part) }
+            var header = StateWriter(chunkSize: 1 << 10)
             header.writeBytes(magic)
             header.write(format)
             header.write(ReadModelSchema.version)
             header.write(state.lastSeq)
             header.write(state.newestAt)
-            header.write(bytes.count)
-            header.write(people.count)
-            header.writeBytes(Array(SHA256.hash(data: bytes)))
-            self.header = header.bytes
+            header.write(parts.reduce(0) { $0 + $1.count })
+            header.write(people.reduce(0) { $0 + $1.count })
+            header.writeBytes(Array(digest.finalize()))
+            self.header = Array(header.chunks.joined())
         }
 
         /// Replaces the saved state with this one, in the caller's transaction.
         func save(in tx: any TableWriting) throws {
             try tx.deleteAll(from: table.name)
             try tx.insert([.integer(0), .blob(header)], into: table)
-            var part: Int64 = 1
-            for start in stride(from: 0, to: bytes.count, by: partSize) {
-                try tx.insert([.integer(part), .blob(Array(bytes[start..<min(start + partSize, bytes.count)]))], into: table)
-                part += 1
+            for (index, part) in parts.enumerated() {
+                try tx.insert([.integer(Int64(index) + 1), .blob(part)], into: table)
             }
         }
     }
