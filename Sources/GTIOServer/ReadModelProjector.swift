@@ -6,22 +6,28 @@ import ServiceLifecycle
 
 /// Keeps the store's read models current while the server runs: after each commit the
 /// collector nudges it, and it applies the new events on its own thread, so appends never wait
-/// for the read models and several commits in a row are applied together. Events other
-/// writers append are applied within a second, and a failed catch-up is tried again.
+/// for the read models and several commits in a row are applied together. A failed catch-up is
+/// tried again.
 ///
-/// While a projector leads (`gtio project --follow`, on any host), that process applies every
-/// commit, this server's included, and the server leaves the tables to it: its own catch-ups
-/// would only take turns with the leader for the tables' write lock and find nothing left to apply.
-/// It still keeps the read models in memory, for the moderators' decisions to check against.
+/// The server takes the projector's lead (`ReadModelFollower.role`, as `gtio project --follow`
+/// does) while no other process holds it: `ingest`, `resolve` and queries beside the server then
+/// leave the tables to it rather than each reading the fold's state back, and it applies their
+/// events as soon as it hears of them (`AppendWatch`). While another process leads, the server
+/// leaves the tables to that one: its own catch-ups would only take turns with the leader for the
+/// tables' write lock and find nothing left to apply. It still keeps the read models in memory,
+/// for the moderators' decisions to check against.
 final class ReadModelProjector: Service, @unchecked Sendable {
-    // @unchecked: `live`, `dirty`, `stopping`, `failure` and `deferring` are only
-    // touched while holding `condition`.
+    // @unchecked: `live`, `dirty`, `stopping`, `failure`, `deferring` and `watch` are only
+    // touched while holding `condition`; `lease` only on the projector's thread.
     private let condition = NSCondition()
     private var live: LiveReadModels?
     private var dirty = true
     private var stopping = false
     private var failure: String?
     private var deferring = false
+    private var watch: (any AppendWatch)?
+    /// The projector's lead, while this server holds it.
+    private var lease: (any StoreLease)?
 
     private let store: any EventStore
     private let metrics: ServerMetrics
@@ -74,19 +80,57 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        await WorkerThread.run(named: "gtio-projector", priority: .background, stop: { self.stop() }) { self.loop() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await WorkerThread.run(named: "gtio-projector", priority: .background, stop: { self.stop() }) { self.loop() }
+            }
+            group.addTask {
+                await WorkerThread.run(named: "gtio-log-watch", priority: .background, stop: { self.stop() }) { self.watchLog() }
+            }
+        }
     }
 
     /// Applies what is left and ends.
     func stop() {
         condition.lock()
         stopping = true
+        let watch = self.watch
         condition.broadcast()
         condition.unlock()
+        watch?.close()
     }
 
-    /// Seconds between looks at the log while no commit of this server's comes: events that
-    /// other writers append are applied within about this long.
+    private var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
+    }
+
+    /// Nudges the loop whenever events are committed, by this server or any other process:
+    /// writers beside the server leave the tables to it while it leads, and their events would
+    /// otherwise wait for the loop's idle look at the log.
+    private func watchLog() {
+        guard let watch = try? store.watchAppends() else { return }  // the idle look remains
+        condition.lock()
+        self.watch = watch
+        let stopped = stopping
+        condition.unlock()
+        defer { watch.close() }
+        if stopped { return }
+        var seen = (try? store.lastSeq()) ?? 0
+        while !isStopping {
+            guard let last = try? watch.wait(after: seen, timeout: Self.idleCheck) else {
+                Thread.sleep(forTimeInterval: Self.idleCheck)
+                continue
+            }
+            if last > seen { nudge() }
+            seen = max(seen, last)
+        }
+    }
+
+    /// Seconds between the loop's own looks at the log while it hears of no commit: what applies
+    /// other writers' events if the watch fails (a dropped connection), and the first pause
+    /// before a failed catch-up is tried again.
     static let idleCheck = 1.0
 
     private func loop() {
@@ -116,10 +160,21 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             retry = applied == nil && failed ? min(retry * 2, 60) : Self.idleCheck
             if last { break }
         }
+        lease?.release()
+        lease = nil
     }
 
-    /// Brings the tables up to the end of the log, unless a projector leads; the seq they
-    /// reached, nil when the catch-up failed.
+    /// Whether this server applies the log to the tables: it holds the projector's lead, or
+    /// takes it now that no other process does. False while another process leads.
+    private func leads() throws -> Bool {
+        if let lease, lease.isHeld { return true }
+        lease?.release()
+        lease = try store.lead(ReadModelFollower.role)
+        return lease != nil
+    }
+
+    /// Brings the tables up to the end of the log, unless another process leads them; the seq
+    /// they reached, nil when the catch-up failed.
     private func catchUp() -> Int64? {
         do {
             let models: LiveReadModels
@@ -133,7 +188,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
                 models = try LiveReadModels(store: store)
                 logger.info("read models loaded", metadata: ["seconds": "\(Date().timeIntervalSince(started))"])
             }
-            let led = try store.isLed(ReadModelFollower.role)
+            let led = try !leads()
             condition.lock()
             let wasDeferring = deferring
             deferring = led

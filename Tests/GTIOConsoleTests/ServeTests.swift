@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GTIOProjections
 import GTIOSimulation
 import GTIOTestSupport
 import Testing
@@ -231,7 +232,10 @@ import Testing
         let lines = try demoLines(events: 20_000, seed: 3)
         let server = try ServerProcess(store: keys.store, folder: folder.path)
         async let acknowledged = load(server, lines, key: keys.write, size: 50, clients: 8)
-        try await Task.sleep(for: .milliseconds(400))
+        // Mid-load: once the first commits are in (on a busy machine that can take a while).
+        let appended = { (try? self.column(keys.store, "SELECT COUNT(*) FROM events").first.flatMap { Int($0) }) ?? 0 }
+        for _ in 0..<200 where appended() == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(100))
         let status = server.stop(signal)
         let ids = await acknowledged
         if signal == SIGTERM { #expect(status == 0) }
@@ -375,6 +379,56 @@ import Testing
         #expect(try GTIOBinary.run(["ingest", "--store", ingested, folder.write("all23.jsonl", lines.joined(separator: "\n") + "\n")]).status == 0)
         let answers = ["verdicts", "--format", "csv"]
         #expect(try GTIOBinary.run(answers + ["--store", keys.store]).stdout == GTIOBinary.run(answers + ["--store", ingested]).stdout)
+    }
+
+    /// With no `gtio project --follow` running, the server leads the read models itself: an
+    /// ingest beside it leaves the tables to it, and the server applies those events with no
+    /// request of its own; a decision beside it is checked against the server's tables. Neither
+    /// one-shot process reads the fold's state back or scans the log for it.
+    @Test(arguments: StoreBackend.all)
+    func writersBesideTheServerLeaveTheReadModelsToIt(_ backend: StoreBackend) async throws {
+        let lines = try demoLines(events: 1_500, seed: 37)
+        let location = try backend.location(in: folder)
+        let first = folder.write("first37.jsonl", lines.prefix(1_000).joined(separator: "\n") + "\n")
+        #expect(try GTIOBinary.run(["ingest", first, "--store", location]).status == 0)
+        let server = try ServerProcess(store: location, ["--no-auth"], folder: folder.path)
+        // The server takes the lead with its first catch-up, which /ready waits for.
+        var ready = 0
+        for _ in 0..<100 where ready != 200 {
+            ready = try await server.request("GET", "/ready").status
+            if ready != 200 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ready == 200)
+        let counted = ["GTIO_SCAN_STATS": "1"]
+        let more = folder.write("more37.jsonl", lines.suffix(500).joined(separator: "\n") + "\n")
+        let ingest = try GTIOBinary.run(["ingest", more, "--store", location], environment: counted)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(ingest.stdout.contains("read models: left to the projector that leads"), "\(ingest.stdout)")
+        #expect(ingest.stderr.contains("gtio: fold states read: 0"), "\(ingest.stderr)")
+
+        // The queue as the server applied it: the ingest's flags are in it.
+        let flags = try GTIOBinary.run(["flags", "--format", "csv", "--limit", "1", "--store", location], environment: counted)
+        #expect(flags.stderr.contains("gtio: events scanned: 0"), "\(flags.stderr)")
+        let row = try #require(flags.stdout.split(whereSeparator: \.isNewline).dropFirst().first, "\(flags)").split(separator: ",")
+        let (item, version) = (String(row[0]), String(row[6]))
+        let resolve = try GTIOBinary.run(
+            ["resolve", item, "dismiss", "--as", "mod-37", "--expect", version, "--store", location], environment: counted)
+        #expect(resolve.status == 0, "\(resolve.stderr)")
+        #expect(resolve.stderr.contains("gtio: events scanned: 0"), "\(resolve.stderr)")
+        #expect(resolve.stderr.contains("gtio: fold states read: 0"), "\(resolve.stderr)")
+
+        let end = try #require(Int64(try GTIOBinary.run(["status", "--format", "json", "--store", location]).stdout
+            .firstMatch(of: /"last_seq" *: *(\d+)/)?.1 ?? ""))
+        #expect(end > 1_400)
+        #expect(try eventually(30) {
+            let status = try GTIOBinary.run(["status", "--format", "json", "--store", location]).stdout
+            return status.matches(of: /"seq":(\d+),"lag":0,"current":true/).allSatisfy { Int64($0.1) == end }
+                && status.matches(of: /"current":true/).count == ReadModelName.allCases.count
+        })
+        let decided = try GTIOBinary.run(["decisions", "--format", "csv", "--store", location]).stdout
+        #expect(decided.contains(item) && decided.contains("mod-37"), "\(decided)")
+        #expect(server.stop() == 0)
+        #expect(try GTIOBinary.run(["rebuild", "--check", "--store", location]).status == 0)
     }
 
     @Test func eventsPostedOverHTTPLandAsIngestPutsThem() async throws {
