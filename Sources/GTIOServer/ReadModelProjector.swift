@@ -128,6 +128,9 @@ final class ReadModelProjector: Service, @unchecked Sendable {
         }
     }
 
+    /// A backlog this small is applied without waiting for the interval.
+    static let fewEvents: Int64 = 64
+
     /// Seconds between the loop's own looks at the log while it hears of no commit: what applies
     /// other writers' events if the watch fails (a dropped connection), and the first pause
     /// before a failed catch-up is tried again.
@@ -148,9 +151,14 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             condition.unlock()
             if !due, let applied, let last = try? store.lastSeq(), last != applied { due = true }
             guard due else { continue }
+            // A few events (a decision, a lone request) are applied at once, since someone may
+            // wait for them: a decision beside the server waits for the tables to take the one
+            // before it. More wait for the interval, so that a stream of commits is applied in
+            // fewer, larger catch-ups.
+            let few = applied.flatMap { applied in (try? store.lastSeq()).map { $0 - applied <= Self.fewEvents } } ?? false
             condition.lock()
             let next = started.addingTimeInterval(interval)
-            while !stopping && condition.wait(until: next) {}
+            while !few && !stopping && condition.wait(until: next) {}
             let last = stopping
             dirty = false
             condition.unlock()

@@ -431,6 +431,32 @@ import Testing
         #expect(try GTIOBinary.run(["rebuild", "--check", "--store", location]).status == 0)
     }
 
+    /// Decisions made one after the other beside the server do not wait for its catch-up
+    /// interval (ten minutes here): the one decision each leaves behind is applied at once.
+    @Test func backToBackDecisionsBesideTheServerDoNotWaitForItsInterval() async throws {
+        let location = folder.file("b41.gtio")
+        let file = folder.write("b41.jsonl", try demoLines(events: 3_000, seed: 41).joined(separator: "\n") + "\n")
+        #expect(try GTIOBinary.run(["ingest", file, "--store", location]).status == 0)
+        let queue = try GTIOBinary.run(["flags", "--format", "csv", "--store", location]).stdout
+        let items = queue.split(whereSeparator: \.isNewline).dropFirst().prefix(3).map { String($0.split(separator: ",")[0]) }
+        #expect(items.count == 3)
+        let server = try ServerProcess(store: location, ["--no-auth", "--project-interval", "600000"], folder: folder.path)
+        var ready = 0
+        for _ in 0..<100 where ready != 200 {
+            ready = try await server.request("GET", "/ready").status
+            if ready != 200 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        for item in items {
+            let started = Date()
+            let resolve = try GTIOBinary.run(["resolve", item, "dismiss", "--as", "mod-41", "--store", location])
+            #expect(resolve.status == 0, "\(resolve.stderr)")
+            #expect(!resolve.stderr.contains("waiting for the projector"), "\(resolve.stderr)")
+            #expect(Date().timeIntervalSince(started) < 20)
+        }
+        #expect(server.stop() == 0)
+        #expect(try GTIOBinary.run(["rebuild", "--check", "--store", location]).status == 0)
+    }
+
     @Test func eventsPostedOverHTTPLandAsIngestPutsThem() async throws {
         let lines = try demoLines(events: 4_000, seed: 21)
         let keys = try storeWithKeys(events: 0, seed: 21)

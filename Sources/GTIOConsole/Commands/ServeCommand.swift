@@ -27,7 +27,7 @@ struct ServeCommand: ParsableCommand {
     var queue = 50_000
     @Option(help: ArgumentHelp("Milliseconds a commit waits for more requests to join it.", valueName: "ms"))
     var commitWait = 2.0
-    @Option(help: ArgumentHelp("Milliseconds between two catch-ups of the read models at most.", valueName: "ms"))
+    @Option(help: ArgumentHelp("Milliseconds between two catch-ups of the read models at most (64 events or fewer are applied at once).", valueName: "ms"))
     var projectInterval = 250.0
     @Option(help: ArgumentHelp("Events the read models may lag before /ready says not ready.", valueName: "events"))
     var maxLag: Int64 = 100_000
