@@ -393,12 +393,7 @@ import Testing
         #expect(try GTIOBinary.run(["ingest", first, "--store", location]).status == 0)
         let server = try ServerProcess(store: location, ["--no-auth"], folder: folder.path)
         // The server takes the lead with its first catch-up, which /ready waits for.
-        var ready = 0
-        for _ in 0..<100 where ready != 200 {
-            ready = try await server.request("GET", "/ready").status
-            if ready != 200 { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(ready == 200)
+        #expect(try await server.becomesReady())
         let counted = ["GTIO_SCAN_STATS": "1"]
         let more = folder.write("more37.jsonl", lines.suffix(500).joined(separator: "\n") + "\n")
         let ingest = try GTIOBinary.run(["ingest", more, "--store", location], environment: counted)
@@ -441,11 +436,7 @@ import Testing
         let items = queue.split(whereSeparator: \.isNewline).dropFirst().prefix(3).map { String($0.split(separator: ",")[0]) }
         #expect(items.count == 3)
         let server = try ServerProcess(store: location, ["--no-auth", "--project-interval", "600000"], folder: folder.path)
-        var ready = 0
-        for _ in 0..<100 where ready != 200 {
-            ready = try await server.request("GET", "/ready").status
-            if ready != 200 { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        #expect(try await server.becomesReady())
         for item in items {
             let started = Date()
             let resolve = try GTIOBinary.run(["resolve", item, "dismiss", "--as", "mod-41", "--store", location])

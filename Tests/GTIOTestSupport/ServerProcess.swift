@@ -88,6 +88,16 @@ public final class ServerProcess: @unchecked Sendable {
         return try await request("POST", path, headers: headers, body: Data(body.utf8))
     }
 
+    /// Whether `/ready` answered 200 within `seconds`: the read models loaded and current enough.
+    public func becomesReady(within seconds: Double = 10) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await request("GET", "/ready").status == 200 { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
     /// Sends `signal` and waits for the exit status.
     public func stop(_ signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
