@@ -23,10 +23,12 @@ enum ConsoleLoop {
         LineEditor.setUp(historyPath: historyPath)
         LineEditor.completer = { before, word in session.completions(before: before, word: word) }
         Terminal.line("GTIO Console on \(store.location). Type help for the commands, quit or Ctrl-D to leave.")
-        // The prompt comes at once; read models that lag catch up meanwhile.
+        // The prompt comes at once; read models that lag catch up meanwhile, unless another
+        // process leads them (`gtio project --follow`, `gtio serve`), which applies the log itself.
         Thread {
             LineEditor.keepInterruptsAway()
-            if (try? StoredReadModels.current(store)) ?? nil == nil, let writable = try? storeOptions.open() {
+            if (try? StoredReadModels.current(store)) ?? nil == nil, (try? store.isLed(ReadModelFollower.role)) != true,
+               let writable = try? storeOptions.open() {
                 try? ReadModelCache.shared.catchUp(writable, quiet: true)
             }
         }.start()
