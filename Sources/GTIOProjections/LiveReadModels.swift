@@ -25,7 +25,8 @@ public final class LiveReadModels: @unchecked Sendable {
     /// Why the saved fold state could not be continued from, when it was there but damaged:
     /// the log was folded instead, and the first catch-up that writes saves a good one.
     public let setAside: FoldSnapshotError?
-    /// Whether the next write must save the state whatever `FoldSnapshot.isDue` says.
+    /// Whether the next write must save the state whatever `FoldSnapshot.isDue` says: the saved
+    /// one was damaged, or lay far enough behind the tables (`FoldSnapshot.isWorthSaving`).
     private var replaceSavedState: Bool
     /// The seq of the saved state as last seen, to encode a state that is due before the write
     /// transaction (the transaction checks again: another process may have saved one since).
@@ -41,6 +42,8 @@ public final class LiveReadModels: @unchecked Sendable {
         let marks = Set(try engine.checkpoints().values)
         var state = CommunityState()
         var setAside: FoldSnapshotError?
+        // Where the fold began: the saved state's seq, 0 without one.
+        var savedAt: Int64 = 0
         // With one common checkpoint the tables hold exactly the fold up to it. Tables never
         // built will be written whole: fold the whole log on the rebuild's fast path, not
         // event by event in the catch-up (20 M events: ~280 s that way).
@@ -53,11 +56,13 @@ public final class LiveReadModels: @unchecked Sendable {
                 }
             }
             let through = mark > 0 ? mark : try store.lastSeq()
+            savedAt = state.lastSeq
             try ReadModelEngine.fold(store, LogScope(afterSeq: state.lastSeq, throughSeq: through), into: &state, progress: progress)
         }
+        let folded = state.lastSeq - savedAt
         self.state = state
         self.setAside = setAside
-        replaceSavedState = setAside != nil
+        replaceSavedState = setAside != nil || FoldSnapshot.isWorthSaving(folded: folded, lastSeq: state.lastSeq)
         savedSeq = try store.readTables { try FoldSnapshot.savedSeq($0) }
     }
 

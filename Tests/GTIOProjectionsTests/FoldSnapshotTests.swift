@@ -213,6 +213,44 @@ import Testing
         }
     }
 
+    @Test func aWriterThatFoldedFarPastTheSavedStateSavesItsOwnForTheNextOne() throws {
+        let folder = TemporaryDirectory()
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        let events = RandomLog.events(seed: 21, count: 22_200)
+        var appended = 0
+        func append(_ count: Int) throws {
+            let batch = events[appended..<(appended + count)].enumerated().map { ($0.offset, $0.element) }
+            _ = try store.append(EventBatch(source: "gen", events: batch))
+            appended += count
+        }
+        func saved() throws -> Int64? { try store.readTables { try FoldSnapshot.savedSeq($0) } }
+        try append(1_000)
+        let writer = try LiveReadModels(store: store)
+        try writer.catchUp()
+        #expect(try saved() == 1_000)
+        // One long-lived writer applies 11,000 more: not an eighth of the log, nor 50,000 events.
+        for _ in 0..<11 {
+            try append(1_000)
+            try writer.catchUp()
+        }
+        #expect(try saved() == 1_000)
+        // The next writer folds those 11,000 again before its own 100, and saves for the one after.
+        try append(100)
+        try LiveReadModels(store: store).catchUp()
+        #expect(try saved() == 12_100)
+        // 9,000 past the saved state are fewer than 10,000: the writer after them leaves it.
+        let second = try LiveReadModels(store: store)
+        for _ in 0..<9 {
+            try append(1_000)
+            try second.catchUp()
+        }
+        try append(100)
+        try LiveReadModels(store: store).catchUp()
+        #expect(try saved() == 12_100)
+        #expect(FoldSnapshot.isWorthSaving(folded: 312_499, lastSeq: 20_000_000) == false)
+        #expect(FoldSnapshot.isWorthSaving(folded: 312_500, lastSeq: 20_000_000))
+    }
+
     @Test func aWriterSavesWhenAnEighthOfTheLogCameAfterTheSavedState() {
         #expect(FoldSnapshot.isDue(lastSeq: 49_999, saved: nil) == false)
         #expect(FoldSnapshot.isDue(lastSeq: 50_000, saved: nil))
