@@ -22,8 +22,10 @@ extension SQLiteStore {
         var previousHash = end.head
 
         try recentIDs.prepare(in: db, end: end.seq, head: end.head)
-        // A batch this large shares `event_ids`' pages by itself: its ids go in with it.
-        let direct = batch.events.count >= recentIDs.largeBatch
+        // A batch this large shares `event_ids`' pages by itself: its ids go in with it, after
+        // the ids still waiting, so that the mark moves past all of them.
+        let direct = recentIDs.insertsDirectly(batch.events.count)
+        if direct { try recentIDs.moveWaiting(in: db) }
         let isNew = try newIDs(of: batch, recent: recentIDs, inserting: direct, in: db)
 
         var inserter = try EventInserter(db)

@@ -94,10 +94,12 @@ import Testing
                 throw Undone()
             }
         }
-        // The run starts again, with the first of these (seq 201), 66 ids per append.
-        for round in 0..<5 { _ = try store.append(batch([heart("b\(round)")])) }
+        // The next append reads the waiting ids afresh, so the run it starts (through seq 201)
+        // goes in whole.
+        _ = try store.append(batch([heart("b0")]))
         let through = try store.pool.read { try Int64.fetchOne($0, sql: "SELECT seq FROM event_ids_through") }
         #expect(through == 201)
+        for round in 1..<5 { _ = try store.append(batch([heart("b\(round)")])) }
         guard case .intact = try store.verify() else {
             Issue.record("the log does not verify: \(try store.verify())")
             return
@@ -129,5 +131,61 @@ import Testing
         let other = try SQLiteStore(path: folder.file("slices.gtio"))
         let again = try other.append(batch([heart("b7"), heart("c0"), heart("a5"), heart("d0")]))
         #expect(again.appended == 1 && again.duplicates == 3)
+    }
+
+    /// The mark and the ids in `event_ids`, as the file has them.
+    func marked(_ store: SQLiteStore) throws -> (through: Int64, indexed: Int) {
+        try store.pool.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT seq FROM event_ids_through") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_ids") ?? 0)
+        }
+    }
+
+    /// Processes that append once each (a cron `ingest`, a `resolve`) read the waiting ids
+    /// afresh, and move a run they start whole: the mark keeps up, and fewer than a run and a
+    /// batch wait, however many such processes come. A run sliced across appends would be lost
+    /// with each process, and the next would move the same first slice again.
+    @Test func appendsOfOneShotProcessesKeepTheWaitingIDsBounded() throws {
+        let path = folder.file("one-shot.gtio")
+        var random = SeededGenerator(seed: 5)
+        for round in 0..<60 {
+            let store = try SQLiteStore(path: path)
+            store.recentIDs.minimumRun = 150
+            // Seven new ids, and one appended before (or earlier in this batch).
+            let ids = (0..<7).map { "o\(round)-\($0)" } + ["o\(Int.random(in: 0...round, using: &random))-0"]
+            let outcome = try store.append(batch(ids.map { heart($0) }))
+            #expect(outcome.appended == 7 && outcome.duplicates == 1, "round \(round)")
+            let (through, _) = try marked(store)
+            #expect(Int64(7 * (round + 1)) - through < 150 + 8, "round \(round): the ids after \(through) wait")
+        }
+        let store = try SQLiteStore(path: path)
+        #expect(try store.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(DISTINCT id) FROM events") } == 420)
+        guard case .intact = try store.verify() else {
+            Issue.record("the log does not verify: \(try store.verify())")
+            return
+        }
+    }
+
+    /// A batch large enough to insert its own ids puts the waiting ones in first, so the mark
+    /// moves to the log's end and a new process reads none of them back; a large batch that
+    /// comes with more ids waiting than it has waits with them.
+    @Test func aLargeBatchPutsTheWaitingIDsInFirst() throws {
+        let store = try SQLiteStore(path: folder.file("large.gtio"))
+        store.recentIDs.largeBatch = 50
+        _ = try store.append(batch((0..<30).map { heart("w\($0)") }))
+        #expect(try marked(store) == (0, 0))
+        _ = try store.append(batch((0..<60).map { heart("l\($0)") }))
+        #expect(try marked(store) == (90, 90))
+        _ = try store.append(batch((0..<45).map { heart("x\($0)") }))
+        _ = try store.append(batch((0..<40).map { heart("y\($0)") }))
+        _ = try store.append(batch((0..<60).map { heart("z\($0)") }))
+        #expect(try marked(store) == (90, 90))
+        let other = try SQLiteStore(path: folder.file("large.gtio"))
+        let again = try other.append(batch(["w3", "l59", "x44", "y0", "z59", "new"].map { heart($0) }))
+        #expect(again.appended == 1 && again.duplicates == 5)
+        guard case .intact = try other.verify() else {
+            Issue.record("the log does not verify: \(try other.verify())")
+            return
+        }
     }
 }

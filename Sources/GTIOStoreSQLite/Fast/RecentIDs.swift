@@ -14,8 +14,13 @@ import GTIOStore
 /// `event_ids_through` says through which seq `event_ids` holds every id; the ids of the events
 /// after it are read from the events themselves and kept here, and an append checks a new id
 /// against both. Once there are `runLength` of them, they are sorted and moved into `event_ids`
-/// a slice per append, so that no one commit pays for the whole run. A large batch (an ingest's)
-/// has enough ids of its own: they go into `event_ids` with their events, as they always did.
+/// a slice per append, so that no one commit of a long-lived writer (the collector) pays for the
+/// whole run. A run lives in the memory of the process that started it, so a process that read
+/// the waiting ids afresh for this append (a one-shot `ingest` or `resolve`, which appends once)
+/// moves a run it starts whole: otherwise each such process would move the same first slice and
+/// the mark would never advance. A large batch (an ingest's) has enough ids of its own: they go
+/// into `event_ids` with their events, after the ids still waiting, so that every id after the
+/// mark waits and a new process does not read back ids already in the index.
 ///
 /// What is kept here is checked against the log at the start of every append (the log's end and
 /// that event's hash), so that what another process committed is read, and it is dropped when
@@ -40,6 +45,9 @@ final class RecentIDs: @unchecked Sendable {
     /// A run being moved into `event_ids`: the ids through seq `through`, sorted by their bytes,
     /// of which the first `moved` are in.
     private var run: (ids: [String], through: Int64, moved: Int)?
+    /// Whether this append read the waiting ids afresh (a new process, or after a rollback): a
+    /// run it starts is moved whole, since no later append of this process may continue it.
+    private var readAfresh = false
 
     /// The fewest ids a run moves (tests make it small, to see runs in a few events).
     var minimumRun = 65_536
@@ -72,6 +80,7 @@ final class RecentIDs: @unchecked Sendable {
             seqByHash = [:]
             collided = [:]
             run = nil
+            readAfresh = true
             try read(after: stored, through: end, in: db)
         }
         self.end = end
@@ -97,9 +106,25 @@ final class RecentIDs: @unchecked Sendable {
         endHash = hash
     }
 
+    /// Whether a batch of `count` events puts its ids into `event_ids` with its events: when it
+    /// is large enough to share pages by itself, and no fewer than the ids waiting, which go in
+    /// first (`moveWaiting`) at no more than the batch's own cost.
+    func insertsDirectly(_ count: Int) -> Bool {
+        count >= largeBatch && count >= recent.count
+    }
+
+    /// Moves every waiting id into `event_ids` (sorted), before a batch that inserts its own.
+    func moveWaiting(in db: Database) throws {
+        guard !recent.isEmpty else { return }
+        try moveAll(in: db)
+    }
+
     /// Moves up to `budget` waiting ids into `event_ids`, starting a run when enough wait, and
     /// moves `event_ids_through` past the ids that no longer wait.
     func move(budget: Int, in db: Database) throws {
+        // A run started by an append that read the waiting ids afresh goes in whole.
+        let budget = readAfresh ? .max : budget
+        readAfresh = false
         if run == nil, recent.count >= runLength(logEnd: end), let last = recent.last {
             let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ? AND seq <= ?"),
                                           arguments: [through ?? 0, last.seq])
