@@ -177,6 +177,10 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     private func leads() throws -> Bool {
         if let lease, lease.isHeld { return true }
         lease?.release()
+        lease = nil
+        // Asking is cheap where trying is not (on PostgreSQL a try is a connection of its own):
+        // while another process leads, this only asks.
+        guard try !store.isLed(ReadModelFollower.role) else { return false }
         lease = try store.lead(ReadModelFollower.role)
         return lease != nil
     }
