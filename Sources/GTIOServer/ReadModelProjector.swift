@@ -147,7 +147,9 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             let failed = failure != nil
             let idleUntil = Date().addingTimeInterval(failed ? retry : Self.idleCheck)
             while !dirty && !stopping && condition.wait(until: idleUntil) {}
-            var due = dirty || stopping || failed
+            // While another process leads, each idle look also asks whether it still does, so
+            // that the server takes the lead as soon as that one ends, not at its next commit.
+            var due = dirty || stopping || failed || deferring
             condition.unlock()
             if !due, let applied, let last = try? store.lastSeq(), last != applied { due = true }
             guard due else { continue }

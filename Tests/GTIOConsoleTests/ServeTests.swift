@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GTIOProjections
 import GTIOSimulation
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 
@@ -446,6 +447,26 @@ import Testing
         }
         #expect(server.stop() == 0)
         #expect(try GTIOBinary.run(["rebuild", "--check", "--store", location]).status == 0)
+    }
+
+    /// A server that left the read models to `gtio project --follow` takes the lead once that
+    /// process ends, without waiting for a commit, so that writers beside it keep leaving the
+    /// tables to a leader.
+    @Test func theServerTakesTheLeadWhenTheProjectorItDeferredToEnds() async throws {
+        let keys = try storeWithKeys(events: 300, seed: 43)
+        let projector = try GTIOBinary.start(["project", "--follow", "--store", keys.store])
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
+        let store = try SQLiteStore(path: keys.store)
+        #expect(try eventually(30) { try store.isLed(ReadModelFollower.role) })
+        let server = try ServerProcess(store: keys.store, folder: folder.path)
+        #expect(try eventually(10) { server.log.contains("read models: left to the projector that leads") })
+        kill(projector.processIdentifier, SIGTERM)
+        projector.waitUntilExit()
+        // No commit comes: the server's idle look finds no leader and takes the lead.
+        #expect(try eventually(10) { server.log.contains("read models: applied by this server again") })
+        #expect(try store.isLed(ReadModelFollower.role))
+        #expect(server.stop() == 0)
+        #expect(try !store.isLed(ReadModelFollower.role))
     }
 
     @Test func eventsPostedOverHTTPLandAsIngestPutsThem() async throws {
