@@ -151,13 +151,14 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             // that the server takes the lead as soon as that one ends, not at its next commit.
             var due = dirty || stopping || failed || deferring
             condition.unlock()
-            if !due, let applied, let last = try? store.lastSeq(), last != applied { due = true }
+            let end = try? store.lastSeq()
+            if !due, let applied, let end, end != applied { due = true }
             guard due else { continue }
             // A few events (a decision, a lone request) are applied at once, since someone may
             // wait for them: a decision beside the server waits for the tables to take the one
             // before it. More wait for the interval, so that a stream of commits is applied in
             // fewer, larger catch-ups.
-            let few = applied.flatMap { applied in (try? store.lastSeq()).map { $0 - applied <= Self.fewEvents } } ?? false
+            let few = applied.flatMap { applied in end.map { $0 - applied <= Self.fewEvents } } ?? false
             condition.lock()
             let next = started.addingTimeInterval(interval)
             while !few && !stopping && condition.wait(until: next) {}
@@ -179,10 +180,6 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     private func leads() throws -> Bool {
         if let lease, lease.isHeld { return true }
         lease?.release()
-        lease = nil
-        // Asking is cheap where trying is not (on PostgreSQL a try is a connection of its own):
-        // while another process leads, this only asks.
-        guard try !store.isLed(ReadModelFollower.role) else { return false }
         lease = try store.lead(ReadModelFollower.role)
         return lease != nil
     }

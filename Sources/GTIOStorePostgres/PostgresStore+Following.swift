@@ -1,9 +1,13 @@
 import GTIOStore
 
 extension PostgresStore {
-    /// The lead is a session-level advisory lock (`PostgresLease`).
+    /// The lead is a session-level advisory lock (`PostgresLease`). A lease holds a connection of
+    /// its own, so a try that would not wait first asks on a pooled one: followers and servers
+    /// that defer to a leader try again and again, and would otherwise open and close a
+    /// connection each time.
     public func lead(_ role: String, waitingUpTo seconds: Double) throws -> (any StoreLease)? {
         guard !isReadOnly else { throw StoreError.readOnly(path: location) }
+        if seconds <= 0, try isLed(role) { return nil }
         do {
             return try PostgresLease(role: role, pool: pool, waitingUpTo: seconds)
         } catch {

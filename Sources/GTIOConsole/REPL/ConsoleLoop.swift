@@ -23,13 +23,12 @@ enum ConsoleLoop {
         LineEditor.setUp(historyPath: historyPath)
         LineEditor.completer = { before, word in session.completions(before: before, word: word) }
         Terminal.line("GTIO Console on \(store.location). Type help for the commands, quit or Ctrl-D to leave.")
-        // The prompt comes at once; read models that lag catch up meanwhile, unless another
-        // process leads them (`gtio project --follow`, `gtio serve`), which applies the log itself.
+        // The prompt comes at once; read models that lag are brought up to date meanwhile, as a
+        // writer does (left to a process that leads them).
         Thread {
             LineEditor.keepInterruptsAway()
-            if (try? StoredReadModels.current(store)) ?? nil == nil, (try? store.isLed(ReadModelFollower.role)) != true,
-               let writable = try? storeOptions.open() {
-                try? ReadModelCache.shared.catchUp(writable, quiet: true)
+            if (try? StoredReadModels.current(store)) ?? nil == nil, let writable = try? storeOptions.open() {
+                _ = try? ReadModelCache.shared.bringUpToDate(writable, quiet: true)
             }
         }.start()
         while let line = LineEditor.readLine(prompt: session.prompt) {
