@@ -151,7 +151,14 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     }
 
     public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {
-        try write(.tables, session: { session in try body(PostgresTransaction(session: session, signer: nil)) })
+        let statistics = TableStatistics()
+        let result = try write(.tables) { session in
+            try body(PostgresTransaction(session: session, signer: nil, statistics: statistics))
+        }
+        // The writes have committed: statistics only help the planner, which autovacuum also
+        // keeps them for, so failing to refresh them must not report the write as failed.
+        try? withSession { session in try statistics.refresh(in: session) }
+        return result
     }
 
     public func discardTables(prefix: String) throws {

@@ -7,6 +7,8 @@ struct PostgresTransaction: LogWriting, TableWriting {
     let session: PostgresSession
     /// Signs each appended batch's head, when the store was opened with a key.
     let signer: BatchSigner?
+    /// Counts the rows written to each table, when the store refreshes their statistics after.
+    var statistics: TableStatistics? = nil
 
     // MARK: Reading
 
@@ -114,6 +116,7 @@ struct PostgresTransaction: LogWriting, TableWriting {
     }
 
     func insert(_ row: [StoreValue], into table: TableLayout) throws {
+        statistics?.note(1, in: table.name)
         let names = table.columns.map { Self.quoted($0.name) }
         _ = try session.run(
             "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
@@ -123,6 +126,7 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// All rows in one statement: a column's values as one array each, unnested together.
     func insert(_ rows: PackedRows, into table: TableLayout) throws {
         guard rows.count > 0 else { return }
+        statistics?.note(rows.count, in: table.name)
         try insert(Self.arrays(of: rows, for: table), into: table)
     }
 
@@ -131,6 +135,7 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// both before it commits.
     func load(_ rows: PackedRows, into table: TableLayout) throws {
         session.sendChecked("DELETE FROM \(table.name)")
+        statistics?.note(rows.count, in: table.name)
         guard rows.count > 0 else { return }
         session.sendChecked(unnesting: Self.arrays(of: rows, for: table), Self.inserting(into: table))
     }
@@ -161,6 +166,7 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// upserted, skipping a row already as given (updating it would still write a new version).
     /// The keys are distinct, as one upsert may not touch a row twice.
     func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
+        statistics?.note(keys.count, in: table.name)
         let keyColumns = table.columns.prefix(table.keyCount)
         let gone = zip(keys, rows).compactMap { $1 == nil ? $0 : nil }
         if !gone.isEmpty {
@@ -184,6 +190,7 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// Two statements whatever the number of values: the rows of every value deleted, then the
     /// new rows inserted (one array per column).
     func replace(_ table: TableLayout, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws {
+        statistics?.note(values.count + rows.count, in: table.name)
         if !values.isEmpty {
             let type = table.columns.first { $0.name == column }?.type ?? .text
             let keys = Self.arrays(of: values.map { [$0] }, for: [(name: column, type: type)][...])

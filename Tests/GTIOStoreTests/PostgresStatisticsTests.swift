@@ -1,0 +1,61 @@
+import Foundation
+import GTIOStore
+import GTIOTestSupport
+import Testing
+
+/// The PostgreSQL store gives the planner the size of a table that a write transaction filled
+/// or rewrote, rather than leave it to autovacuum a minute or more later.
+@Suite(.enabled(if: StoreBackend.postgresServer != nil, "GTIO_TEST_POSTGRES names no server"))
+struct PostgresStatisticsTests {
+    let folder = TemporaryDirectory()
+
+    static let scores = TableLayout(
+        name: "rm_test_scores", columns: [("user", .text), ("day", .integer), ("score", .real)], keyCount: 2)
+
+    /// The rows the planner believes `table` has: -1 until the table is first analyzed.
+    private func believedRows(_ table: String, in store: any EventStore) throws -> Int64? {
+        try store.readTables { tables in
+            try tables.row("SELECT reltuples::bigint FROM pg_class WHERE relname = ?", [.text(table)])?[0].int64
+        }
+    }
+
+    private func rows(_ users: Range<Int>, day: Int64) -> (keys: [[StoreValue]], rows: [[StoreValue]?]) {
+        let keys = users.map { [StoreValue.text("u\($0)"), .integer(day)] }
+        return (keys, keys.map { $0 + [.real(Double(day))] })
+    }
+
+    @Test func aTableFilledInOneTransactionIsAnalyzedOnceItCommits() throws {
+        let store = try StoreBackend.postgres.open(in: folder)
+        let filled = rows(0..<1_500, day: 1)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            try tx.rewrite(Self.scores, keys: filled.keys, rows: filled.rows)
+        }
+        #expect(try believedRows("rm_test_scores", in: store) == 1_500)
+
+        // A few rows more are a small change: the statistics stay as they were.
+        let few = rows(1_500..<1_600, day: 1)
+        try store.writeTables { tx in try tx.rewrite(Self.scores, keys: few.keys, rows: few.rows) }
+        #expect(try believedRows("rm_test_scores", in: store) == 1_500)
+
+        // A load that triples the table is not.
+        var loaded = PackedRows(width: 3)
+        for user in 0..<4_500 {
+            loaded.append("u\(user)")
+            loaded.append(Int64(2))
+            loaded.append(2.0)
+        }
+        try store.writeTables { tx in try tx.load(loaded, into: Self.scores) }
+        #expect(try believedRows("rm_test_scores", in: store) == 4_500)
+    }
+
+    @Test func aTableGivenFewRowsIsLeftToAutovacuum() throws {
+        let store = try StoreBackend.postgres.open(in: folder)
+        let few = rows(0..<999, day: 1)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            try tx.rewrite(Self.scores, keys: few.keys, rows: few.rows)
+        }
+        #expect(try believedRows("rm_test_scores", in: store) == -1)
+    }
+}
