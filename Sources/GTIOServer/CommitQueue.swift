@@ -62,7 +62,11 @@ final class CommitQueue: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        await WorkerThread.run(named: "gtio-commit", stop: { self.stop() }) { self.writeLoop() }
+        // What commits leave to do (SQLite's checkpoints) runs beside the writer, not on it:
+        // every request of a commit waits for the writer. Without it, the writer does it itself.
+        let upkeep = try? store.startUpkeepAside()
+        await WorkerThread.run(named: "gtio-commit", stop: { self.stop() }) { self.writeLoop(upkeep) }
+        upkeep?.stop()
     }
 
     /// Takes no more batches; the writer commits those it holds and ends.
@@ -74,7 +78,7 @@ final class CommitQueue: Service, @unchecked Sendable {
         condition.unlock()
     }
 
-    private func writeLoop() {
+    private func writeLoop(_ upkeep: (any LogUpkeep)?) {
         while let group = nextGroup() {
             let started = DispatchTime.now().uptimeNanoseconds
             let result = Result { try store.write { tx in try group.map { try tx.append($0.batch) } } }
@@ -91,6 +95,7 @@ final class CommitQueue: Service, @unchecked Sendable {
                 }
                 metrics.commitEvents.record(events)
                 metrics.commitRequests.record(group.count)
+                upkeep?.committed()
                 committed()
             case .failure(let error):
                 for entry in group { entry.reply.resume(throwing: ServerError.storeFailed("\(error)")) }

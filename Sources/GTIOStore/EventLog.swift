@@ -85,6 +85,10 @@ public protocol EventLog: AnyObject, Sendable {
     /// Gives back space a large write left behind (SQLite truncates its write-ahead log), so
     /// that the next process does not pay for it on opening. Harmless to skip.
     func settle()
+    /// Moves the upkeep appends leave behind off the appending thread until the upkeep is
+    /// stopped, for a process that appends without pause (the collector), whose every commit
+    /// a request waits for; nil when the backend has none to move. Tell it of each commit.
+    func startUpkeepAside() throws -> (any LogUpkeep)?
 }
 
 extension EventLog {

@@ -115,6 +115,9 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
 
     public func settle() {}
 
+    /// None to move: the server checkpoints in processes of its own.
+    public func startUpkeepAside() throws -> (any LogUpkeep)? { nil }
+
     public func lastSeq() throws -> Int64 {
         try withSession { session in try session.rows("SELECT COALESCE(MAX(seq), 0) FROM events")[0][0].int64 ?? 0 }
     }

@@ -239,6 +239,16 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         _ = try? tablesWriter?.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
+    /// The log's checkpoints, on a thread and connection of their own (`WALCheckpointer`).
+    public func startUpkeepAside() throws -> (any LogUpkeep)? {
+        guard !isReadOnly else { throw StoreError.readOnly(path: path) }
+        do {
+            return try WALCheckpointer(path: path, writer: pool)
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: path)
+        }
+    }
+
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     public func lastSeq() throws -> Int64 {
