@@ -62,11 +62,14 @@ final class CommitQueue: Service, @unchecked Sendable {
     }
 
     func run() async throws {
-        // What commits leave to do (SQLite's checkpoints) runs beside the writer, not on it:
-        // every request of a commit waits for the writer. Without it, the writer does it itself.
-        let upkeep = try? store.startUpkeepAside()
-        await WorkerThread.run(named: "gtio-commit", stop: { self.stop() }) { self.writeLoop(upkeep) }
-        upkeep?.stop()
+        await WorkerThread.run(named: "gtio-commit", stop: { self.stop() }) {
+            // What commits leave to do (SQLite's checkpoints) runs beside the writer, not on it:
+            // every request of a commit waits for the writer. Should it fail to start, the
+            // writer does it itself, as in any other process.
+            let upkeep = try? self.store.startUpkeepAside()
+            self.writeLoop(upkeep)
+            upkeep?.stop()
+        }
     }
 
     /// Takes no more batches; the writer commits those it holds and ends.

@@ -24,13 +24,19 @@ struct PostgresStatisticsTests {
         return (keys, keys.map { $0 + [.real(Double(day))] })
     }
 
-    @Test func aTableFilledInOneTransactionIsAnalyzedOnceItCommits() throws {
+    /// A new store whose scores table was created and given `count` rows in one transaction.
+    private func storeWithScores(_ count: Int) throws -> any EventStore {
         let store = try StoreBackend.postgres.open(in: folder)
-        let filled = rows(0..<1_500, day: 1)
+        let filled = rows(0..<count, day: 1)
         try store.writeTables { tx in
             try tx.create(Self.scores)
             try tx.rewrite(Self.scores, keys: filled.keys, rows: filled.rows)
         }
+        return store
+    }
+
+    @Test func aTableFilledInOneTransactionIsAnalyzedOnceItCommits() throws {
+        let store = try storeWithScores(1_500)
         #expect(try believedRows("rm_test_scores", in: store) == 1_500)
 
         // A few rows more are a small change: the statistics stay as they were.
@@ -50,12 +56,7 @@ struct PostgresStatisticsTests {
     }
 
     @Test func aTableGivenFewRowsIsLeftToAutovacuum() throws {
-        let store = try StoreBackend.postgres.open(in: folder)
-        let few = rows(0..<999, day: 1)
-        try store.writeTables { tx in
-            try tx.create(Self.scores)
-            try tx.rewrite(Self.scores, keys: few.keys, rows: few.rows)
-        }
+        let store = try storeWithScores(999)
         #expect(try believedRows("rm_test_scores", in: store) == -1)
     }
 }
