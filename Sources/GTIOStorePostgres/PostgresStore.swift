@@ -160,7 +160,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         }
         // The writes have committed: statistics only help the planner, which autovacuum also
         // keeps them for, so failing to refresh them must not report the write as failed.
-        try? withSession { session in try statistics.refresh(in: session) }
+        if statistics.mayBeStale { try? withSession { session in try statistics.refresh(in: session) } }
         return result
     }
 

@@ -24,6 +24,12 @@ final class TableStatistics: @unchecked Sendable {
         written[table, default: 0] += count
     }
 
+    /// Whether some table took enough rows for its statistics to be looked at: most writes
+    /// (a projector's catch-ups) need no connection for it.
+    var mayBeStale: Bool {
+        written.values.contains { $0 >= Self.fewestRows }
+    }
+
     /// Analyzes each table that took at least `fewestRows` and more than a tenth of the rows the
     /// planner believed it had (or that was never analyzed), in a transaction of its own.
     func refresh(in session: PostgresSession) throws {

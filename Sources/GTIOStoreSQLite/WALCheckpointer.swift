@@ -13,12 +13,13 @@ import GTIOStore
 /// page lets the next write start the write-ahead log again from its beginning, and a writer
 /// that never pauses may not leave this one time to, so the backstop keeps the file bounded.
 final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
-    // @unchecked: `pending`, `stopping` and `completed` are only touched while holding `condition`; the
-    // connection only by the checkpointing thread.
+    // @unchecked: `pending`, `stopping` and `completed` are only touched while holding
+    // `condition`; the connection only by the checkpointing thread.
 
-    /// The write-ahead log's pages at which the writer checkpoints while this one runs: SQLite's
-    /// default is 1,000.
+    /// The write-ahead log's pages at which the writer checkpoints while this one runs.
     static let backstopPages = 8_000
+    /// Where the writer checkpoints otherwise: SQLite's default.
+    static let writerPages = 1_000
     /// How long the thread waits after a checkpoint before the next: commits gather meanwhile.
     static let pause = 0.01
 
@@ -30,7 +31,7 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var completed = 0
 
-    /// Checkpoints that found every page of the write-ahead log copied when they ended.
+    /// Checkpoints that found every page of the write-ahead log copied when they ended (for tests).
     var completedCheckpoints: Int {
         condition.lock()
         defer { condition.unlock() }
@@ -63,7 +64,7 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
         condition.unlock()
         guard running else { return }
         finished.wait()
-        _ = try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
+        _ = try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.writerPages)") }
     }
 
     private func run() {

@@ -39,7 +39,7 @@ import Testing
         #expect(try walSize(store) == written)
 
         upkeep.stop()
-        #expect(try writerCheckpointsAt(store) == 1_000)
+        #expect(try writerCheckpointsAt(store) == WALCheckpointer.writerPages)
     }
 
     @Test func withoutWordOfACommitNothingIsCheckpointedBeforeTheBackstop() throws {

@@ -308,6 +308,24 @@ import Testing
             """))
     }
 
+    /// The upkeep a collector moves off its commits changes nothing appends do or verify sees,
+    /// while it runs and after it stops.
+    @Test(arguments: StoreBackend.all)
+    func appendsBesideTheUpkeepAsideAreAsAnyOthers(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let upkeep = try store.startUpkeepAside()
+        for round in 0..<20 {
+            let outcome = try store.append(batch((0..<50).map { heart("e\(round * 40 + $0)", second: round) }))
+            #expect(outcome.appended == (round == 0 ? 50 : 40))
+            upkeep?.committed()
+        }
+        upkeep?.stop()
+        _ = try store.append(batch([heart("after")]))
+        #expect(try store.lastSeq() == 50 + 19 * 40 + 1)
+        guard case .intact(let events, _, _) = try store.verify() else { Issue.record("the log is intact"); return }
+        #expect(events == 50 + 19 * 40 + 1)
+    }
+
     // MARK: Quarantine
 
     @Test(arguments: StoreBackend.all)
