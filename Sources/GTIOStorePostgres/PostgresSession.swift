@@ -57,9 +57,12 @@ struct PostgresSession {
         _ = try run(Self.unnesting(arrays, statement))
     }
 
-    /// `run(unnesting:)` sent without waiting, and checked as `sendChecked` is.
-    func sendChecked(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) {
-        unread.sent.append(send(Self.unnesting(arrays, statement)))
+    /// `run(unnesting:)` sent without waiting, and checked as `sendChecked` is; its error, if
+    /// any, begins with `context` (which table it was writing, say).
+    func sendChecked(unnesting arrays: [PostgresArray], context: String? = nil, _ statement: (_ rows: String) -> String) {
+        var sent = send(Self.unnesting(arrays, statement))
+        sent.context = context
+        unread.sent.append(sent)
     }
 
     private static func unnesting(_ arrays: [PostgresArray], _ statement: (_ rows: String) -> String) -> PostgresQuery {
@@ -242,6 +245,8 @@ final class UnreadAnswer: @unchecked Sendable {
 /// A statement sent ahead of the caller's next one, its answer looked at only when it matters.
 struct SentStatement {
     let result: EventLoopFuture<PostgresQueryResult>
+    /// What the statement was doing, put before its error.
+    var context: String? = nil
 
     /// Waits for the answer if it has not come, and throws the statement's error, if any.
     func check() throws {
@@ -253,7 +258,9 @@ struct SentStatement {
         do {
             return try result.wait()
         } catch {
-            throw PostgresFailure(error)
+            let failure = PostgresFailure(error)
+            guard let context else { throw failure }
+            throw PostgresFailure(state: failure.state, message: "\(context): \(failure.message)")
         }
     }
 }

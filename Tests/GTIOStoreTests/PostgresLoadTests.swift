@@ -1,0 +1,48 @@
+import Foundation
+import GTIOStore
+import GTIOTestSupport
+import Testing
+
+/// A PostgreSQL load of the rows a table holds already (what a rebuild mostly writes) leaves
+/// those rows as they are, rather than a dead copy of each for autovacuum to clear.
+@Suite(.enabled(if: StoreBackend.postgresServer != nil, "GTIO_TEST_POSTGRES names no server"))
+struct PostgresLoadTests {
+    let folder = TemporaryDirectory()
+
+    static let scores = TableLayout(
+        name: "rm_test_scores", columns: [("user", .text), ("day", .integer), ("score", .real)], keyCount: 2)
+
+    private func packed(_ rows: [(String, Int64, Double)]) -> PackedRows {
+        var packed = PackedRows(width: 3)
+        for (user, day, score) in rows {
+            packed.append(user)
+            packed.append(day)
+            packed.append(score)
+        }
+        return packed
+    }
+
+    /// Each row's user, score and row version (`xmin`: the transaction that wrote it), by user.
+    private func versions(in store: any EventStore) throws -> [String: (score: Double?, version: String)] {
+        let rows = try store.readTables { try $0.rows("SELECT user, score, xmin::text FROM rm_test_scores") }
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0].string ?? "", ($0[1].double, $0[2].string ?? "")) })
+    }
+
+    @Test func aLoadRewritesOnlyTheRowsThatChanged() throws {
+        let store = try StoreBackend.postgres.open(in: folder)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            try tx.load(packed([("a", 1, 1), ("b", 1, 2), ("c", 1, 3)]), into: Self.scores)
+        }
+        let before = try versions(in: store)
+
+        // b as it was, c changed, a gone, d new.
+        try store.writeTables { tx in try tx.load(packed([("b", 1, 2), ("c", 1, 30), ("d", 1, 4)]), into: Self.scores) }
+        let after = try versions(in: store)
+        #expect(after.keys.sorted() == ["b", "c", "d"])
+        #expect(after["b"]?.version == before["b"]?.version)
+        #expect(after["c"]?.score == 30)
+        #expect(after["c"]?.version != before["c"]?.version)
+        #expect(after["d"]?.score == 4)
+    }
+}
