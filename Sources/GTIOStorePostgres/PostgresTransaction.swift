@@ -146,7 +146,9 @@ struct PostgresTransaction: LogWriting, TableWriting {
             return
         }
         let arrays = Self.arrays(of: rows, for: table)
-        guard try filled.holdsRows(table.name, in: self) else {
+        guard table.keyCount > 0, try filled.holdsRows(table.name, in: self) else {
+            // Without a key there is nothing to match rows by: the old ones go.
+            if table.keyCount == 0 { session.sendChecked("DELETE FROM \(table.name)") }
             filled.add(table.name)
             session.sendChecked(unnesting: arrays, context: "loading \(table.name)", Self.inserting(into: table))
             return

@@ -45,4 +45,18 @@ struct PostgresLoadTests {
         #expect(after["c"]?.version != before["c"]?.version)
         #expect(after["d"]?.score == 4)
     }
+
+    @Test func aTableGivenRowsAfterTheFirstLoadOfATransactionIsLoadedAsOneThatHoldsRows() throws {
+        let store = try StoreBackend.postgres.open(in: folder)
+        let other = TableLayout(name: "rm_test_other", columns: Self.scores.columns, keyCount: 2)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            try tx.load(packed([("a", 1, 1)]), into: Self.scores)
+            try tx.create(other)
+            try tx.insert(["b", .integer(1), .real(2)], into: other)
+            try tx.load(packed([("b", 1, 20), ("c", 1, 3)]), into: other)
+        }
+        let rows = try store.readTables { try $0.rows("SELECT user, score FROM rm_test_other ORDER BY user") }
+        #expect(rows == [["b", .real(20)], ["c", .real(3)]])
+    }
 }
