@@ -1,8 +1,7 @@
 /// Which tables hold rows, as a transaction sees them: asked for every `rm_` table at once the
 /// first time, so that a load knows whether to insert or to upsert without a round trip that
 /// would wait for the statements sent before it.
-final class FilledTables: @unchecked Sendable {
-    // @unchecked: only the thread running the transaction touches it.
+final class FilledTables {
     private var checked: Set<String> = []
     private var held: Set<String> = []
 

@@ -9,9 +9,7 @@ import GTIOStore
 /// scan of all of `rm_posts` (8 ms) rather than one step down its `points` index (0.05 ms).
 /// The refresh samples a tenth of what autovacuum does: enough for those plans, at ~12 ms
 /// rather than ~100 ms for `rm_posts` there; autovacuum later gathers the full statistics.
-final class TableStatistics: @unchecked Sendable {
-    // @unchecked: only the thread running the transaction, then its caller, touch it.
-
+final class TableStatistics {
     /// Rows written per table, deleted keys included.
     private var written: [String: Int] = [:]
 
