@@ -74,10 +74,12 @@ let package = Package(
         .target(
             name: "GTIOProjections",
             dependencies: [
-                "GTIOCatalog", "GTIOStore",
+                "GTIOCatalog", "GTIOStore", "CMalloc",
                 .product(name: "Algorithms", package: "swift-algorithms"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The C allocator's settings (glibc's mallopt), which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // Answers as named columns and rows, and their plain-text formats: CSV, Markdown, JSON.
         .target(name: "GTIOTables", dependencies: ["GTIOCatalog"]),
         // Figures over the read models: the onboarding funnel, retention, quick-add acceptance,

@@ -45,6 +45,7 @@ struct ProjectCommand: ParsableCommand {
     }
 
     private func followLog(_ store: any EventStore) throws {
+        ResidentMemory.returnLargeBlocks()
         let quiet = self.quiet
         let location = store.location
         let follower = ReadModelFollower(store: store) { step in

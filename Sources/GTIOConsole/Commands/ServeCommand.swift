@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GTIOProjections
 import GTIOServer
 import Logging
 
@@ -56,6 +57,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        ResidentMemory.returnLargeBlocks()
         let existed = FileManager.default.fileExists(atPath: storeOptions.path)
         let store = try storeOptions.open()
         if !existed { Terminal.writeError("gtio: created a new store at \(store.location)\n") }
