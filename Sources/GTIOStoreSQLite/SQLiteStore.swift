@@ -81,9 +81,12 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         }
     }
 
+    /// The page cache of the log's writer, in KiB.
+    static let logWriterCacheKiB = 32768
+
     /// How each of the store's files is opened; `writerCacheKiB` is its writer's page cache, and
     /// `pageSize` the size of its pages when the writer creates the file (SQLite's own otherwise).
-    private static func configuration(readOnly: Bool, writerCacheKiB: Int = 32768, pageSize: Int? = nil) -> Configuration {
+    private static func configuration(readOnly: Bool, writerCacheKiB: Int = logWriterCacheKiB, pageSize: Int? = nil) -> Configuration {
         SQLiteLibrary.configure()
         var configuration = Configuration()
         // Two ingests on one store take turns per batch; a batch commits in well under a
@@ -95,10 +98,10 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // The log's writer keeps a 32 MB page cache: the id B-tree of a large log outgrows
             // SQLite's default 2 MB, and dedup lookups would read its pages from the file over
-            // and over. The tables' writer keeps 8 MB (as fast as 32 in `gtio serve` and
-            // `ingest`, and a server stays well under its memory bound). Readers keep the
-            // default: their big reads are scans of the log, which gain nothing from a cache
-            // they fill once (docs/PERFORMANCE.md).
+            // and over (a collector's writer keeps less: `WALCheckpointer`). The tables' writer
+            // keeps 8 MB (as fast as 32 in `gtio serve` and `ingest`, and a server stays well
+            // under its memory bound). Readers keep the default: their big reads are scans of
+            // the log, which gain nothing from a cache they fill once (docs/PERFORMANCE.md).
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)") }
             // Before GRDB turns on WAL: a file's page size is fixed once it is in WAL mode, so
             // this sets it for a new file and changes nothing in an existing one.

@@ -12,6 +12,11 @@ import GTIOStore
 /// at `backstopPages`, which finds the pages copied already: only a checkpoint that copied every
 /// page lets the next write start the write-ahead log again from its beginning, and a writer
 /// that never pauses may not leave this one time to, so the backstop keeps the file bounded.
+///
+/// While it runs, the writer also keeps a smaller page cache. A collector's commits are small
+/// and their ids wait outside the index (`RecentIDs`), so they touch few pages; and the process
+/// lives for days beside a fold of the whole log, where every megabyte it holds counts against
+/// its memory (docs/PERFORMANCE.md).
 final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
     // @unchecked: `pending`, `stopping` and `completed` are only touched while holding
     // `condition`; the connection only by the checkpointing thread.
@@ -20,6 +25,8 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
     static let backstopPages = 8_000
     /// Where the writer checkpoints otherwise: SQLite's default.
     static let writerPages = 1_000
+    /// The writer's page cache while this one runs, in KiB (`SQLiteStore.logWriterCacheKiB` otherwise).
+    static let writerCacheKiB = 8192
     /// How long the thread waits after a checkpoint before the next: commits gather meanwhile.
     static let pause = 0.01
 
@@ -43,6 +50,7 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
         connection = try DatabaseQueue(path: path)
         try writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.backstopPages)")
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
         }
         let thread = Thread { [self] in run() }
         thread.name = "gtio-checkpoint"
@@ -64,7 +72,10 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
         condition.unlock()
         guard running else { return }
         finished.wait()
-        _ = try? writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.writerPages)") }
+        _ = try? writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.writerPages)")
+            try db.execute(sql: "PRAGMA cache_size = -\(SQLiteStore.logWriterCacheKiB)")
+        }
     }
 
     private func run() {

@@ -6,7 +6,7 @@ import Testing
 @testable import GTIOStoreSQLite
 
 /// The log's checkpoints run beside the writer while the upkeep runs (`WALCheckpointer`), and
-/// the writer's own go back to SQLite's default once it stops.
+/// the writer's own go back to SQLite's default once it stops; so does the writer's page cache.
 @Suite struct WALCheckpointerTests {
     let folder = TemporaryDirectory()
 
@@ -20,6 +20,21 @@ import Testing
 
     private func writerCheckpointsAt(_ store: SQLiteStore) throws -> Int? {
         try store.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
+    }
+
+    /// The writer's page cache, in KiB.
+    private func writerCacheKiB(_ store: SQLiteStore) throws -> Int? {
+        try store.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }.map { -$0 }
+    }
+
+    @Test func theWriterKeepsASmallerCacheWhileTheUpkeepRuns() throws {
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        #expect(try writerCacheKiB(store) == 32_768)
+        let upkeep = try #require(try store.startUpkeepAside())
+        #expect(try writerCacheKiB(store) == 8_192)
+        try appendHearts(0..<100, to: store)
+        upkeep.stop()
+        #expect(try writerCacheKiB(store) == 32_768)
     }
 
     @Test func aCommitIsCheckpointedBesideTheWriterAndTheNextWriteReusesTheLog() throws {
