@@ -47,21 +47,29 @@ struct PostgresSession {
 
     /// Sends `sql` without waiting, its answer checked by the transaction before it commits or
     /// when it fails (`checkSent`): for writes whose caller goes on to other work meanwhile.
-    func sendChecked(_ sql: String) {
-        unread.sent.append(send(sql))
+    func sendChecked(_ sql: String, changed: ((Int) -> Void)? = nil) {
+        var sent = send(sql)
+        sent.changed = changed
+        unread.sent.append(sent)
     }
 
     /// Runs `statement(rows)`, where `rows` is `SELECT * FROM unnest($1, $2, …)` over `arrays`:
-    /// as many rows as the arrays are long, in one round trip.
-    func run(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) throws {
-        _ = try run(Self.unnesting(arrays, statement))
+    /// as many rows as the arrays are long, in one round trip. Returns the rows it changed.
+    @discardableResult
+    func run(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) throws -> Int {
+        try run(Self.unnesting(arrays, statement)).metadata.rows ?? 0
     }
 
     /// `run(unnesting:)` sent without waiting, and checked as `sendChecked` is; its error, if
-    /// any, begins with `context` (which table it was writing, say).
-    func sendChecked(unnesting arrays: [PostgresArray], context: String? = nil, _ statement: (_ rows: String) -> String) {
+    /// any, begins with `context` (which table it was writing, say). `changed` is told how many
+    /// rows it inserted, updated or deleted, once its answer is checked.
+    func sendChecked(
+        unnesting arrays: [PostgresArray], context: String? = nil, changed: ((Int) -> Void)? = nil,
+        _ statement: (_ rows: String) -> String
+    ) {
         var sent = send(Self.unnesting(arrays, statement))
         sent.context = context
+        sent.changed = changed
         unread.sent.append(sent)
     }
 
@@ -247,10 +255,13 @@ struct SentStatement {
     let result: EventLoopFuture<PostgresQueryResult>
     /// What the statement was doing, put before its error.
     var context: String? = nil
+    /// Told how many rows the statement changed, once its answer has been checked.
+    var changed: ((Int) -> Void)? = nil
 
     /// Waits for the answer if it has not come, and throws the statement's error, if any.
     func check() throws {
-        _ = try answer()
+        let answer = try answer()
+        changed?(answer.metadata.rows ?? 0)
     }
 
     /// The answer, once it has come; throws the statement's error, if any.

@@ -139,27 +139,31 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// A rebuild mostly gives the rows a table holds: deleting them all and inserting them again
     /// left every old row dead until autovacuum came, and took 268 ms for `rm_posts` of the 1 M-
     /// event log where this takes 80; but an upsert into an empty table costs twice an insert.
+    ///
+    /// The planner's statistics count the rows the server says each statement changed: a
+    /// rebuild that gives a table its rows again changes none, and leaves them as they are.
     func load(_ rows: PackedRows, into table: TableLayout) throws {
-        statistics?.note(rows.count, in: table.name)
+        let statistics = self.statistics, name = table.name
+        let changed: ((Int) -> Void)? = statistics.map { statistics in { statistics.note($0, in: name) } }
         guard rows.count > 0 else {
-            session.sendChecked("DELETE FROM \(table.name)")
+            session.sendChecked("DELETE FROM \(table.name)", changed: changed)
             return
         }
         let arrays = Self.arrays(of: rows, for: table)
         guard table.keyCount > 0, try filled.holdsRows(table.name, in: self) else {
             // Without a key there is nothing to match rows by: the old ones go.
-            if table.keyCount == 0 { session.sendChecked("DELETE FROM \(table.name)") }
+            if table.keyCount == 0 { session.sendChecked("DELETE FROM \(table.name)", changed: changed) }
             filled.add(table.name)
-            session.sendChecked(unnesting: arrays, context: "loading \(table.name)", Self.inserting(into: table))
+            session.sendChecked(unnesting: arrays, context: "loading \(table.name)", changed: changed, Self.inserting(into: table))
             return
         }
         let keyColumns = table.columns.prefix(table.keyCount)
         let names = Self.names(keyColumns)
         let matching = keyColumns.map { "kept.\(Self.quoted($0.name)) = \(table.name).\(Self.quoted($0.name))" }
-        session.sendChecked(unnesting: Array(arrays.prefix(table.keyCount)), context: "loading \(table.name)") { keys in
+        session.sendChecked(unnesting: Array(arrays.prefix(table.keyCount)), context: "loading \(table.name)", changed: changed) { keys in
             "DELETE FROM \(table.name) WHERE NOT EXISTS (SELECT 1 FROM (\(keys)) AS kept (\(names)) WHERE \(matching.joined(separator: " AND ")))"
         }
-        session.sendChecked(unnesting: arrays, context: "loading \(table.name)", Self.upserting(into: table))
+        session.sendChecked(unnesting: arrays, context: "loading \(table.name)", changed: changed, Self.upserting(into: table))
     }
 
     /// A column's values of `rows` as one array each.
@@ -186,17 +190,18 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// upserted, skipping a row already as given (updating it would still write a new version).
     /// The keys are distinct, as one upsert may not touch a row twice.
     func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
-        statistics?.note(keys.count, in: table.name)
         let keyColumns = table.columns.prefix(table.keyCount)
         let gone = zip(keys, rows).compactMap { $1 == nil ? $0 : nil }
         if !gone.isEmpty {
-            try session.run(unnesting: Self.arrays(of: gone, for: keyColumns)) { keys in
+            let deleted = try session.run(unnesting: Self.arrays(of: gone, for: keyColumns)) { keys in
                 "DELETE FROM \(table.name) WHERE (\(Self.names(keyColumns))) IN (\(keys))"
             }
+            statistics?.note(deleted, in: table.name)
         }
         let kept = rows.compactMap { $0 }
         guard !kept.isEmpty else { return }
-        try session.run(unnesting: Self.arrays(of: kept, for: table.columns[...]), Self.upserting(into: table))
+        let changed = try session.run(unnesting: Self.arrays(of: kept, for: table.columns[...]), Self.upserting(into: table))
+        statistics?.note(changed, in: table.name)
     }
 
     /// The statement that inserts the rows a `SELECT` gives into `table`, updating a row whose key

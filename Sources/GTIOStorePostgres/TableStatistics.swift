@@ -1,7 +1,7 @@
 import GTIOStore
 
-/// The rows a write transaction put into each table, and the planner's statistics of the
-/// tables it rewrote much of, refreshed once it has committed.
+/// The rows a write transaction changed in each table, and the planner's statistics of the
+/// tables it changed much of, refreshed once it has committed.
 ///
 /// PostgreSQL plans from statistics that autovacuum gathers a minute or more after a change.
 /// Until then a table that a rebuild or a first catch-up filled looks empty or as it was: on
@@ -10,14 +10,15 @@ import GTIOStore
 /// The refresh samples a tenth of what autovacuum does: enough for those plans, at ~12 ms
 /// rather than ~100 ms for `rm_posts` there; autovacuum later gathers the full statistics.
 final class TableStatistics {
-    /// Rows written per table, deleted keys included.
+    /// Rows changed per table: inserted, updated or deleted, as the server counted them where
+    /// a statement may leave rows as they were (a load, a rewrite).
     private var written: [String: Int] = [:]
 
     /// The fewest rows a table takes in one transaction before its statistics are looked at:
     /// a projector's catch-up of a thousand events writes fewer to any one table.
     static let fewestRows = 1_000
 
-    /// Notes that `count` rows of `table` were written or deleted.
+    /// Notes that `count` rows of `table` were inserted, updated or deleted.
     func note(_ count: Int, in table: String) {
         written[table, default: 0] += count
     }
