@@ -40,7 +40,7 @@ public struct CollectorServer: Sendable {
             moved: { answers.forgetPosition() })
         let queue = CommitQueue(
             store: store, capacity: configuration.queueCapacity, wait: configuration.commitWait, metrics: metrics,
-            committed: { projector.nudge() })
+            logger: logger, committed: { projector.nudge() })
         let gate = AccessGate(store: store, open: configuration.noAuth)
 
         let router = Router(context: ServerContext.self)

@@ -1,5 +1,6 @@
 import Foundation
 import GTIOStore
+import Logging
 import ServiceLifecycle
 
 /// Group commit: requests hand their batches to one writer thread, which gathers what arrived
@@ -23,17 +24,22 @@ final class CommitQueue: Service, @unchecked Sendable {
     private let capacity: Int
     private let wait: Double
     private let metrics: ServerMetrics
+    private let logger: Logger
     private let committed: @Sendable () -> Void
 
     /// - Parameters:
     ///   - capacity: events that may wait for a commit at once.
     ///   - wait: seconds the writer waits after a first batch for others to join it.
     ///   - committed: called on the writer thread after each commit (to nudge the read models).
-    init(store: any EventLog, capacity: Int, wait: Double, metrics: ServerMetrics, committed: @escaping @Sendable () -> Void) {
+    init(
+        store: any EventLog, capacity: Int, wait: Double, metrics: ServerMetrics, logger: Logger,
+        committed: @escaping @Sendable () -> Void
+    ) {
         self.store = store
         self.capacity = capacity
         self.wait = wait
         self.metrics = metrics
+        self.logger = logger
         self.committed = committed
     }
 
@@ -65,8 +71,15 @@ final class CommitQueue: Service, @unchecked Sendable {
         await WorkerThread.run(named: "gtio-commit", stop: { self.stop() }) {
             // What commits leave to do (SQLite's checkpoints) runs beside the writer, not on it:
             // every request of a commit waits for the writer. Should it fail to start, the
-            // writer does it itself, as in any other process.
-            let upkeep = try? self.store.startUpkeepAside()
+            // writer does it itself, as in any other process, only slower.
+            var upkeep: (any LogUpkeep)?
+            do {
+                upkeep = try self.store.startUpkeepAside()
+            } catch {
+                self.logger.warning(
+                    "checkpoints stay on the committing thread (commits wait for them)",
+                    metadata: ["error": "\(error)"])
+            }
             self.writeLoop(upkeep)
             upkeep?.stop()
         }
