@@ -223,13 +223,16 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// Two statements whatever the number of values: the rows of every value deleted, then the
     /// new rows inserted (one array per column).
     func replace(_ table: TableLayout, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws {
-        statistics?.note(values.count + rows.count, in: table.name)
         if !values.isEmpty {
             let type = table.columns.first { $0.name == column }?.type ?? .text
             let keys = Self.arrays(of: values.map { [$0] }, for: [(name: column, type: type)][...])
-            try session.run(unnesting: keys) { values in "DELETE FROM \(table.name) WHERE \(Self.quoted(column)) IN (\(values))" }
+            let deleted = try session.run(unnesting: keys) { values in
+                "DELETE FROM \(table.name) WHERE \(Self.quoted(column)) IN (\(values))"
+            }
+            statistics?.note(deleted, in: table.name)
         }
         guard !rows.isEmpty else { return }
+        statistics?.note(rows.count, in: table.name)
         try insert(Self.arrays(of: rows, for: table.columns[...]), into: table)
     }
 
