@@ -74,12 +74,10 @@ let package = Package(
         .target(
             name: "GTIOProjections",
             dependencies: [
-                "GTIOCatalog", "GTIOStore", "CMalloc",
+                "GTIOCatalog", "GTIOStore",
                 .product(name: "Algorithms", package: "swift-algorithms"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        // The C allocator's settings (glibc's mallopt), which Swift's Glibc module leaves out.
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // Answers as named columns and rows, and their plain-text formats: CSV, Markdown, JSON.
         .target(name: "GTIOTables", dependencies: ["GTIOCatalog"]),
         // Figures over the read models: the onboarding funnel, retention, quick-add acceptance,
@@ -108,12 +106,14 @@ let package = Package(
             ]),
         // The system's GNU readline (libreadline-dev), for the REPL.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
+        // The C allocator's settings (glibc's mallopt), which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The command surface: subcommands, output formats, the REPL.
         .target(
             name: "GTIOConsole",
             dependencies: [
                 "GTIOCatalog", "GTIOStore", "GTIOStoreSQLite", "GTIOStorePostgres", "GTIOIngest", "GTIOSimulation", "GTIOProjections",
-                "GTIOTables", "GTIOAnalytics", "GTIOReports", "GTIOInsights", "GTIOServer", "CReadline",
+                "GTIOTables", "GTIOAnalytics", "GTIOReports", "GTIOInsights", "GTIOServer", "CReadline", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The Swift runtime and Foundation linked in: a one-shot command starts without resolving

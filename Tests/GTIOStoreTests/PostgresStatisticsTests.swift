@@ -24,6 +24,17 @@ struct PostgresStatisticsTests {
         return (keys, keys.map { $0 + [.real(Double(day))] })
     }
 
+    /// The same rows as `rows(_:day:)`, packed as a rebuild loads them.
+    private func packed(_ users: Range<Int>, day: Int64) -> PackedRows {
+        var packed = PackedRows(width: 3)
+        for user in users {
+            packed.append("u\(user)")
+            packed.append(day)
+            packed.append(Double(day))
+        }
+        return packed
+    }
+
     /// A new store whose scores table was created and given `count` rows in one transaction.
     private func storeWithScores(_ count: Int) throws -> any EventStore {
         let store = try StoreBackend.postgres.open(in: folder)
@@ -45,13 +56,7 @@ struct PostgresStatisticsTests {
         #expect(try believedRows("rm_test_scores", in: store) == 1_500)
 
         // A load that triples the table is not.
-        var loaded = PackedRows(width: 3)
-        for user in 0..<4_500 {
-            loaded.append("u\(user)")
-            loaded.append(Int64(2))
-            loaded.append(2.0)
-        }
-        try store.writeTables { tx in try tx.load(loaded, into: Self.scores) }
+        try store.writeTables { tx in try tx.load(packed(0..<4_500, day: 2), into: Self.scores) }
         #expect(try believedRows("rm_test_scores", in: store) == 4_500)
     }
 
@@ -64,12 +69,7 @@ struct PostgresStatisticsTests {
 
     @Test func aLoadThatChangesNoRowLeavesTheStatisticsAlone() throws {
         let store = try StoreBackend.postgres.open(in: folder)
-        var loaded = PackedRows(width: 3)
-        for user in 0..<3_000 {
-            loaded.append("u\(user)")
-            loaded.append(Int64(1))
-            loaded.append(1.0)
-        }
+        let loaded = packed(0..<3_000, day: 1)
         try store.writeTables { tx in
             try tx.create(Self.scores)
             try tx.load(loaded, into: Self.scores)

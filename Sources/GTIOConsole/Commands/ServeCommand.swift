@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GTIOProjections
 import GTIOServer
 import Logging
 

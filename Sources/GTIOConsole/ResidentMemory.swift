@@ -1,7 +1,7 @@
 import CMalloc
 
 /// How a process that holds a fold for hours keeps its resident memory near what it uses.
-public enum ResidentMemory {
+enum ResidentMemory {
     /// Has the C allocator serve every block of 256 KB or more from a mapping of its own, which
     /// goes back to the system when the block is freed.
     ///
@@ -13,7 +13,7 @@ public enum ResidentMemory {
     /// (docs/PERFORMANCE.md has the figures). Returns whether the C library took the setting:
     /// only glibc has it.
     @discardableResult
-    public static func returnLargeBlocks() -> Bool {
+    static func returnLargeBlocks() -> Bool {
         gtio_malloc_set_mmap_threshold(largeBlock) == 1
     }
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import GTIOProjections
+@testable import GTIOConsole
 
 #if canImport(Glibc)
 import Glibc
