@@ -12,43 +12,71 @@ extension PostgresStore {
         try read { session in try Self.scanRows(scope, in: session, body) }
     }
 
+    /// `scan(_:_:)` in windows of `pageSize` seqs, for tests that cross windows on a small log.
+    public func scan(_ scope: LogScope, pageSize: Int, _ body: (LogRecord) throws -> Void) throws {
+        try read { session in try Self.scanRows(scope, in: session, pageSize: pageSize) { row in try body(LogRecord(row)) } }
+    }
+
     /// Events read a page at a time in seq order, each page with its lists and properties, all
     /// within the caller's transaction (one snapshot for the whole scan).
     ///
-    /// The next page is asked for as soon as this one's last seq is known, before this one is
-    /// gone through: the server reads it, and the event loop takes it in, while the caller works.
-    static func scanRows(_ scope: LogScope, in session: PostgresSession, _ body: (EventRow) throws -> Void) throws {
-        var (conditions, fixed) = bounds(of: scope)
+    /// A page is a window of `pageSize` seqs, not the next rows up to a limit: on a log the
+    /// planner has no statistics for yet (right after a large ingest, before autovacuum comes
+    /// by), `seq > ? AND seq <= ? ORDER BY seq LIMIT ?` is planned as a fetch and sort of every
+    /// row from the page to the scan's end, page after page. A window costs its own rows
+    /// whatever the plan, and since seq is gapless it holds a full page (fewer when the scope
+    /// picks types or times).
+    ///
+    /// The next window is asked for as soon as this one has come, before the caller goes through
+    /// it: the server reads it, and the event loop takes it in, while the caller works.
+    static func scanRows(
+        _ scope: LogScope, in session: PostgresSession, pageSize: Int = PostgresPage.size, _ body: (EventRow) throws -> Void
+    ) throws {
+        var conditions = "seq > ? AND seq <= ?"
+        var fixed: [StoreValue] = []
+        if let atMost = scope.atMost { conditions += " AND at <= ?"; fixed.append(.integer(atMost)) }
+        if let atLeast = scope.atLeast { conditions += " AND at >= ?"; fixed.append(.integer(atLeast)) }
         if let types = scope.types { conditions += " AND type IN (" + types.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
         let sql = """
             SELECT seq, type, at, user, device, subject, object, value, text, flag, number FROM events
-            WHERE \(conditions) ORDER BY seq LIMIT \(PostgresPage.size)
+            WHERE \(conditions) ORDER BY seq
             """
+        let newest = try session.rows("SELECT MAX(seq) FROM events")[0][0].int64 ?? 0
+        let end = min(newest, scope.throughSeq ?? newest)
+        func window(after seq: Int64) -> SentStatement {
+            session.send(sql, [.integer(seq), .integer(min(seq + Int64(pageSize), end))] + fixed)
+        }
+        var after = scope.afterSeq
+        guard after < end else { return }
+        var next = window(after: after)
         let page = PostgresPage()
-        var next = session.send(sql, [.integer(scope.afterSeq)] + fixed)
         var scanned = 0
         defer { LogScanCounter.add(scanned) }
-        while true {
+        while after < end {
             if Interruption.isRequested { throw StoreError.interrupted }
             let rows = try next.answer().rows
-            guard let last = rows.last else { return }
-            let first = try PostgresRandomAccessRow(rows[0])[0].decode(Int64.self)
+            after = min(after + Int64(pageSize), end)
+            guard let first = rows.first, let last = rows.last else {
+                if after < end { next = window(after: after) }
+                continue
+            }
+            let firstSeq = try PostgresRandomAccessRow(first)[0].decode(Int64.self)
             let lastSeq = try PostgresRandomAccessRow(last)[0].decode(Int64.self)
+            // The page's lists and properties first: the connection answers in order, and the
+            // page waits for them, not for the next window.
             let lists = session.send(
                 "SELECT seq, user FROM event_lists WHERE seq BETWEEN ? AND ? ORDER BY seq, position",
-                [.integer(first), .integer(lastSeq)])
+                [.integer(firstSeq), .integer(lastSeq)])
             let properties = session.send(
                 "SELECT seq, name, position, text, number FROM event_properties WHERE seq BETWEEN ? AND ? ORDER BY seq, name, position",
-                [.integer(first), .integer(lastSeq)])
-            let isLast = rows.count < PostgresPage.size
-            if !isLast { next = session.send(sql, [.integer(lastSeq)] + fixed) }
+                [.integer(firstSeq), .integer(lastSeq)])
+            if after < end { next = window(after: after) }
             try page.load(rows, lists: lists.answer().rows, properties: properties.answer().rows)
             for index in 0..<page.count {
                 page.current = index
                 try body(EventRow(seq: page.seqs[index], type: page.types[index], at: page.ats[index], cursor: page))
             }
             scanned += rows.count
-            if isLast { return }
         }
     }
 

@@ -134,6 +134,34 @@ import Testing
         #expect(times[5] != times[30] && records.firstIndex { $0.at >= times[5] }! > 0)
     }
 
+    /// A scan read in pages gives every event of its scope once, in seq order, whatever the
+    /// pages' bounds: a scope beginning or ending inside a page, and pages that hold none of the
+    /// types asked for, or none of the times.
+    @Test(arguments: StoreBackend.all)
+    func aScanInPagesGivesEachEventOfItsScopeOnce(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let records = try appendExamplesInThreeBatches(to: store)
+        #expect(records.count == 37)
+        let picked = records.filter { $0.type == .postVoted || $0.type == .quickaddShown }
+        #expect(picked.count == 2)
+        let late = records.map(\.at).sorted()[30]
+        let scopes: [(LogScope, [LogRecord])] = [
+            (LogScope(), records),
+            (LogScope(afterSeq: 5, throughSeq: 18), records.filter { $0.seq > 5 && $0.seq <= 18 }),
+            (LogScope(afterSeq: 36), [records[36]]),
+            (LogScope(afterSeq: 37), []),
+            (LogScope(throughSeq: 1_000), records),
+            (LogScope(atLeast: late), records.filter { $0.at >= late }),
+            (LogScope(types: [.postVoted, .quickaddShown]), picked),
+        ]
+        for pageSize in [1, 4, 7, 100] {
+            for (scope, expected) in scopes {
+                let found = try backend.scan(store, scope, pageSize: pageSize)
+                #expect(found == expected, "pages of \(pageSize), after \(scope.afterSeq) through \(String(describing: scope.throughSeq))")
+            }
+        }
+    }
+
     /// The earliest and latest `at` in view, for a view up to each seq and each time: the
     /// examples' times run back and forth against their seqs, and a day's last event may come
     /// in a later batch than its first.

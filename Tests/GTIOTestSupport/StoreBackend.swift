@@ -42,6 +42,17 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `store.scan()` reading windows of `pageSize` seqs where the backend reads in pages
+    /// (PostgreSQL); SQLite steps one cursor through the log and has no pages to size.
+    public func scan(_ store: any EventStore, _ scope: LogScope, pageSize: Int) throws -> [LogRecord] {
+        var records: [LogRecord] = []
+        switch store {
+        case let database as PostgresStore: try database.scan(scope, pageSize: pageSize) { records.append($0) }
+        default: try store.scan(scope) { records.append($0) }
+        }
+        return records
+    }
+
     /// The embedded SQLite file.
     public static let sqlite = StoreBackend(
         name: "SQLite",
