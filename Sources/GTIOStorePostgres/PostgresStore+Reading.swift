@@ -231,34 +231,31 @@ final class PostgresPage: EventRowCursor {
     private var lists: [Int64: [String]] = [:]
     private var properties: [Int64: [EventProperty]] = [:]
 
+    /// Takes in a page's rows. Each row's cells are read in turn (a `PostgresRandomAccessRow`
+    /// builds an array of them per row, and decoding a tuple is not specialized), into local
+    /// arrays (the class's own are checked for exclusive access at every append).
     func load(_ rows: [PostgresRow], lists listRows: [PostgresRow], properties propertyRows: [PostgresRow]) throws {
-        count = rows.count
-        seqs.removeAll(keepingCapacity: true)
-        types.removeAll(keepingCapacity: true)
-        ats.removeAll(keepingCapacity: true)
-        flags.removeAll(keepingCapacity: true)
-        numbers.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
-        text.removeAll(keepingCapacity: true)
+        var seqs = Self.emptied(&self.seqs), types = Self.emptied(&self.types), ats = Self.emptied(&self.ats)
+        var flags = Self.emptied(&self.flags), numbers = Self.emptied(&self.numbers)
+        var spans = Self.emptied(&self.spans), text = Self.emptied(&self.text)
+        count = 0
         lists.removeAll(keepingCapacity: true)
         properties.removeAll(keepingCapacity: true)
         stored.deallocate()
-        defer {
-            stored = .allocate(capacity: max(text.count, 1))
-            _ = stored.initialize(from: text)
-        }
+        stored = .allocate(capacity: 1)
         for row in rows {
-            let cells = PostgresRandomAccessRow(row)
-            let seq = try cells[0].decode(Int64.self)
-            seqs.append(seq)
-            let typeName = try cells[1].decode(String.self)
-            guard let type = EventType.named(typeName) else {
-                throw StoreError.database("event \(seq) has type \(typeName), unknown to this gtio")
+            var cells = row.makeIterator()
+            let seq = try cells.next()!.decode(Int64.self)
+            let typeName = cells.next()!.bytes
+            let type = typeName?.readableBytesView.withContiguousStorageIfAvailable(EventType.named(utf8:)) ?? nil
+            guard let type else {
+                throw StoreError.database("event \(seq) has type \(typeName.map { String(buffer: $0) } ?? "NULL"), unknown to this gtio")
             }
+            seqs.append(seq)
             types.append(type)
-            ats.append(try cells[2].decode(Int64.self))
-            for column in 3...8 {
-                guard let bytes = cells[column].bytes else {
+            ats.append(try cells.next()!.decode(Int64.self))
+            for _ in 0..<6 {
+                guard let bytes = cells.next()!.bytes else {
                     spans.append(0)
                     spans.append(-1)
                     continue
@@ -267,17 +264,34 @@ final class PostgresPage: EventRowCursor {
                 spans.append(Int32(bytes.readableBytes))
                 text.append(contentsOf: bytes.readableBytesView)
             }
-            flags.append(try cells[9].decode(Int64?.self).map { $0 != 0 })
-            numbers.append(try cells[10].decode(Double?.self))
+            flags.append(try cells.next()!.decode(Int64?.self).map { $0 != 0 })
+            numbers.append(try cells.next()!.decode(Double?.self))
         }
         for row in listRows {
-            let (seq, user) = try row.decode((Int64, String).self)
-            lists[seq, default: []].append(user)
+            var cells = row.makeIterator()
+            let seq = try cells.next()!.decode(Int64.self)
+            lists[seq, default: []].append(try cells.next()!.decode(String.self))
         }
         for row in propertyRows {
-            let (seq, name, position, value, number) = try row.decode((Int64, String, Int64, String?, Double?).self)
+            var cells = row.makeIterator()
+            let seq = try cells.next()!.decode(Int64.self)
+            let name = try cells.next()!.decode(String.self), position = try cells.next()!.decode(Int64.self)
+            let value = try cells.next()!.decode(String?.self), number = try cells.next()!.decode(Double?.self)
             properties[seq, default: []].append(EventProperty(name: name, position: Int(position), text: value, number: number))
         }
+        stored.deallocate()
+        stored = .allocate(capacity: max(text.count, 1))
+        _ = stored.initialize(from: text)
+        (self.seqs, self.types, self.ats, self.flags, self.numbers, self.spans, self.text) = (seqs, types, ats, flags, numbers, spans, text)
+        count = rows.count
+    }
+
+    /// `array` emptied, its storage kept, and left empty in its place.
+    private static func emptied<Element>(_ array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        taken.removeAll(keepingCapacity: true)
+        return taken
     }
 
     func bytes(_ column: EventRow.TextColumn) -> UnsafeBufferPointer<UInt8>? {
