@@ -41,12 +41,14 @@ extension PostgresStore {
             SELECT seq, type, at, user, device, subject, object, value, text, flag, number FROM events
             WHERE \(conditions) ORDER BY seq
             """
-        let newest = try session.rows("SELECT MAX(seq) FROM events")[0][0].int64 ?? 0
+        let span = try session.rows("SELECT MIN(seq), MAX(seq) FROM events")[0]
+        guard let oldest = span[0].int64, let newest = span[1].int64 else { return }
         let end = min(newest, scope.throughSeq ?? newest)
         func window(after seq: Int64) -> SentStatement {
             session.send(sql, [.integer(seq), .integer(min(seq + Int64(pageSize), end))] + fixed)
         }
-        var after = scope.afterSeq
+        // Windows begin at the log's first seq however far before it the scope does.
+        var after = max(scope.afterSeq, oldest - 1)
         guard after < end else { return }
         var next = window(after: after)
         let page = PostgresPage()
