@@ -41,15 +41,16 @@ extension PostgresStore {
             SELECT seq, type, at, user, device, subject, object, value, text, flag, number FROM events
             WHERE \(conditions) ORDER BY seq
             """
-        let span = try session.rows("SELECT MIN(seq), MAX(seq) FROM events")[0]
-        guard let oldest = span[0].int64, let newest = span[1].int64 else { return }
-        let end = min(newest, scope.throughSeq ?? newest)
+        // The windows cover the seqs from the scope's first event to its last: a few when it
+        // asks for a short time (found through the index on `at`), and none before the log's
+        // first seq however far before it the scope begins.
+        let (spanConditions, spanValues) = bounds(of: scope)
+        let span = try session.rows("SELECT MIN(seq), MAX(seq) FROM events WHERE \(spanConditions)", [.integer(scope.afterSeq)] + spanValues)[0]
+        guard let first = span[0].int64, let end = span[1].int64 else { return }
         func window(after seq: Int64) -> SentStatement {
             session.send(sql, [.integer(seq), .integer(min(seq + Int64(pageSize), end))] + fixed)
         }
-        // Windows begin at the log's first seq however far before it the scope does.
-        var after = max(scope.afterSeq, oldest - 1)
-        guard after < end else { return }
+        var after = first - 1
         var next = window(after: after)
         let page = PostgresPage()
         var scanned = 0
