@@ -141,7 +141,7 @@ let package = Package(
         // The store suite every backend passes (GTIOTestSupport's `StoreBackend.all`).
         .testTarget(
             name: "GTIOStoreTests",
-            dependencies: ["GTIOStore", "GTIOTestSupport"]),
+            dependencies: ["GTIOStore", "GTIOStorePostgres", "GTIOTestSupport", .product(name: "NIOCore", package: "swift-nio")]),
         // What only the SQLite backend has: its file checks, triggers seen from SQL, bulk inserts.
         .testTarget(
             name: "GTIOStoreSQLiteTests",

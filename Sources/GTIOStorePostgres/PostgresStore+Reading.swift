@@ -17,8 +17,9 @@ extension PostgresStore {
         try read { session in try Self.scanRows(scope, in: session, pageSize: pageSize) { row in try body(LogRecord(row)) } }
     }
 
-    /// Events read a page at a time in seq order, each page with its lists and properties, all
-    /// within the caller's transaction (one snapshot for the whole scan).
+    /// Events read a window of seqs at a time in seq order, each window with its lists and
+    /// properties, all within the caller's transaction (one snapshot for the whole scan); each
+    /// window's events come as one row of arrays (`PostgresPage`).
     ///
     /// A page is a window of `pageSize` seqs, not the next rows up to a limit: on a log the
     /// planner has no statistics for yet (right after a large ingest, before autovacuum comes
@@ -28,7 +29,7 @@ extension PostgresStore {
     /// picks types or times).
     ///
     /// The next window is asked for as soon as this one has come, before the caller goes through
-    /// it: the server reads it, and the event loop takes it in, while the caller works.
+    /// it: the server builds it while the caller works.
     static func scanRows(
         _ scope: LogScope, in session: PostgresSession, pageSize: Int = PostgresPage.size, _ body: (EventRow) throws -> Void
     ) throws {
@@ -37,18 +38,27 @@ extension PostgresStore {
         if let atMost = scope.atMost { conditions += " AND at <= ?"; fixed.append(.integer(atMost)) }
         if let atLeast = scope.atLeast { conditions += " AND at >= ?"; fixed.append(.integer(atLeast)) }
         if let types = scope.types { conditions += " AND type IN (" + types.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
-        let sql = """
-            SELECT seq, type, at, user, device, subject, object, value, text, flag, number FROM events
-            WHERE \(conditions) ORDER BY seq
-            """
+        let sql = PostgresPage.query(picking: conditions)
+        // The scope's types may have no lists or properties to read.
+        let lists = scope.types.map { $0.contains { $0.columns.contains(.list) } } ?? true
+        let properties = scope.types.map { $0.contains { $0.columns.contains(.properties) } } ?? true
         // The windows cover the seqs from the scope's first event to its last: a few when it
         // asks for a short time (found through the index on `at`), and none before the log's
         // first seq however far before it the scope begins.
         let (spanConditions, spanValues) = bounds(of: scope)
         let span = try session.rows("SELECT MIN(seq), MAX(seq) FROM events WHERE \(spanConditions)", [.integer(scope.afterSeq)] + spanValues)[0]
         guard let first = span[0].int64, let end = span[1].int64 else { return }
-        func window(after seq: Int64) -> SentStatement {
-            session.send(sql, [.integer(seq), .integer(min(seq + Int64(pageSize), end))] + fixed)
+        // A window's events, lists and properties, asked for at once.
+        func window(after seq: Int64) -> (events: SentStatement, lists: SentStatement?, properties: SentStatement?) {
+            let range: [StoreValue] = [.integer(seq), .integer(min(seq + Int64(pageSize), end))]
+            return (
+                session.send(sql, range + fixed),
+                lists ? session.send("SELECT seq, user FROM event_lists WHERE seq > ? AND seq <= ? ORDER BY seq, position", range) : nil,
+                properties
+                    ? session.send(
+                        "SELECT seq, name, position, text, number FROM event_properties WHERE seq > ? AND seq <= ? ORDER BY seq, name, position",
+                        range)
+                    : nil)
         }
         var after = first - 1
         var next = window(after: after)
@@ -57,29 +67,18 @@ extension PostgresStore {
         defer { LogScanCounter.add(scanned) }
         while after < end {
             if Interruption.isRequested { throw StoreError.interrupted }
-            let rows = try next.answer().rows
+            let asked = next
+            let events = try asked.events.answer().rows
+            let listed = try asked.lists?.answer().rows ?? []
+            let described = try asked.properties?.answer().rows ?? []
             after = min(after + Int64(pageSize), end)
-            guard let first = rows.first, let last = rows.last else {
-                if after < end { next = window(after: after) }
-                continue
-            }
-            let firstSeq = try PostgresRandomAccessRow(first)[0].decode(Int64.self)
-            let lastSeq = try PostgresRandomAccessRow(last)[0].decode(Int64.self)
-            // The page's lists and properties first: the connection answers in order, and the
-            // page waits for them, not for the next window.
-            let lists = session.send(
-                "SELECT seq, user FROM event_lists WHERE seq BETWEEN ? AND ? ORDER BY seq, position",
-                [.integer(firstSeq), .integer(lastSeq)])
-            let properties = session.send(
-                "SELECT seq, name, position, text, number FROM event_properties WHERE seq BETWEEN ? AND ? ORDER BY seq, name, position",
-                [.integer(firstSeq), .integer(lastSeq)])
             if after < end { next = window(after: after) }
-            try page.load(rows, lists: lists.answer().rows, properties: properties.answer().rows)
+            try page.load(events, lists: listed, properties: described)
             for index in 0..<page.count {
                 page.current = index
                 try body(EventRow(seq: page.seqs[index], type: page.types[index], at: page.ats[index], cursor: page))
             }
-            scanned += rows.count
+            scanned += page.count
         }
     }
 
@@ -211,110 +210,5 @@ extension PostgresStore {
         return BatchSignature(
             batch: row[0].int64 ?? 0, lastSeq: row[1].int64 ?? 0, head: bytes(2), record: bytes(3), publicKey: bytes(4),
             signature: bytes(5))
-    }
-}
-
-/// One page of a raw scan, its text kept in one buffer that lives until the next page: what
-/// `EventRow` reads in place, as it reads SQLite's column buffers.
-final class PostgresPage: EventRowCursor {
-    static let size = 20_000
-
-    private(set) var count = 0
-    var current = 0
-    private(set) var seqs: [Int64] = []
-    private(set) var types: [EventType] = []
-    private(set) var ats: [Int64] = []
-    private var flags: [Bool?] = []
-    private var numbers: [Double?] = []
-    /// Per row, six text columns as (start, count) in `text`; count -1 for NULL.
-    private var spans: [Int32] = []
-    /// The page's text while it is loaded, then `stored`, whose address never moves.
-    private var text: [UInt8] = []
-    private var stored = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
-    private var lists: [Int64: [String]] = [:]
-    private var properties: [Int64: [EventProperty]] = [:]
-
-    /// Takes in a page's rows. Each row's cells are read in turn (a `PostgresRandomAccessRow`
-    /// builds an array of them per row, and decoding a tuple is not specialized), into local
-    /// arrays (the class's own are checked for exclusive access at every append).
-    func load(_ rows: [PostgresRow], lists listRows: [PostgresRow], properties propertyRows: [PostgresRow]) throws {
-        var seqs = Self.emptied(&self.seqs), types = Self.emptied(&self.types), ats = Self.emptied(&self.ats)
-        var flags = Self.emptied(&self.flags), numbers = Self.emptied(&self.numbers)
-        var spans = Self.emptied(&self.spans), text = Self.emptied(&self.text)
-        count = 0
-        lists.removeAll(keepingCapacity: true)
-        properties.removeAll(keepingCapacity: true)
-        stored.deallocate()
-        stored = .allocate(capacity: 1)
-        for row in rows {
-            var cells = row.makeIterator()
-            let seq = try cells.next()!.decode(Int64.self)
-            let typeName = cells.next()!.bytes
-            let type = typeName?.readableBytesView.withContiguousStorageIfAvailable(EventType.named(utf8:)) ?? nil
-            guard let type else {
-                throw StoreError.database("event \(seq) has type \(typeName.map { String(buffer: $0) } ?? "NULL"), unknown to this gtio")
-            }
-            seqs.append(seq)
-            types.append(type)
-            ats.append(try cells.next()!.decode(Int64.self))
-            for _ in 0..<6 {
-                guard let bytes = cells.next()!.bytes else {
-                    spans.append(0)
-                    spans.append(-1)
-                    continue
-                }
-                spans.append(Int32(text.count))
-                spans.append(Int32(bytes.readableBytes))
-                text.append(contentsOf: bytes.readableBytesView)
-            }
-            flags.append(try cells.next()!.decode(Int64?.self).map { $0 != 0 })
-            numbers.append(try cells.next()!.decode(Double?.self))
-        }
-        for row in listRows {
-            var cells = row.makeIterator()
-            let seq = try cells.next()!.decode(Int64.self)
-            lists[seq, default: []].append(try cells.next()!.decode(String.self))
-        }
-        for row in propertyRows {
-            var cells = row.makeIterator()
-            let seq = try cells.next()!.decode(Int64.self)
-            let name = try cells.next()!.decode(String.self), position = try cells.next()!.decode(Int64.self)
-            let value = try cells.next()!.decode(String?.self), number = try cells.next()!.decode(Double?.self)
-            properties[seq, default: []].append(EventProperty(name: name, position: Int(position), text: value, number: number))
-        }
-        stored.deallocate()
-        stored = .allocate(capacity: max(text.count, 1))
-        _ = stored.initialize(from: text)
-        (self.seqs, self.types, self.ats, self.flags, self.numbers, self.spans, self.text) = (seqs, types, ats, flags, numbers, spans, text)
-        count = rows.count
-    }
-
-    /// `array` emptied, its storage kept, and left empty in its place.
-    private static func emptied<Element>(_ array: inout [Element]) -> [Element] {
-        var taken: [Element] = []
-        swap(&taken, &array)
-        taken.removeAll(keepingCapacity: true)
-        return taken
-    }
-
-    func bytes(_ column: EventRow.TextColumn) -> UnsafeBufferPointer<UInt8>? {
-        let index = (current * 6 + column.rawValue) * 2
-        let length = spans[index + 1]
-        guard length >= 0 else { return nil }
-        let start = Int(spans[index])
-        return UnsafeBufferPointer(rebasing: stored[start..<start + Int(length)])
-    }
-
-    deinit { stored.deallocate() }
-
-    func flag() -> Bool? { flags[current] }
-    func number() -> Double? { numbers[current] }
-
-    func forEachProperty(seq: Int64, _ body: (EventProperty) throws -> Void) throws {
-        for property in properties[seq] ?? [] { try body(property) }
-    }
-
-    func forEachListed(seq: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        for var user in lists[seq] ?? [] { try user.withUTF8 { try body($0) } }
     }
 }

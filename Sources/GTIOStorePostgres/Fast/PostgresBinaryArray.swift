@@ -1,0 +1,66 @@
+import GTIOStore
+import NIOCore
+
+/// The elements of a one-dimensional array in PostgreSQL's binary format (`array_send`): the
+/// number of dimensions, a flag for NULLs, the element type, each dimension's length and lower
+/// bound, then each element as a 32-bit length (-1 for NULL) and its bytes, big-endian.
+enum PostgresBinaryArray {
+    /// One element's bytes, valid during the call that hands it over.
+    struct Element {
+        /// Nil for NULL.
+        let bytes: UnsafeBufferPointer<UInt8>?
+
+        /// A `bigint`.
+        func integer() throws -> Int64 {
+            guard let value = try optionalInteger() else { throw StoreError.database("a NULL in a column of the log that has none") }
+            return value
+        }
+
+        /// A `bigint` or NULL.
+        func optionalInteger() throws -> Int64? {
+            guard let bytes else { return nil }
+            guard bytes.count == 8 else { throw StoreError.database("an integer of \(bytes.count) bytes in a window of the log") }
+            return Int64(bigEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(as: Int64.self))
+        }
+
+        /// A `double precision` or NULL.
+        func optionalNumber() throws -> Double? {
+            try optionalInteger().map { Double(bitPattern: UInt64(bitPattern: $0)) }
+        }
+    }
+
+    /// Calls `body` with each element of `array` in order; nothing for a NULL array (an
+    /// aggregate over no rows).
+    static func forEach(_ array: ByteBuffer?, _ body: (Element) throws -> Void) throws {
+        guard let array else { return }
+        try array.withUnsafeReadableBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var offset = 0
+            func int32() throws -> Int32 {
+                guard offset + 4 <= raw.count else { throw StoreError.database("an array of the log ends early") }
+                let value = Int32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+                offset += 4
+                return value
+            }
+            let dimensions = try int32()
+            _ = try int32()  // whether any element is NULL
+            _ = try int32()  // the element type
+            guard dimensions == 1 else {
+                if dimensions == 0 { return }  // an empty array
+                throw StoreError.database("an array of \(dimensions) dimensions where the log's have one")
+            }
+            let count = try int32()
+            _ = try int32()  // the lower bound
+            for _ in 0..<max(count, 0) {
+                let length = try int32()
+                guard length >= 0 else {
+                    try body(Element(bytes: nil))
+                    continue
+                }
+                guard offset + Int(length) <= raw.count else { throw StoreError.database("an array of the log ends early") }
+                try body(Element(bytes: UnsafeBufferPointer(rebasing: bytes[offset..<offset + Int(length)])))
+                offset += Int(length)
+            }
+        }
+    }
+}

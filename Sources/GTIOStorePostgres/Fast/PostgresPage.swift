@@ -1,0 +1,141 @@
+import GTIOCatalog
+import GTIOStore
+import NIOCore
+import PostgresNIO
+
+/// One window of a raw scan, its text kept in one buffer that lives until the next window: what
+/// `EventRow` reads in place, as it reads SQLite's column buffers.
+///
+/// The server sends a window's events as one row of arrays, a column each, rather than a row
+/// per event: postgres-nio takes each row in as a message of its own, and walks it cell by
+/// cell, each cell a copy of its column's description; a rebuild spent most of its reading
+/// threads' time there (docs/PERFORMANCE.md). Arrays in PostgreSQL's binary format are read here
+/// straight from their bytes.
+final class PostgresPage: EventRowCursor {
+    /// Seqs per window.
+    static let size = 20_000
+
+    /// The query of a window, its events picked by `conditions`: one row whose columns are
+    /// arrays of the events' columns, in seq order (NULL when no event is picked).
+    static func query(picking conditions: String) -> String {
+        """
+        SELECT array_agg(seq), array_agg(type), array_agg(at), array_agg(user), array_agg(device), array_agg(subject),
+               array_agg(object), array_agg(value), array_agg(text), array_agg(flag), array_agg(number)
+        FROM (SELECT seq, type, at, user, device, subject, object, value, text, flag, number FROM events
+              WHERE \(conditions) ORDER BY seq) AS page
+        """
+    }
+
+    private(set) var count = 0
+    var current = 0
+    private(set) var seqs: [Int64] = []
+    private(set) var types: [EventType] = []
+    private(set) var ats: [Int64] = []
+    private var flags: [Bool?] = []
+    private var numbers: [Double?] = []
+    /// Per row, six text columns as (start, count) in `text`; count -1 for NULL.
+    private var spans: [Int32] = []
+    /// The window's text while it is loaded, then `stored`, whose address never moves.
+    private var text: [UInt8] = []
+    private var stored = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1)
+    private var lists: [Int64: [String]] = [:]
+    private var properties: [Int64: [EventProperty]] = [:]
+
+    /// Takes in a window: the row of `query(picking:)`, and the window's lists and properties.
+    /// The columns are filled as local arrays (the class's own are checked for exclusive access
+    /// at every append) and kept once all of them agree.
+    func load(_ window: [PostgresRow], lists listRows: [PostgresRow], properties propertyRows: [PostgresRow]) throws {
+        var seqs = Self.emptied(&self.seqs), types = Self.emptied(&self.types), ats = Self.emptied(&self.ats)
+        var flags = Self.emptied(&self.flags), numbers = Self.emptied(&self.numbers)
+        var spans = Self.emptied(&self.spans), text = Self.emptied(&self.text)
+        count = 0
+        lists.removeAll(keepingCapacity: true)
+        properties.removeAll(keepingCapacity: true)
+        if let row = window.first {
+            var cells = row.makeIterator()
+            func column() throws -> ByteBuffer? {
+                guard let cell = cells.next() else { throw StoreError.database("a window of the log came back without all its columns") }
+                guard cell.format == .binary else { throw StoreError.database("a window of the log came back as text, not binary") }
+                return cell.bytes
+            }
+            try PostgresBinaryArray.forEach(column()) { seqs.append(try $0.integer()) }
+            for index in seqs.indices.dropFirst() where seqs[index] <= seqs[index - 1] {
+                throw StoreError.database("a window of the log came back out of seq order at seq \(seqs[index])")
+            }
+            try PostgresBinaryArray.forEach(column()) { name in
+                guard let bytes = name.bytes, let type = EventType.named(utf8: bytes) else {
+                    throw StoreError.database("an event of seqs \(seqs.first ?? 0)–\(seqs.last ?? 0) has a type unknown to this gtio")
+                }
+                types.append(type)
+            }
+            try PostgresBinaryArray.forEach(column()) { ats.append(try $0.integer()) }
+            // The six text columns, each a whole column of the window: spans are laid out by row.
+            spans = Array(repeating: -1, count: seqs.count * 12)
+            for textColumn in 0..<6 {
+                var row = 0
+                try PostgresBinaryArray.forEach(column()) { element in
+                    guard row < seqs.count else { throw Self.uneven }
+                    if let bytes = element.bytes {
+                        spans[row * 12 + textColumn * 2] = Int32(text.count)
+                        spans[row * 12 + textColumn * 2 + 1] = Int32(bytes.count)
+                        text.append(contentsOf: bytes)
+                    }
+                    row += 1
+                }
+                guard row == seqs.count else { throw Self.uneven }
+            }
+            try PostgresBinaryArray.forEach(column()) { flags.append(try $0.optionalInteger().map { $0 != 0 }) }
+            try PostgresBinaryArray.forEach(column()) { numbers.append(try $0.optionalNumber()) }
+            guard types.count == seqs.count, ats.count == seqs.count, flags.count == seqs.count, numbers.count == seqs.count
+            else { throw Self.uneven }
+        }
+        for row in listRows {
+            var cells = row.makeIterator()
+            let seq = try cells.next()!.decode(Int64.self)
+            lists[seq, default: []].append(try cells.next()!.decode(String.self))
+        }
+        for row in propertyRows {
+            var cells = row.makeIterator()
+            let seq = try cells.next()!.decode(Int64.self)
+            let name = try cells.next()!.decode(String.self), position = try cells.next()!.decode(Int64.self)
+            let value = try cells.next()!.decode(String?.self), number = try cells.next()!.decode(Double?.self)
+            properties[seq, default: []].append(EventProperty(name: name, position: Int(position), text: value, number: number))
+        }
+        stored.deallocate()
+        stored = .allocate(capacity: max(text.count, 1))
+        _ = stored.initialize(from: text)
+        (self.seqs, self.types, self.ats, self.flags, self.numbers, self.spans, self.text) = (seqs, types, ats, flags, numbers, spans, text)
+        count = seqs.count
+    }
+
+    private static let uneven = StoreError.database("a window of the log came back with columns of different lengths")
+
+    /// `array` emptied, its storage kept, and left empty in its place.
+    private static func emptied<Element>(_ array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        taken.removeAll(keepingCapacity: true)
+        return taken
+    }
+
+    func bytes(_ column: EventRow.TextColumn) -> UnsafeBufferPointer<UInt8>? {
+        let index = (current * 6 + column.rawValue) * 2
+        let length = spans[index + 1]
+        guard length >= 0 else { return nil }
+        let start = Int(spans[index])
+        return UnsafeBufferPointer(rebasing: stored[start..<start + Int(length)])
+    }
+
+    deinit { stored.deallocate() }
+
+    func flag() -> Bool? { flags[current] }
+    func number() -> Double? { numbers[current] }
+
+    func forEachProperty(seq: Int64, _ body: (EventProperty) throws -> Void) throws {
+        for property in properties[seq] ?? [] { try body(property) }
+    }
+
+    func forEachListed(seq: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        for var user in lists[seq] ?? [] { try user.withUTF8 { try body($0) } }
+    }
+}
