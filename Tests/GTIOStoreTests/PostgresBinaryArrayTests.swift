@@ -6,14 +6,19 @@ import Testing
 /// A window of a PostgreSQL scan comes as arrays in the server's binary format, read from their
 /// bytes: each element in order, NULLs as nil, and a broken array refused rather than misread.
 struct PostgresBinaryArrayTests {
-    /// An array as `array_send` writes it: one dimension, elements of `type`, each `nil` a NULL.
-    private func array(_ elements: [[UInt8]?], type: Int32 = 20) -> ByteBuffer {
+    /// An array as `array_send` writes it: elements of `type`, each `nil` a NULL; one dimension,
+    /// or rows of `width` elements.
+    private func array(_ elements: [[UInt8]?], type: Int32 = 20, width: Int? = nil) -> ByteBuffer {
         var buffer = ByteBuffer()
-        buffer.writeInteger(Int32(1))
+        buffer.writeInteger(Int32(width == nil ? 1 : 2))
         buffer.writeInteger(Int32(elements.contains { $0 == nil } ? 1 : 0))
         buffer.writeInteger(type)
-        buffer.writeInteger(Int32(elements.count))
+        buffer.writeInteger(Int32(width.map { elements.count / $0 } ?? elements.count))
         buffer.writeInteger(Int32(1))
+        if let width {
+            buffer.writeInteger(Int32(width))
+            buffer.writeInteger(Int32(1))
+        }
         for element in elements {
             if let element {
                 buffer.writeInteger(Int32(element.count))
@@ -46,6 +51,15 @@ struct PostgresBinaryArrayTests {
             texts.append(element.bytes.map { String(decoding: $0, as: UTF8.self) })
         }
         #expect(texts == ["Łukasz", "", nil])
+    }
+
+    @Test func rowsOfAnArrayOfTwoDimensionsComeOneAfterTheOther() throws {
+        var texts: [String?] = []
+        let rows = array([Array("a".utf8), nil, Array("b".utf8), Array("c".utf8), nil, nil], type: 25, width: 2)
+        try PostgresBinaryArray.forEach(rows, rowsOf: 2) { texts.append($0.bytes.map { String(decoding: $0, as: UTF8.self) }) }
+        #expect(texts == ["a", nil, "b", "c", nil, nil])
+        #expect(throws: StoreError.self) { try PostgresBinaryArray.forEach(rows, rowsOf: 3) { _ in } }
+        #expect(throws: StoreError.self) { try PostgresBinaryArray.forEach(rows) { _ in } }
     }
 
     @Test func aNullOrEmptyArrayHasNoElements() throws {

@@ -30,8 +30,9 @@ enum PostgresBinaryArray {
     }
 
     /// Calls `body` with each element of `array` in order; nothing for a NULL array (an
-    /// aggregate over no rows).
-    static func forEach(_ array: ByteBuffer?, _ body: (Element) throws -> Void) throws {
+    /// aggregate over no rows). With `rowsOf`, the array has two dimensions, the second of that
+    /// length, and the elements come row after row.
+    static func forEach(_ array: ByteBuffer?, rowsOf width: Int32? = nil, _ body: (Element) throws -> Void) throws {
         guard let array else { return }
         try array.withUnsafeReadableBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -45,12 +46,17 @@ enum PostgresBinaryArray {
             let dimensions = try int32()
             _ = try int32()  // whether any element is NULL
             _ = try int32()  // the element type
-            guard dimensions == 1 else {
-                if dimensions == 0 { return }  // an empty array
-                throw StoreError.database("an array of \(dimensions) dimensions where the log's have one")
+            if dimensions == 0 { return }  // an empty array
+            guard dimensions == (width == nil ? 1 : 2) else {
+                throw StoreError.database("an array of \(dimensions) dimensions where the log's have \(width == nil ? 1 : 2)")
             }
-            let count = try int32()
+            var count = try int32()
             _ = try int32()  // the lower bound
+            if let width {
+                guard try int32() == width else { throw StoreError.database("an array of the log's rows of another width") }
+                _ = try int32()
+                count *= width
+            }
             for _ in 0..<max(count, 0) {
                 let length = try int32()
                 guard length >= 0 else {

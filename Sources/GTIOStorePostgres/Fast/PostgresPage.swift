@@ -16,11 +16,12 @@ final class PostgresPage: EventRowCursor {
     static let size = 20_000
 
     /// The query of a window, its events picked by `conditions`: one row whose columns are
-    /// arrays of the events' columns, in seq order (NULL when no event is picked).
+    /// arrays of the events' columns, in seq order (NULL when no event is picked); the six text
+    /// columns in one array of six per event, one aggregate where six cost the server more.
     static func query(picking conditions: String) -> String {
         """
-        SELECT array_agg(seq), array_agg(type), array_agg(at), array_agg(user), array_agg(device), array_agg(subject),
-               array_agg(object), array_agg(value), array_agg(text), array_agg(flag), array_agg(number)
+        SELECT array_agg(seq), array_agg(type), array_agg(at),
+               array_agg(ARRAY[user, device, subject, object, value, text]), array_agg(flag), array_agg(number)
         FROM (SELECT seq, type, at, user, device, subject, object, value, text, flag, number FROM events
               WHERE \(conditions) ORDER BY seq) AS page
         """
@@ -69,21 +70,19 @@ final class PostgresPage: EventRowCursor {
                 types.append(type)
             }
             try PostgresBinaryArray.forEach(column()) { ats.append(try $0.integer()) }
-            // The six text columns, each a whole column of the window: spans are laid out by row.
-            spans = Array(repeating: -1, count: seqs.count * 12)
-            for textColumn in 0..<6 {
-                var row = 0
-                try PostgresBinaryArray.forEach(column()) { element in
-                    guard row < seqs.count else { throw Self.uneven }
-                    if let bytes = element.bytes {
-                        spans[row * 12 + textColumn * 2] = Int32(text.count)
-                        spans[row * 12 + textColumn * 2 + 1] = Int32(bytes.count)
-                        text.append(contentsOf: bytes)
-                    }
-                    row += 1
+            // The six text columns, row after row: one array of six per event.
+            try PostgresBinaryArray.forEach(column(), rowsOf: 6) { element in
+                guard spans.count < seqs.count * 12 else { throw Self.uneven }
+                if let bytes = element.bytes {
+                    spans.append(Int32(text.count))
+                    spans.append(Int32(bytes.count))
+                    text.append(contentsOf: bytes)
+                } else {
+                    spans.append(0)
+                    spans.append(-1)
                 }
-                guard row == seqs.count else { throw Self.uneven }
             }
+            guard spans.count == seqs.count * 12 else { throw Self.uneven }
             try PostgresBinaryArray.forEach(column()) { flags.append(try $0.optionalInteger().map { $0 != 0 }) }
             try PostgresBinaryArray.forEach(column()) { numbers.append(try $0.optionalNumber()) }
             guard types.count == seqs.count, ats.count == seqs.count, flags.count == seqs.count, numbers.count == seqs.count
