@@ -207,6 +207,11 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// The statement that inserts the rows a `SELECT` gives into `table`, updating a row whose key
     /// it holds already unless that row is as given (an update writes a new row version even when
     /// nothing changed).
+    ///
+    /// The rows already as given are left out before the insert, by an anti-join: `ON CONFLICT`
+    /// locks every row it meets, even one its `WHERE` then leaves alone, and a rebuild mostly
+    /// gives each table the rows it holds (`rm_hearts`' 135 k rows: 0.26 s upserted, 0.06 s left
+    /// out first).
     private static func upserting(into table: TableLayout) -> (_ rows: String) -> String {
         let keyColumns = table.columns.prefix(table.keyCount)
         let values = table.columns.dropFirst(table.keyCount).map { quoted($0.name) }
@@ -215,8 +220,20 @@ struct PostgresTransaction: LogWriting, TableWriting {
             WHERE (\(values.map { "\(table.name).\($0)" }.joined(separator: ", "))) \
             IS DISTINCT FROM (\(values.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
             """
+        var same = keyColumns.map { "held.\(quoted($0.name)) = given.\(quoted($0.name))" }
+        if !values.isEmpty {
+            same.append("""
+                (\(values.map { "held.\($0)" }.joined(separator: ", "))) \
+                IS NOT DISTINCT FROM (\(values.map { "given.\($0)" }.joined(separator: ", ")))
+                """)
+        }
+        let columns = names(table.columns[...])
         return { rows in
-            "INSERT INTO \(table.name) (\(names(table.columns[...]))) \(rows) ON CONFLICT (\(names(keyColumns))) \(action)"
+            """
+            INSERT INTO \(table.name) (\(columns)) SELECT * FROM (\(rows)) AS given (\(columns)) \
+            WHERE NOT EXISTS (SELECT 1 FROM \(table.name) AS held WHERE \(same.joined(separator: " AND "))) \
+            ON CONFLICT (\(names(keyColumns))) \(action)
+            """
         }
     }
 

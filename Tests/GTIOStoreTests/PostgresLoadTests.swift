@@ -22,10 +22,11 @@ struct PostgresLoadTests {
         return packed
     }
 
-    /// Each row's user, score and row version (`xmin`: the transaction that wrote it), by user.
-    private func versions(in store: any EventStore) throws -> [String: (score: Double?, version: String)] {
-        let rows = try store.readTables { try $0.rows("SELECT user, score, xmin::text FROM rm_test_scores") }
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0].string ?? "", ($0[1].double, $0[2].string ?? "")) })
+    /// Each row's user, score, row version (`xmin`: the transaction that wrote it) and lock
+    /// (`xmax`: the last transaction that locked or deleted it, 0 for none), by user.
+    private func versions(in store: any EventStore) throws -> [String: (score: Double?, version: String, locker: String)] {
+        let rows = try store.readTables { try $0.rows("SELECT user, score, xmin::text, xmax::text FROM rm_test_scores") }
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0].string ?? "", ($0[1].double, $0[2].string ?? "", $0[3].string ?? "")) })
     }
 
     @Test func aLoadRewritesOnlyTheRowsThatChanged() throws {
@@ -41,9 +42,26 @@ struct PostgresLoadTests {
         let after = try versions(in: store)
         #expect(after.keys.sorted() == ["b", "c", "d"])
         #expect(after["b"]?.version == before["b"]?.version)
+        // Not even locked: an upsert that met it would have locked it before leaving it alone.
+        #expect(after["b"]?.locker == "0")
         #expect(after["c"]?.score == 30)
         #expect(after["c"]?.version != before["c"]?.version)
         #expect(after["d"]?.score == 4)
+    }
+
+    /// A catch-up's rewrite of rows already as given leaves them untouched too.
+    @Test func aRewriteOfRowsAsTheyAreLeavesThemUnlocked() throws {
+        let store = try StoreBackend.postgres.open(in: folder)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            try tx.load(packed([("a", 1, 1), ("b", 1, 2)]), into: Self.scores)
+        }
+        try store.writeTables { tx in
+            try tx.rewrite(Self.scores, keys: [["a", .integer(1)], ["b", .integer(1)]], rows: [["a", .integer(1), .real(1)], ["b", .integer(1), .real(5)]])
+        }
+        let after = try versions(in: store)
+        #expect(after["a"]?.locker == "0")
+        #expect(after["b"]?.score == 5)
     }
 
     @Test func aTableGivenRowsAfterTheFirstLoadOfATransactionIsLoadedAsOneThatHoldsRows() throws {
