@@ -6,11 +6,12 @@ import PostgresNIO
 /// One window of a raw scan, its text kept in one buffer that lives until the next window: what
 /// `EventRow` reads in place, as it reads SQLite's column buffers.
 ///
-/// The server sends a window's events as one row of arrays, a column each, rather than a row
-/// per event: postgres-nio takes each row in as a message of its own, and walks it cell by
+/// The server sends a window's events as one row of arrays (see `query(picking:)`) rather than a
+/// row per event: postgres-nio takes each row in as a message of its own, and walks it cell by
 /// cell, each cell a copy of its column's description; a rebuild spent most of its reading
 /// threads' time there (docs/PERFORMANCE.md). Arrays in PostgreSQL's binary format are read here
-/// straight from their bytes.
+/// straight from their bytes. `array_agg` keeps the order of the subquery it reads; the seqs
+/// are checked, so that a window out of order fails the scan rather than misleads it.
 final class PostgresPage: EventRowCursor {
     /// Seqs per window.
     static let size = 20_000
