@@ -1,9 +1,10 @@
 import GTIOStore
 import NIOCore
 
-/// The elements of a one-dimensional array in PostgreSQL's binary format (`array_send`): the
-/// number of dimensions, a flag for NULLs, the element type, each dimension's length and lower
-/// bound, then each element as a 32-bit length (-1 for NULL) and its bytes, big-endian.
+/// The elements of an array of one or two dimensions in PostgreSQL's binary format
+/// (`array_send`): the number of dimensions, a flag for NULLs, the element type, each
+/// dimension's length and lower bound, then each element as a 32-bit length (-1 for NULL) and
+/// its bytes, big-endian.
 enum PostgresBinaryArray {
     /// One element's bytes, valid during the call that hands it over.
     struct Element {
@@ -50,12 +51,12 @@ enum PostgresBinaryArray {
             guard dimensions == (width == nil ? 1 : 2) else {
                 throw StoreError.database("an array of \(dimensions) dimensions where the log's have \(width == nil ? 1 : 2)")
             }
-            var count = try int32()
+            var count = Int(try int32())
             _ = try int32()  // the lower bound
             if let width {
                 guard try int32() == width else { throw StoreError.database("an array of the log's rows of another width") }
                 _ = try int32()
-                count *= width
+                count *= Int(width)
             }
             for _ in 0..<max(count, 0) {
                 let length = try int32()
