@@ -33,10 +33,11 @@ extension PostgresStore {
     static func scanRows(
         _ scope: LogScope, in session: PostgresSession, pageSize: Int = PostgresPage.size, _ body: (EventRow) throws -> Void
     ) throws {
-        var conditions = "seq > ? AND seq <= ?"
-        var fixed: [StoreValue] = []
-        if let atMost = scope.atMost { conditions += " AND at <= ?"; fixed.append(.integer(atMost)) }
-        if let atLeast = scope.atLeast { conditions += " AND at >= ?"; fixed.append(.integer(atLeast)) }
+        // The scope's own conditions, its end aside: each window has one.
+        var unbounded = scope
+        unbounded.throughSeq = nil
+        var (conditions, times) = bounds(of: unbounded)
+        conditions += " AND seq <= ?"
         if let types = scope.types { conditions += " AND type IN (" + types.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
         let sql = PostgresPage.query(picking: conditions)
         // The scope's types may have no lists or properties to read.
@@ -52,7 +53,7 @@ extension PostgresStore {
         func window(after seq: Int64) -> (events: SentStatement, lists: SentStatement?, properties: SentStatement?) {
             let range: [StoreValue] = [.integer(seq), .integer(min(seq + Int64(pageSize), end))]
             return (
-                session.send(sql, range + fixed),
+                session.send(sql, [range[0]] + times + [range[1]]),
                 lists ? session.send("SELECT seq, user FROM event_lists WHERE seq > ? AND seq <= ? ORDER BY seq, position", range) : nil,
                 properties
                     ? session.send(

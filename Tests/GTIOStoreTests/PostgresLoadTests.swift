@@ -12,16 +12,6 @@ struct PostgresLoadTests {
     static let scores = TableLayout(
         name: "rm_test_scores", columns: [("user", .text), ("day", .integer), ("score", .real)], keyCount: 2)
 
-    private func packed(_ rows: [(String, Int64, Double)]) -> PackedRows {
-        var packed = PackedRows(width: 3)
-        for (user, day, score) in rows {
-            packed.append(user)
-            packed.append(day)
-            packed.append(score)
-        }
-        return packed
-    }
-
     /// Each row's user, score, row version (`xmin`: the transaction that wrote it) and lock
     /// (`xmax`: the last transaction that locked or deleted it, 0 for none), by user.
     private func versions(in store: any EventStore) throws -> [String: (score: Double?, version: String, locker: String)] {
@@ -33,12 +23,12 @@ struct PostgresLoadTests {
         let store = try StoreBackend.postgres.open(in: folder)
         try store.writeTables { tx in
             try tx.create(Self.scores)
-            try tx.load(packed([("a", 1, 1), ("b", 1, 2), ("c", 1, 3)]), into: Self.scores)
+            try tx.load(.scores([("a", 1, 1), ("b", 1, 2), ("c", 1, 3)]), into: Self.scores)
         }
         let before = try versions(in: store)
 
         // b as it was, c changed, a gone, d new.
-        try store.writeTables { tx in try tx.load(packed([("b", 1, 2), ("c", 1, 30), ("d", 1, 4)]), into: Self.scores) }
+        try store.writeTables { tx in try tx.load(.scores([("b", 1, 2), ("c", 1, 30), ("d", 1, 4)]), into: Self.scores) }
         let after = try versions(in: store)
         #expect(after.keys.sorted() == ["b", "c", "d"])
         #expect(after["b"]?.version == before["b"]?.version)
@@ -54,7 +44,7 @@ struct PostgresLoadTests {
         let store = try StoreBackend.postgres.open(in: folder)
         try store.writeTables { tx in
             try tx.create(Self.scores)
-            try tx.load(packed([("a", 1, 1), ("b", 1, 2)]), into: Self.scores)
+            try tx.load(.scores([("a", 1, 1), ("b", 1, 2)]), into: Self.scores)
         }
         try store.writeTables { tx in
             try tx.rewrite(Self.scores, keys: [["a", .integer(1)], ["b", .integer(1)]], rows: [["a", .integer(1), .real(1)], ["b", .integer(1), .real(5)]])
@@ -69,10 +59,10 @@ struct PostgresLoadTests {
         let other = TableLayout(name: "rm_test_other", columns: Self.scores.columns, keyCount: 2)
         try store.writeTables { tx in
             try tx.create(Self.scores)
-            try tx.load(packed([("a", 1, 1)]), into: Self.scores)
+            try tx.load(.scores([("a", 1, 1)]), into: Self.scores)
             try tx.create(other)
             try tx.insert(["b", .integer(1), .real(2)], into: other)
-            try tx.load(packed([("b", 1, 20), ("c", 1, 3)]), into: other)
+            try tx.load(.scores([("b", 1, 20), ("c", 1, 3)]), into: other)
         }
         let rows = try store.readTables { try $0.rows("SELECT user, score FROM rm_test_other ORDER BY user") }
         #expect(rows == [["b", .real(20)], ["c", .real(3)]])

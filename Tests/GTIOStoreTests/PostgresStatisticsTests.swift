@@ -26,13 +26,7 @@ struct PostgresStatisticsTests {
 
     /// The same rows as `rows(_:day:)`, packed as a rebuild loads them.
     private func packed(_ users: Range<Int>, day: Int64) -> PackedRows {
-        var packed = PackedRows(width: 3)
-        for user in users {
-            packed.append("u\(user)")
-            packed.append(day)
-            packed.append(Double(day))
-        }
-        return packed
+        .scores(users.map { (user: "u\($0)", day: day, score: Double(day)) })
     }
 
     /// A new store whose scores table was created and given `count` rows in one transaction.
