@@ -5,7 +5,9 @@ import PostgresNIO
 
 extension PostgresStore {
     public func append(_ batch: EventBatch) throws -> AppendOutcome {
-        try write(.log, session: { session in try Self.append(batch, in: session, signer: signer) })
+        let outcome = try write(.log, session: { session in try Self.append(batch, in: session, signer: signer) })
+        appended(outcome.appended)
+        return outcome
     }
 
     /// Appends inside an open transaction, in four statements whatever the batch's size: the

@@ -71,11 +71,14 @@ extension PostgresStore {
     /// pages, in the snapshot that proved the chain.
     private static func propertiesDisagree(_ session: PostgresSession, pageSize: Int) throws -> LogVerdict? {
         let types = PropertyAudit.types.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        let end = try session.rows("SELECT COALESCE(MAX(seq), 0) FROM events")[0][0].int64 ?? 0
         return try PropertyAudit.compare(
-            events: paged(by: pageSize) { last in
+            // Windows of seqs rather than a LIMIT: without the planner's statistics, a LIMIT
+            // with the type condition was planned as a sort of the log from the page on.
+            events: windowed(by: pageSize, through: end) { after, through in
                 try session.rows(
-                    "SELECT seq, original FROM events WHERE seq > ? AND type IN (\(types)) ORDER BY seq LIMIT \(pageSize)",
-                    [.integer(last?.seq ?? .min)]
+                    "SELECT seq, original FROM events WHERE seq > ? AND seq <= ? AND type IN (\(types)) ORDER BY seq",
+                    [.integer(after), .integer(through)]
                 ).map { ($0[0].int64 ?? 0, $0[1].string ?? "") }
             },
             properties: paged(by: pageSize) { last in
@@ -91,6 +94,23 @@ extension PostgresStore {
                      EventProperty(name: $0[1].string ?? "", position: Int($0[2].int64 ?? 0), text: $0[3].string, number: $0[4].double))
                 }
             })
+    }
+
+    /// Rows one at a time from windows of `size` seqs up to `end`, `window` giving the rows of
+    /// the seqs after its first argument through its second.
+    private static func windowed<Row>(
+        by size: Int, through end: Int64, _ window: @escaping (Int64, Int64) throws -> [Row]
+    ) -> () throws -> Row? {
+        var rows: [Row] = [], next = 0, after: Int64 = 0
+        return {
+            while next == rows.count {
+                guard after < end else { return nil }
+                let through = min(after + Int64(size), end)
+                (rows, next, after) = (try window(after, through), 0, through)
+            }
+            defer { next += 1 }
+            return rows[next]
+        }
     }
 
     /// Rows one at a time from pages of `size`, `page` giving the rows after the last one read

@@ -11,6 +11,8 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     /// Signs the head of every batch this process appends, when given.
     public let signer: BatchSigner?
     let pool: PostgresConnectionPool
+    /// Whether this process's appends have outgrown the planner's statistics of the log.
+    let logStatistics = LogStatistics()
     /// Where an as-of view folds its read models: tables in this process's memory, of whatever
     /// kind the caller gives (the console gives SQLite's in-memory tables).
     private let makeScratchTables: @Sendable () throws -> any TableStore
@@ -150,7 +152,12 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     }
 
     public func write<T>(_ body: (any LogWriting) throws -> T) throws -> T {
-        try write(.log, session: { session in try body(PostgresTransaction(session: session, signer: signer)) })
+        let appends = LogStatistics.Tally()
+        let result = try write(.log, session: { session in
+            try body(PostgresTransaction(session: session, signer: signer, appends: appends))
+        })
+        appended(appends.events)
+        return result
     }
 
     public func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {
@@ -162,6 +169,13 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         // keeps them for, so failing to refresh them must not report the write as failed.
         if statistics.mayBeStale { try? withSession { session in try statistics.refresh(in: session) } }
         return result
+    }
+
+    /// Notes `count` events appended and committed, and refreshes the planner's statistics of
+    /// the log when they have grown stale. Like the tables' refresh, a failure is not the
+    /// append's: it has committed.
+    func appended(_ count: Int) {
+        if logStatistics.noteAppended(count) { try? withSession { session in try logStatistics.refresh(in: session) } }
     }
 
     public func discardTables(prefix: String) throws {

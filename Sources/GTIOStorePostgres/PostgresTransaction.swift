@@ -11,6 +11,8 @@ struct PostgresTransaction: LogWriting, TableWriting {
     var statistics: TableStatistics? = nil
     /// Which tables held rows when this transaction first loaded one.
     let filled = FilledTables()
+    /// Counts the events appended, when the store refreshes the log's statistics after.
+    var appends: LogStatistics.Tally? = nil
 
     // MARK: Reading
 
@@ -62,7 +64,9 @@ struct PostgresTransaction: LogWriting, TableWriting {
     // MARK: The log
 
     func append(_ batch: EventBatch) throws -> AppendOutcome {
-        try PostgresStore.append(batch, in: session, signer: signer)
+        let outcome = try PostgresStore.append(batch, in: session, signer: signer)
+        appends?.events += outcome.appended
+        return outcome
     }
 
     func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {

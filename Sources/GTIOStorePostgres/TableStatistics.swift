@@ -18,6 +18,10 @@ final class TableStatistics {
     /// a projector's catch-up of a thousand events writes fewer to any one table.
     static let fewestRows = 1_000
 
+    /// The statistics target of a refresh: 300 rows sampled per unit, 3,000 in all, where
+    /// autovacuum's default of 100 samples 30,000.
+    static let sampleTarget = 10
+
     /// Notes that `count` rows of `table` were inserted, updated or deleted.
     func note(_ count: Int, in table: String) {
         written[table, default: 0] += count
@@ -49,7 +53,7 @@ final class TableStatistics {
         }
         guard !stale.isEmpty else { return }
         try session.transaction {
-            try session.execute("SET LOCAL default_statistics_target = 10")
+            try session.execute("SET LOCAL default_statistics_target = \(Self.sampleTarget)")
             // SKIP_LOCKED: a table autovacuum is analyzing already is left to it.
             try session.execute("ANALYZE (SKIP_LOCKED) " + stale.joined(separator: ", "))
         }

@@ -4,7 +4,8 @@ import GTIOTestSupport
 import Testing
 
 /// The PostgreSQL store gives the planner the size of a table that a write transaction filled
-/// or rewrote, rather than leave it to autovacuum a minute or more later.
+/// or rewrote, and of the log once appends have outgrown its statistics, rather than leave it
+/// to autovacuum a minute or more later.
 @Suite(.enabled(if: StoreBackend.postgresServer != nil, "GTIO_TEST_POSTGRES names no server"))
 struct PostgresStatisticsTests {
     let folder = TemporaryDirectory()
@@ -78,5 +79,32 @@ struct PostgresStatisticsTests {
     @Test func aTableGivenFewRowsIsLeftToAutovacuum() throws {
         let store = try storeWithScores(999)
         #expect(try believedRows("rm_test_scores", in: store) == -1)
+    }
+
+    /// `count` hearts with ids from `first` on.
+    private func hearts(_ first: Int, count: Int) -> EventBatch {
+        batch((first..<(first + count)).map { heart("h\($0)", second: $0 % 60) })
+    }
+
+    @Test func theLogIsAnalyzedOnceAppendsOutgrowItsStatistics() throws {
+        let store = try StoreBackend.postgres.open(in: folder)
+        _ = try store.append(hearts(0, count: 1_500))
+        #expect(try believedRows("events", in: store) == 1_500)
+        #expect(try analyses("events", in: store) == 1)
+
+        // 1,000 more events are fewer than the 1,500 the statistics were gathered on.
+        _ = try store.append(hearts(1_500, count: 1_000))
+        #expect(try analyses("events", in: store) == 1)
+
+        // 600 more, 1,600 since: appended inside a write transaction, as a collector does.
+        _ = try store.write { tx in try tx.append(hearts(2_500, count: 600)) }
+        #expect(try analyses("events", in: store) == 2)
+        #expect(try believedRows("events", in: store) == 3_100)
+    }
+
+    @Test func aLogGivenFewEventsIsLeftToAutovacuum() throws {
+        let store = try StoreBackend.postgres.open(in: folder)
+        _ = try store.append(hearts(0, count: 999))
+        #expect(try believedRows("events", in: store) == -1)
     }
 }
