@@ -146,12 +146,12 @@ public struct StoredReadModels: Sendable {
             /// `atMost` rows first.
             @discardableResult
             func walk(_ order: String, join: String = "", extra: String = "", eligible: String = Self.eligible, key: (Look) -> Double,
-                      atMost: Int = .max, bound: ((Look, Double) -> Bool)? = nil) throws -> Bool {
+                      atMost: Int = .max, expecting: Int = 64, bound: ((Look, Double) -> Bool)? = nil) throws -> Bool {
                 var kth: [Double] = []  // the best `count` keys so far, descending
                 var read = 0, cut = false
                 let columns = Self.lookColumns + (tab == .wearIt ? ", v.wilson" : "")
                 let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(eligible)\(placeFilter) \(extra) ORDER BY \(order)"
-                try tables.forEachRow(sql, arguments) { row in
+                try tables.forEachRow(sql, arguments, expecting: expecting) { row in
                     guard read < atMost else {
                         cut = true
                         return false
@@ -186,10 +186,13 @@ public struct StoredReadModels: Sendable {
                          extra: "AND v.wear_it + v.change_it >= 5", key: \.score)
             case .popular:
                 // Newest first: a post's score is at most the most points any eligible post has
-                // over its age, and that bound only falls as the walk gets older.
+                // over its age, and that bound only falls as the walk gets older. It reads
+                // hundreds of posts (538 for a page of 5 on the 1 M-event demo log).
                 let most = try Self.mostPoints(in: tables)
                 func newestFirst(atMost reads: Int = .max) throws -> Bool {
-                    try walk("p.created DESC", key: \.score, atMost: reads) { look, kth in most / Self.decay(look.created, now: now) < kth }
+                    try walk("p.created DESC", key: \.score, atMost: reads, expecting: 1_024) { look, kth in
+                        most / Self.decay(look.created, now: now) < kth
+                    }
                 }
                 // By points: a post's score is at most its points over the newest post's decay,
                 // and that bound falls with the points.

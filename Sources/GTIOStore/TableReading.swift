@@ -7,6 +7,10 @@ public protocol TableReading {
     /// The rows `sql` selects, one at a time, until `body` returns false: a ranking walks an
     /// index only as far as its answer needs.
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws
+    /// `forEachRow`, told about how many rows the caller expects to read before it stops: a
+    /// backend that fetches rows in pages over a connection fetches that many first, so that a
+    /// walk of hundreds of rows is not asked for page by growing page.
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], expecting rows: Int, _ body: ([StoreValue]) throws -> Bool) throws
     /// The first row `sql` selects, if any: for a statement that gives one row (an aggregate, a
     /// lookup by key, a `LIMIT 1`). A backend may read every row the statement gives.
     func row(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreValue]?
@@ -19,6 +23,11 @@ public protocol TableReading {
 }
 
 extension TableReading {
+    /// Rows read in process need no hint.
+    public func forEachRow(_ sql: String, _ arguments: [StoreValue], expecting rows: Int, _ body: ([StoreValue]) throws -> Bool) throws {
+        try forEachRow(sql, arguments, body)
+    }
+
     public func row(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreValue]? {
         var found: [StoreValue]?
         try forEachRow(sql, arguments) { row in

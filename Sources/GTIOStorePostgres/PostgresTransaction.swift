@@ -28,12 +28,18 @@ struct PostgresTransaction: LogWriting, TableWriting {
     /// Rows through a cursor, a page at a time: a ranking that stops after a few rows reads
     /// only the first page, however many rows the statement would give.
     func forEachRow(_ sql: String, _ arguments: [StoreValue], _ body: ([StoreValue]) throws -> Bool) throws {
+        try forEachRow(sql, arguments, expecting: 64, body)
+    }
+
+    /// Rows through a cursor, the first page as large as the rows expected (each page is a
+    /// round trip), the next ones four times as large as the one before, up to 4,096 rows.
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], expecting rows: Int, _ body: ([StoreValue]) throws -> Bool) throws {
         // DECLARE and CLOSE go out without the caller waiting for them (see `SentStatement`):
         // a failed DECLARE fails the FETCH after it, which then reports the DECLARE's error.
         let cursor = "gtio_rows_\(UInt32.random(in: 0...UInt32.max))"
         let declared = session.send("DECLARE \(cursor) NO SCROLL CURSOR FOR " + sql, arguments)
         defer { _ = session.send("CLOSE \(cursor)") }
-        var page = 64
+        var page = min(max(rows, 1), 4096)
         while true {
             let rows: PostgresQueryResult
             do {
