@@ -13,8 +13,8 @@ extension SQLiteStore {
 
     private func leadPath(_ role: String) -> String { "\(path)-\(role).lock" }
 
-    /// SQLite tells no one of a commit: the log's end is read every 20 ms (`LogPolling`).
+    /// SQLite tells no one of a commit: it is asked every 20 ms whether one came (`LogPolling`).
     public func watchAppends() throws -> any AppendWatch {
-        LogPolling(store: self)
+        try LogPolling(store: self)
     }
 }

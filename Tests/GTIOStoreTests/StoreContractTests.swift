@@ -650,6 +650,12 @@ import Testing
         // A batch of duplicates only adds nothing: no word of it.
         _ = try writer.append(batch([heart("b")]))
         #expect(try watch.wait(after: 3, timeout: 0.1) == 3)
+        // The watching store's own appends wake it too (a server's projector watches its commits).
+        _ = try store.append(batch([heart("d")]))
+        #expect(try watch.wait(after: 3, timeout: 10) == 4)
+        _ = try writer.append(batch([heart("e")]))
+        _ = try store.append(batch([heart("f")]))
+        #expect(try watch.wait(after: 4, timeout: 10) == 6)
     }
 
     // MARK: Copying
