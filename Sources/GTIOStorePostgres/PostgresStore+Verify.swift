@@ -25,40 +25,35 @@ extension PostgresStore {
 
             var chain = EventHashChain()
             var hash = EventHashChain.genesis
-            var after = Int64.min
+            let query = PostgresChainWindow.query(limit: pageSize)
+            // The next page is asked for as soon as this one's last seq is known, so that the
+            // server builds it while this one is hashed.
+            var next = session.send(query, [.integer(.min)])
             while true {
-                let rows = try session.run("""
-                    SELECT seq, id, type, at, recorded, user, device, v, subject, object, value, flag, number, text, original, batch, hash
-                    FROM events WHERE seq > ? ORDER BY seq LIMIT \(pageSize)
-                    """, [.integer(after)]).rows.map(PostgresSession.values)
-                guard let first = rows.first?[0].int64, let last = rows.last?[0].int64 else { break }
+                let page = try PostgresChainWindow(next.answer().rows)
+                guard let first = page.seqs.first, let last = page.seqs.last else { break }
+                let listed = session.send(
+                    "SELECT seq, user FROM event_lists WHERE seq BETWEEN ? AND ? ORDER BY seq, position", [.integer(first), .integer(last)])
+                let more = page.count == pageSize
+                if more { next = session.send(query, [.integer(last)]) }
                 var lists: [Int64: [String]] = [:]
-                for row in try session.rows(
-                    "SELECT seq, user FROM event_lists WHERE seq BETWEEN ? AND ? ORDER BY seq, position", [.integer(first), .integer(last)]) {
+                for row in try listed.answer().rows.map(PostgresSession.values) {
                     lists[row[0].int64 ?? 0, default: []].append(row[1].string ?? "")
                 }
-                for row in rows {
-                    let seq = row[0].int64 ?? 0
-                    chain.begin()
-                    chain.text(row[1].string); chain.text(row[2].string); chain.integer(row[3].int64)
-                    chain.text(row[5].string); chain.text(row[6].string); chain.integer(row[7].int64)
-                    chain.text(row[8].string); chain.text(row[9].string); chain.text(row[10].string)
-                    chain.integer(row[11].int64); chain.number(row[12].double); chain.text(row[13].string); chain.text(row[14].string)
-                    let list = row[2].string == EventType.quickaddShown.rawValue ? lists[seq] ?? [] : []
-                    chain.integer(Int64(list.count))
-                    for user in list { chain.text(user) }
+                for index in 0..<page.count {
+                    let seq = page.seqs[index]
+                    let list = page.isType(index, .quickaddShown) ? lists[seq] ?? [] : []
+                    page.content(index, list: list, into: &chain)
                     hash = chain.finish().withUnsafeBytes { digest in
-                        EventHashChain.link(after: hash, seq: seq, recorded: row[4].int64 ?? 0, batch: row[15].int64 ?? 0, digest: digest)
+                        EventHashChain.link(after: hash, seq: seq, recorded: page.recorded(index), batch: page.batch(index), digest: digest)
                     }
-                    let storedHash: [UInt8]? = if case .blob(let bytes) = row[16] { bytes } else { nil }
-                    let verdict = storedHash.map { stored in
-                        stored.withUnsafeBytes { verifier.visit(seq: seq, hash: hash, stored: $0) }
-                    } ?? verifier.visit(seq: seq, hash: hash, stored: nil)
+                    let verdict = page.withHash(index) { stored in
+                        stored.map { verifier.visit(seq: seq, hash: hash, stored: $0) } ?? verifier.visit(seq: seq, hash: hash, stored: nil)
+                    }
                     if let verdict { return verdict }
                     if seq & 0xFFFF == 0 { progress(seq) }
                 }
-                after = last
-                if rows.count < pageSize { break }
+                if !more { break }
             }
             return try verifier.finish(
                 lowestSeq: try session.rows("SELECT MIN(seq) FROM events")[0][0].int64,
