@@ -1,3 +1,5 @@
+import Foundation
+
 /// Copies one store's log into another, batch for batch: the same seqs, batch numbers, times,
 /// hash chain and signatures, so that the copy verifies with the same key and answers the
 /// same. Each transaction on the destination holds whole batches, so an interrupted copy
@@ -34,7 +36,7 @@ public struct LogCopy {
         let end = try source.lastBatch()
         let sourceVerdict = try source.verify(LogAudit(), progress: { _ in })
         guard case .intact = sourceVerdict else { throw refuse(in: source, sourceVerdict) }
-        var after = try destination.lastBatch()
+        let after = try destination.lastBatch()
         outcome.resumedAfterBatch = after
         if after > 0 {
             // The destination must be a prefix of the source: its last batch, hashes included
@@ -45,14 +47,36 @@ public struct LogCopy {
                     reason: "its batch \(after) is not \(source.location)'s (copy into an empty store, or the store this one was copied into)")
             }
         }
-        while after < end {
-            let batches = try source.committedBatches(after: after, maxEvents: maxEvents).filter { $0.record.batch <= end }
-            guard let last = batches.last else { break }
-            try destination.appendCommitted(batches)
-            after = last.record.batch
-            outcome.batches += Int64(batches.count)
-            outcome.events += batches.reduce(0) { $0 + Int64($1.events.count) }
-            if let seq = batches.compactMap(\.record.lastSeq).last { progress(seq) }
+        // The next batches are read while the destination appends these: the two stores work
+        // side by side rather than in turn.
+        let channel = BatchChannel<Result<[CommittedBatch], any Error>>(capacity: 1)
+        let reader = Thread { [source, after] in
+            defer { channel.close() }
+            var next = after
+            while next < end {
+                let read = Result { try source.committedBatches(after: next, maxEvents: maxEvents).filter { $0.record.batch <= end } }
+                switch read {
+                case .success(let batches):
+                    guard let last = batches.last else { return }
+                    next = last.record.batch
+                case .failure:
+                    next = end  // the appending side throws it
+                }
+                guard channel.send(read) else { return }
+            }
+        }
+        reader.start()
+        do {
+            while let read = channel.receive() {
+                let batches = try read.get()
+                try destination.appendCommitted(batches)
+                outcome.batches += Int64(batches.count)
+                outcome.events += batches.reduce(0) { $0 + Int64($1.events.count) }
+                if let seq = batches.compactMap(\.record.lastSeq).last { progress(seq) }
+            }
+        } catch {
+            channel.cancel()
+            throw error
         }
         outcome.quarantine = try destination.copyQuarantine(source.quarantineEntries(includeSettled: true, limit: nil))
 
