@@ -9,9 +9,9 @@ import Synchronization
 /// a minute or more after a large ingest. On the 1 M-event demo log just ingested, `trend`,
 /// `breakdown` and `funnel` were planned as scans of the whole log, and `verify` read the
 /// properties' events by sorting the log from each page on. The refresh samples as little as
-/// `TableStatistics` does; autovacuum later gathers the full statistics. It runs once the
-/// appended rows outnumber those the statistics were gathered on, so the log's statistics
-/// describe at least half of it, at a handful of refreshes however large the ingest.
+/// `TableStatistics` does; autovacuum later gathers the full statistics. It runs once the rows
+/// this process appended outnumber those the statistics were gathered on, so that they describe
+/// at least half of the log it grew, at a handful of refreshes however large the ingest.
 final class LogStatistics: Sendable {
     private struct Counts {
         /// The rows the planner believed `events` held when this process last looked; nil

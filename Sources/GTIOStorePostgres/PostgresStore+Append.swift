@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresStore {
     public func append(_ batch: EventBatch) throws -> AppendOutcome {
         let outcome = try write(.log, session: { session in try Self.append(batch, in: session, signer: signer) })
-        appended(outcome.appended)
+        noteAppended(outcome.appended)
         return outcome
     }
 

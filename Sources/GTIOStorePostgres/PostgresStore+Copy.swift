@@ -67,7 +67,7 @@ extension PostgresStore {
                 lastSeq += Int64(batch.events.count)
             }
         })
-        appended(batches.reduce(0) { $0 + $1.events.count })
+        noteAppended(batches.reduce(0) { $0 + $1.events.count })
     }
 
     public func copyQuarantine(_ entries: [QuarantineEntry]) throws -> Int {

@@ -156,7 +156,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         let result = try write(.log, session: { session in
             try body(PostgresTransaction(session: session, signer: signer, appends: appends))
         })
-        appended(appends.events)
+        noteAppended(appends.events)
         return result
     }
 
@@ -174,7 +174,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     /// Notes `count` events appended and committed, and refreshes the planner's statistics of
     /// the log when they have grown stale. Like the tables' refresh, a failure is not the
     /// append's: it has committed.
-    func appended(_ count: Int) {
+    func noteAppended(_ count: Int) {
         if logStatistics.noteAppended(count) { try? withSession { session in try logStatistics.refresh(in: session) } }
     }
 

@@ -101,8 +101,8 @@ struct PostgresChainWindow {
         return try bytes.withUnsafeBytes { all in try body(UnsafeRawBufferPointer(rebasing: all[start..<start + count])) }
     }
 
-    /// Builds the event's canonical content into `chain` (after `begin`), its list given apart:
-    /// the columns in the order `EventHashChain` hashes them.
+    /// Builds the event's canonical content into `chain`, from its `begin` on, the list given
+    /// apart: the columns in the order `EventHashChain` hashes them.
     func content(_ index: Int, list: [String], into chain: inout EventHashChain) {
         func text(_ column: TextColumn) {
             withText(index, column) { bytes in if let bytes { chain.text(bytes) } else { chain.null() } }
