@@ -6,10 +6,10 @@ import Synchronization
 /// Word of new events on an SQLite store, by asking SQLite every few milliseconds whether
 /// another connection committed to the log's file: SQLite tells no other process of a commit.
 ///
-/// The question is `PRAGMA data_version` on a connection of the watch's own, which looks at the
-/// write-ahead log's shared index and reads no page; the log's end is read only when the answer
-/// changed. Reading the end at every poll kept an idle `gtio project --follow` at ~1.5 % of a
-/// core (docs/PERFORMANCE.md).
+/// The question is `PRAGMA data_version` on a connection of the watch's own, whose answer
+/// changes only when another connection committed to the log's file; the log's end is read only
+/// then. Reading the end at every poll, through the store's pool, kept an idle `gtio project
+/// --follow` at ~1.5 % of a core (docs/PERFORMANCE.md).
 final class LogPolling: AppendWatch {
     private let store: SQLiteStore
     private let interval: Double
