@@ -86,8 +86,15 @@ struct PostgresStatisticsTests {
         batch((first..<(first + count)).map { heart("h\($0)", second: $0 % 60) })
     }
 
-    @Test func theLogIsAnalyzedOnceAppendsOutgrowItsStatistics() throws {
+    /// A new store whose log autovacuum leaves alone, so that only the store analyzes it.
+    private func storeWithoutAutovacuum() throws -> any EventStore {
         let store = try StoreBackend.postgres.open(in: folder)
+        try StoreBackend.postgres.tamper(store, sqlite: [], postgres: ["ALTER TABLE events SET (autovacuum_enabled = false)"])
+        return store
+    }
+
+    @Test func theLogIsAnalyzedOnceAppendsOutgrowItsStatistics() throws {
+        let store = try storeWithoutAutovacuum()
         _ = try store.append(hearts(0, count: 1_500))
         #expect(try believedRows("events", in: store) == 1_500)
         #expect(try analyses("events", in: store) == 1)
@@ -103,7 +110,7 @@ struct PostgresStatisticsTests {
     }
 
     @Test func aLogGivenFewEventsIsLeftToAutovacuum() throws {
-        let store = try StoreBackend.postgres.open(in: folder)
+        let store = try storeWithoutAutovacuum()
         _ = try store.append(hearts(0, count: 999))
         #expect(try believedRows("events", in: store) == -1)
     }
