@@ -146,12 +146,12 @@ public struct StoredReadModels: Sendable {
             /// `atMost` rows first.
             @discardableResult
             func walk(_ order: String, join: String = "", extra: String = "", eligible: String = Self.eligible, key: (Look) -> Double,
-                      atMost: Int = .max, expecting: Int = 64, bound: ((Look, Double) -> Bool)? = nil) throws -> Bool {
+                      atMost: Int = .max, expecting: Int? = nil, bound: ((Look, Double) -> Bool)? = nil) throws -> Bool {
                 var kth: [Double] = []  // the best `count` keys so far, descending
                 var read = 0, cut = false
                 let columns = Self.lookColumns + (tab == .wearIt ? ", v.wilson" : "")
                 let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(eligible)\(placeFilter) \(extra) ORDER BY \(order)"
-                try tables.forEachRow(sql, arguments, expecting: expecting) { row in
+                let visit: ([StoreValue]) throws -> Bool = { row in
                     guard read < atMost else {
                         cut = true
                         return false
@@ -175,6 +175,11 @@ public struct StoredReadModels: Sendable {
                         if kth.count > count { kth.removeLast() }
                     }
                     return true
+                }
+                if let expecting {
+                    try tables.forEachRow(sql, arguments, expecting: expecting, visit)
+                } else {
+                    try tables.forEachRow(sql, arguments, visit)
                 }
                 return !cut
             }

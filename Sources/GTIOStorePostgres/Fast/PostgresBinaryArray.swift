@@ -1,5 +1,6 @@
 import GTIOStore
 import NIOCore
+import PostgresNIO
 
 /// The elements of an array of one or two dimensions in PostgreSQL's binary format
 /// (`array_send`): the number of dimensions, a flag for NULLs, the element type, each
@@ -29,6 +30,35 @@ enum PostgresBinaryArray {
             try optionalInteger().map { Double(bitPattern: UInt64(bitPattern: $0)) }
         }
     }
+
+    /// The arrays of a row of them (a window of the log sent as one row), one column after
+    /// another, each checked to have come in binary form.
+    struct Columns {
+        private var cells: PostgresRow.Iterator
+
+        init(_ row: PostgresRow) {
+            cells = row.makeIterator()
+        }
+
+        /// The next column's array; nil for NULL (an aggregate over no rows).
+        mutating func next() throws -> ByteBuffer? {
+            guard let cell = cells.next() else { throw StoreError.database("a window of the log came back without all its columns") }
+            guard cell.format == .binary else { throw StoreError.database("a window of the log came back as text, not binary") }
+            return cell.bytes
+        }
+
+        /// The next column as the window's seqs, which must rise: a window out of order fails the
+        /// read rather than misleads it.
+        mutating func seqs(into seqs: inout [Int64]) throws {
+            try PostgresBinaryArray.forEach(next()) { seqs.append(try $0.integer()) }
+            for index in seqs.indices.dropFirst() where seqs[index] <= seqs[index - 1] {
+                throw StoreError.database("a window of the log came back out of seq order at seq \(seqs[index])")
+            }
+        }
+    }
+
+    /// A window whose columns are not all as long as its seqs.
+    static let uneven = StoreError.database("a window of the log came back with columns of different lengths")
 
     /// Calls `body` with each element of `array` in order; nothing for a NULL array (an
     /// aggregate over no rows). With `rowsOf`, the array has two dimensions, the second of that

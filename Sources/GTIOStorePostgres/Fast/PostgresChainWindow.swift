@@ -38,21 +38,13 @@ struct PostgresChainWindow {
     /// Reads the row of `query(limit:)`, checking that the seqs rise and every column is as long.
     init(_ rows: [PostgresRow]) throws {
         guard let row = rows.first else { return }
-        var cells = row.makeIterator()
-        func column() throws -> ByteBuffer? {
-            guard let cell = cells.next() else { throw StoreError.database("a page of the log came back without all its columns") }
-            guard cell.format == .binary else { throw StoreError.database("a page of the log came back as text, not binary") }
-            return cell.bytes
-        }
+        var columns = PostgresBinaryArray.Columns(row)
         var seqs: [Int64] = [], spans: [Int] = [], bytes: [UInt8] = []
-        try PostgresBinaryArray.forEach(column()) { seqs.append(try $0.integer()) }
-        for index in seqs.indices.dropFirst() where seqs[index] <= seqs[index - 1] {
-            throw StoreError.database("a page of the log came back out of seq order at seq \(seqs[index])")
-        }
+        try columns.seqs(into: &seqs)
         func integers() throws -> [Int64?] {
             var values: [Int64?] = []
             values.reserveCapacity(seqs.count)
-            try PostgresBinaryArray.forEach(column()) { values.append(try $0.optionalInteger()) }
+            try PostgresBinaryArray.forEach(columns.next()) { values.append(try $0.optionalInteger()) }
             guard values.count == seqs.count else { throw Self.uneven }
             return values
         }
@@ -68,13 +60,13 @@ struct PostgresChainWindow {
         }
         let (ats, recordeds, versions, batches, flags) = (try integers(), try integers(), try integers(), try integers(), try integers())
         var numbers: [Double?] = []
-        try PostgresBinaryArray.forEach(column()) { numbers.append(try $0.optionalNumber()) }
+        try PostgresBinaryArray.forEach(columns.next()) { numbers.append(try $0.optionalNumber()) }
         let width = TextColumn.allCases.count
-        try PostgresBinaryArray.forEach(column(), rowsOf: Int32(width)) { element in
+        try PostgresBinaryArray.forEach(columns.next(), rowsOf: Int32(width)) { element in
             guard spans.count < seqs.count * width * 2 else { throw Self.uneven }
             keep(element)
         }
-        try PostgresBinaryArray.forEach(column()) { element in
+        try PostgresBinaryArray.forEach(columns.next()) { element in
             guard spans.count < seqs.count * (width + 1) * 2 else { throw Self.uneven }
             keep(element)
         }
@@ -83,7 +75,7 @@ struct PostgresChainWindow {
         (self.flags, self.numbers, self.spans, self.bytes) = (flags, numbers, spans, bytes)
     }
 
-    private static let uneven = StoreError.database("a page of the log came back with columns of different lengths")
+    private static let uneven = PostgresBinaryArray.uneven
 
     /// Calls `body` with a text column's bytes, nil for NULL.
     func withText<T>(_ index: Int, _ column: TextColumn, _ body: (UnsafeRawBufferPointer?) throws -> T) rethrows -> T {

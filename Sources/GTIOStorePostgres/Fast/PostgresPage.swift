@@ -54,25 +54,17 @@ final class PostgresPage: EventRowCursor {
         lists.removeAll(keepingCapacity: true)
         properties.removeAll(keepingCapacity: true)
         if let row = window.first {
-            var cells = row.makeIterator()
-            func column() throws -> ByteBuffer? {
-                guard let cell = cells.next() else { throw StoreError.database("a window of the log came back without all its columns") }
-                guard cell.format == .binary else { throw StoreError.database("a window of the log came back as text, not binary") }
-                return cell.bytes
-            }
-            try PostgresBinaryArray.forEach(column()) { seqs.append(try $0.integer()) }
-            for index in seqs.indices.dropFirst() where seqs[index] <= seqs[index - 1] {
-                throw StoreError.database("a window of the log came back out of seq order at seq \(seqs[index])")
-            }
-            try PostgresBinaryArray.forEach(column()) { name in
+            var columns = PostgresBinaryArray.Columns(row)
+            try columns.seqs(into: &seqs)
+            try PostgresBinaryArray.forEach(columns.next()) { name in
                 guard let bytes = name.bytes, let type = EventType.named(utf8: bytes) else {
                     throw StoreError.database("an event of seqs \(seqs.first ?? 0)–\(seqs.last ?? 0) has a type unknown to this gtio")
                 }
                 types.append(type)
             }
-            try PostgresBinaryArray.forEach(column()) { ats.append(try $0.integer()) }
+            try PostgresBinaryArray.forEach(columns.next()) { ats.append(try $0.integer()) }
             // The six text columns, row after row: one array of six per event.
-            try PostgresBinaryArray.forEach(column(), rowsOf: 6) { element in
+            try PostgresBinaryArray.forEach(columns.next(), rowsOf: 6) { element in
                 guard spans.count < seqs.count * 12 else { throw Self.uneven }
                 if let bytes = element.bytes {
                     spans.append(Int32(text.count))
@@ -84,8 +76,8 @@ final class PostgresPage: EventRowCursor {
                 }
             }
             guard spans.count == seqs.count * 12 else { throw Self.uneven }
-            try PostgresBinaryArray.forEach(column()) { flags.append(try $0.optionalInteger().map { $0 != 0 }) }
-            try PostgresBinaryArray.forEach(column()) { numbers.append(try $0.optionalNumber()) }
+            try PostgresBinaryArray.forEach(columns.next()) { flags.append(try $0.optionalInteger().map { $0 != 0 }) }
+            try PostgresBinaryArray.forEach(columns.next()) { numbers.append(try $0.optionalNumber()) }
             guard types.count == seqs.count, ats.count == seqs.count, flags.count == seqs.count, numbers.count == seqs.count
             else { throw Self.uneven }
         }
@@ -108,7 +100,7 @@ final class PostgresPage: EventRowCursor {
         count = seqs.count
     }
 
-    private static let uneven = StoreError.database("a window of the log came back with columns of different lengths")
+    private static let uneven = PostgresBinaryArray.uneven
 
     /// `array` emptied, its storage kept, and left empty in its place.
     private static func emptied<Element>(_ array: inout [Element]) -> [Element] {
