@@ -63,7 +63,8 @@ extension PostgresStore {
     }
 
     /// `event_properties` must hold what the originals give (`PropertyAudit`): both read in
-    /// pages, in the snapshot that proved the chain.
+    /// pages, in the snapshot that proved the chain, each stream's next page asked for before
+    /// the rows of the one in hand are validated.
     private static func propertiesDisagree(_ session: PostgresSession, pageSize: Int) throws -> LogVerdict? {
         let types = PropertyAudit.types.map { "'\($0.rawValue)'" }.joined(separator: ",")
         let end = try session.rows("SELECT COALESCE(MAX(seq), 0) FROM events")[0][0].int64 ?? 0
@@ -71,52 +72,67 @@ extension PostgresStore {
             // Windows of seqs rather than a LIMIT: without the planner's statistics, a LIMIT
             // with the type condition was planned as a sort of the log from the page on.
             events: windowed(by: pageSize, through: end) { after, through in
-                try session.rows(
+                session.send(
                     "SELECT seq, original FROM events WHERE seq > ? AND seq <= ? AND type IN (\(types)) ORDER BY seq",
-                    [.integer(after), .integer(through)]
-                ).map { ($0[0].int64 ?? 0, $0[1].string ?? "") }
+                    [.integer(after), .integer(through)])
+            } rows: { row in
+                (row[0].int64 ?? 0, row[1].string ?? "")
             },
-            properties: paged(by: pageSize) { last in
+            properties: paged(by: pageSize) { (last: (seq: Int64, property: EventProperty)?) in
                 // Keyset pages in the key's order, each after the last row read.
-                try session.rows(
+                session.send(
                     """
                     SELECT seq, name, position, text, number FROM event_properties
                     WHERE (seq, name, position) > (?, ?, ?) ORDER BY seq, name, position LIMIT \(pageSize)
                     """,
-                    [.integer(last?.seq ?? .min), .text(last?.property.name ?? ""), .integer(Int64(last?.property.position ?? 0))]
-                ).map {
-                    ($0[0].int64 ?? 0,
-                     EventProperty(name: $0[1].string ?? "", position: Int($0[2].int64 ?? 0), text: $0[3].string, number: $0[4].double))
-                }
+                    [.integer(last?.seq ?? .min), .text(last?.property.name ?? ""), .integer(Int64(last?.property.position ?? 0))])
+            } rows: { row in
+                (row[0].int64 ?? 0,
+                 EventProperty(name: row[1].string ?? "", position: Int(row[2].int64 ?? 0), text: row[3].string, number: row[4].double))
             })
     }
 
-    /// Rows one at a time from windows of `size` seqs up to `end`, `window` giving the rows of
-    /// the seqs after its first argument through its second.
+    /// Rows one at a time from windows of `size` seqs up to `end`, `window` sending the
+    /// statement for the seqs after its first argument through its second; the next window is
+    /// sent as soon as one's answer is taken.
     private static func windowed<Row>(
-        by size: Int, through end: Int64, _ window: @escaping (Int64, Int64) throws -> [Row]
+        by size: Int, through end: Int64, _ window: @escaping (Int64, Int64) -> SentStatement,
+        rows decode: @escaping ([StoreValue]) -> Row
     ) -> () throws -> Row? {
         var rows: [Row] = [], next = 0, after: Int64 = 0
+        var sent: SentStatement?
+        func sendNext() {
+            guard after < end else { return sent = nil }
+            let through = min(after + Int64(size), end)
+            sent = window(after, through)
+            after = through
+        }
+        sendNext()
         return {
             while next == rows.count {
-                guard after < end else { return nil }
-                let through = min(after + Int64(size), end)
-                (rows, next, after) = (try window(after, through), 0, through)
+                guard let answer = sent else { return nil }
+                let result = try answer.answer()
+                sendNext()
+                (rows, next) = (result.rows.map { decode(PostgresSession.values($0)) }, 0)
             }
             defer { next += 1 }
             return rows[next]
         }
     }
 
-    /// Rows one at a time from pages of `size`, `page` giving the rows after the last one read
-    /// (nil for the first page); a page shorter than `size` is the last.
-    private static func paged<Row>(by size: Int, _ page: @escaping (Row?) throws -> [Row]) -> () throws -> Row? {
-        var rows: [Row] = [], next = 0, done = false
+    /// Rows one at a time from pages of `size`, `page` sending the statement for the rows after
+    /// the last one read (nil for the first page); a page shorter than `size` is the last. The
+    /// next page is sent as soon as one's last row is known.
+    private static func paged<Row>(
+        by size: Int, _ page: @escaping (Row?) -> SentStatement, rows decode: @escaping ([StoreValue]) -> Row
+    ) -> () throws -> Row? {
+        var rows: [Row] = [], next = 0
+        var sent: SentStatement? = page(nil)
         return {
             if next == rows.count {
-                guard !done else { return nil }
-                rows = try page(rows.last)
-                (next, done) = (0, rows.count < size)
+                guard let answer = sent else { return nil }
+                (rows, next) = (try answer.answer().rows.map { decode(PostgresSession.values($0)) }, 0)
+                sent = rows.count < size ? nil : page(rows.last)
                 if rows.isEmpty { return nil }
             }
             defer { next += 1 }
