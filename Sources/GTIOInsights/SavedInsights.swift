@@ -11,7 +11,7 @@ public enum SavedInsights {
     /// Saves (or replaces) `command` under `name`.
     public static func save(_ name: String, command: String, in store: any TableStore) throws {
         try store.writeTables { tx in
-            if try !tx.tableNames(prefix: table.name).contains(table.name) { try tx.create(table) }
+            if try !tx.hasTable(table.name) { try tx.create(table) }
             try tx.delete(from: table, key: [.text(name)])
             try tx.insert([.text(name), .text(command)], into: table)
         }
@@ -20,7 +20,7 @@ public enum SavedInsights {
     /// Forgets `name`; false when nothing was saved under it.
     public static func delete(_ name: String, in store: any TableStore) throws -> Bool {
         try store.writeTables { tx in
-            guard try tx.tableNames(prefix: table.name).contains(table.name),
+            guard try tx.hasTable(table.name),
                   try tx.row("SELECT 1 FROM insights WHERE name = ?", [.text(name)]) != nil
             else { return false }
             try tx.delete(from: table, key: [.text(name)])
@@ -31,7 +31,7 @@ public enum SavedInsights {
     /// Every saved insight by name.
     public static func all(in source: any TableSource) throws -> [(name: String, command: String)] {
         try source.readTables { tables in
-            guard try tables.tableNames(prefix: table.name).contains(table.name) else { return [] }
+            guard try tables.hasTable(table.name) else { return [] }
             return try tables.rows("SELECT name, command FROM insights ORDER BY name").map { ($0[0].string ?? "", $0[1].string ?? "") }
         }
     }

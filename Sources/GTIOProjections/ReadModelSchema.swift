@@ -19,7 +19,7 @@ public enum ReadModelSchema {
     /// The values `rm_meta` holds under `keys` (a key it lacks or holds NULL for is left out),
     /// nil when the store has no `rm_meta`: one statement for what a query asks before it answers.
     static func storedMeta(_ tables: any TableReading, keys: [String]) -> [String: Int64]? {
-        guard (try? tables.tableNames(prefix: meta.name).contains(meta.name)) == true,
+        guard (try? tables.hasTable(meta.name)) == true,
               let rows = try? tables.rows(
                 "SELECT key, value FROM rm_meta WHERE key IN (\(keys.map { _ in "?" }.joined(separator: ",")))",
                 keys.map(StoreValue.text))

@@ -126,7 +126,7 @@ public enum ReadModelTables {
         var found: [String] = []
         for table in Self.tables[model]! {
             // A table never written holds no rows (and a check must not create it: it may run read-only).
-            let exists = try tables.tableNames(prefix: table.name).contains(table.name)
+            let exists = try tables.hasTable(table.name)
             let live = exists ? try tables.rows(table.orderedSelectSQL) : []
             let wanted = expected[table.name] ?? []
             // By the key's bytes, as the table tells its rows apart.

@@ -65,7 +65,7 @@ public enum AccessKeys {
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) }
         let secret = "gtio_\(role.rawValue)_" + bytes.map { String(format: "%02x", $0) }.joined()
         try store.writeTables { tx in
-            if try !tx.tableNames(prefix: table.name).contains(table.name) { try tx.create(table) }
+            if try !tx.hasTable(table.name) { try tx.create(table) }
             guard try tx.row("SELECT 1 FROM access_keys WHERE name = ?", [.text(name)]) == nil else {
                 throw Failure.nameTaken(name)
             }
@@ -78,7 +78,7 @@ public enum AccessKeys {
     /// Revokes the live key `name`: it is refused from then on (a running server within a second).
     public static func revoke(_ name: String, in store: any TableStore) throws {
         try store.writeTables { tx in
-            guard try tx.tableNames(prefix: table.name).contains(table.name),
+            guard try tx.hasTable(table.name),
                   let row = try tx.row("SELECT name, role, digest, prefix, created FROM access_keys WHERE name = ? AND revoked IS NULL", [.text(name)])
             else { throw Failure.noSuchKey(name) }
             try tx.delete(from: table, key: [.text(name)])
@@ -89,7 +89,7 @@ public enum AccessKeys {
     /// Every key, live and revoked, by name.
     public static func all(in source: any TableSource) throws -> [AccessKey] {
         try source.readTables { tables in
-            guard try tables.tableNames(prefix: table.name).contains(table.name) else { return [] }
+            guard try tables.hasTable(table.name) else { return [] }
             return try tables.rows("SELECT name, role, prefix, created, revoked FROM access_keys ORDER BY name").map {
                 AccessKey(name: $0[0].string ?? "", role: AccessRole(rawValue: $0[1].string ?? "") ?? .read,
                           prefix: $0[2].string ?? "", created: $0[3].int64 ?? 0, revoked: $0[4].int64)
@@ -100,7 +100,7 @@ public enum AccessKeys {
     /// The live keys' digests and roles.
     static func live(in source: any TableSource) throws -> [(digest: [UInt8], role: AccessRole, name: String)] {
         try source.readTables { tables in
-            guard try tables.tableNames(prefix: table.name).contains(table.name) else { return [] }
+            guard try tables.hasTable(table.name) else { return [] }
             return try tables.rows("SELECT digest, role, name FROM access_keys WHERE revoked IS NULL").compactMap {
                 guard case .blob(let digest) = $0[0], let role = AccessRole(rawValue: $0[1].string ?? "") else { return nil }
                 return (digest, role, $0[2].string ?? "")

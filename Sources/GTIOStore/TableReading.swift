@@ -16,6 +16,9 @@ public protocol TableReading {
     func row(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreValue]?
     /// The names of the tables whose names begin with `prefix`, in name order.
     func tableNames(prefix: String) throws -> [String]
+    /// Whether the store has a table named `name`: what a query asks before reading a table
+    /// that an older store may lack.
+    func hasTable(_ name: String) throws -> Bool
     /// The first column of each row `sql` selects, as bytes (nil for anything but a blob), until
     /// `body` returns false. The bytes are the backend's own, valid during the call only: large values
     /// (the saved fold state's parts) are read without copies of their own.
@@ -38,6 +41,10 @@ extension TableReading {
     }
 
     public func row(_ sql: String) throws -> [StoreValue]? { try row(sql, []) }
+
+    public func hasTable(_ name: String) throws -> Bool {
+        try tableNames(prefix: name).contains(name)
+    }
 
     public func forEachBlob(_ sql: String, _ arguments: [StoreValue], _ body: (UnsafeRawBufferPointer?) throws -> Bool) throws {
         try forEachRow(sql, arguments) { row in

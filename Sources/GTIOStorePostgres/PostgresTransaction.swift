@@ -67,6 +67,17 @@ struct PostgresTransaction: LogWriting, TableWriting {
         ).map { $0[0].string ?? "" }
     }
 
+    /// One lookup in the catalog by name, where `pg_tables` is a view whose first use in a
+    /// fresh connection costs the server several milliseconds to plan.
+    func hasTable(_ name: String) throws -> Bool {
+        try session.rows(
+            """
+            SELECT EXISTS (SELECT 1 FROM pg_class
+                           WHERE oid = to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?)) AND relkind IN ('r', 'p'))
+            """, [.text(name)]
+        )[0][0].int64 == 1
+    }
+
     // MARK: The log
 
     func append(_ batch: EventBatch) throws -> AppendOutcome {

@@ -549,8 +549,18 @@ import Testing
         }
         // `_` is a wildcard in SQL's LIKE: a prefix must not match "rmx…".
         #expect(try store.readTables { try $0.tableNames(prefix: "rm_") } == ["rm_test_scores"])
-        try store.writeTables { tx in try tx.drop(table: "rm_test_scores") }
+        // A table is had by its whole name only.
+        let had = try store.readTables { tables in
+            try ["rm_test_scores", "rm_test_score", "rm_test", "rmxtest", "rm_test_scores2"].filter(tables.hasTable)
+        }
+        #expect(had == ["rm_test_scores", "rmxtest"])
+        try store.writeTables { tx in
+            #expect(try tx.hasTable("rm_test_scores"))
+            try tx.drop(table: "rm_test_scores")
+            #expect(try !tx.hasTable("rm_test_scores"))
+        }
         #expect(try store.readTables { try $0.tableNames(prefix: "rm_") }.isEmpty)
+        #expect(try store.readTables { try $0.hasTable("rm_test_scores") } == false)
     }
 
     @Test(arguments: StoreBackend.all)

@@ -142,7 +142,7 @@ public enum FoldSnapshot {
     /// Part 0 read, nil when the table or the part is missing or written by another layout or
     /// definition (a migration drops it then; until it runs, it is as good as missing).
     static func header(_ tables: any TableReading) throws -> Header? {
-        guard try tables.tableNames(prefix: table.name).contains(table.name),
+        guard try tables.hasTable(table.name),
               let row = try tables.row("SELECT bytes FROM \(table.name) WHERE part = 0"), case .blob(let bytes) = row[0]
         else { return nil }
         return try bytes.withUnsafeBytes { buffer -> Header? in
