@@ -43,39 +43,45 @@ read=$("$gtio" keys add bench-read --role read --store "$work/serve.gtio" 2>/dev
 pid=$!
 until grep -q listening "$work/serve.out" 2>/dev/null; do sleep 0.1; done
 
-# Each wrk thread sends its own share of the demo lines, $2 per request, in order.
+# Each wrk thread sends its own share of the demo lines, $BATCH per request, in order. The
+# shares are cut before wrk starts, one file per thread with a blank line after each request's
+# body, and each thread reads its file in one piece: wrk starts each thread's load as soon as
+# that thread's `init` returns, so a thread still reading lines there (4 s of a core for the 3 M
+# lines) would compete with the server for the load's first seconds.
 cat > "$work/post.lua" <<LUA
-local size = tonumber(os.getenv("BATCH"))
 local key = os.getenv("KEY")
-local threads = {}
 local counter = 0
 function setup(thread)
   thread:set("id", counter)
-  table.insert(threads, thread)
   counter = counter + 1
 end
 function init(args)
-  lines = {}
-  local n = 0
-  for line in io.lines(os.getenv("FILE")) do
-    if n >= tonumber(os.getenv("FROM")) and n < tonumber(os.getenv("TO")) and math.floor(n / size) % tonumber(os.getenv("THREADS")) == id then
-      table.insert(lines, line)
-    end
-    n = n + 1
-  end
+  local file = io.open(os.getenv("SHARE") .. "." .. id, "rb")
+  bodies = file:read("*a")
+  file:close()
   position = 1
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/x-ndjson"
   wrk.headers["Authorization"] = "Bearer " .. key
 end
 function request()
-  local last = math.min(position + size - 1, #lines)
-  local body = table.concat(lines, "\n", position, last)
-  position = last + 1
-  if position > #lines then position = 1 end
+  local blank = string.find(bodies, "\n\n", position, true)
+  local body = string.sub(bodies, position, blank - 1)
+  position = blank + 2
+  if position > #bodies then position = 1 end
   return wrk.format(nil, "/Tracking", nil, body)
 end
 LUA
+
+# Lines [first, end) of the demo file in requests of `batch` lines, request k to thread k % 2.
+cut_shares() {  # batch first-line end-line
+  awk -v size="$1" -v from="$2" -v to="$3" -v out="$work/share" '
+    NR - 1 >= from && NR - 1 < to {
+      n = NR - 1 - from; file = out "." (int(n / size) % 2)
+      printf "%s\n", $0 > file
+      if (n % size == size - 1 || NR == to) printf "\n" > file
+    }' "$work/demo.jsonl"
+}
 
 # The log's end as the server sees it. Not through the sqlite3 command: Debian's SQLite opening
 # the live store beside the server's own build of it broke the server's reads (disk I/O error).
@@ -85,8 +91,10 @@ lag() { curl -s "http://127.0.0.1:$port/ready" | sed 's/.*"lag":\([0-9]*\).*/\1/
 
 run_post() {  # batch connections label first-line end-line
   local before after
+  rm -f "$work/share".*
+  cut_shares "$1" "$4" "$5"
   before=$(last_seq)
-  BATCH=$1 KEY=$write FROM=$4 TO=$5 FILE=$work/demo.jsonl THREADS=2 wrk -t2 -c"$2" -d"${seconds}s" --latency -s "$work/post.lua" \
+  KEY=$write SHARE=$work/share wrk -t2 -c"$2" -d"${seconds}s" --latency -s "$work/post.lua" \
     "http://127.0.0.1:$port" > "$work/wrk-$3.txt"
   after=$(last_seq)
   echo "$3: $(( (after - before) / seconds )) events/s appended ($((after - before)) in ${seconds}s);" \
