@@ -246,7 +246,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     public func startUpkeepAside() throws -> (any LogUpkeep)? {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
         do {
-            return try WALCheckpointer(path: path, writer: pool)
+            return try WALCheckpointer(path: path, writer: pool, recentIDs: recentIDs)
         } catch let error as DatabaseError {
             throw Self.translate(error, path: path)
         }

@@ -16,7 +16,8 @@ import GTIOStore
 /// While it runs, the writer also keeps a smaller page cache. A collector's commits are small
 /// and their ids wait outside the index (`RecentIDs`), so they touch few pages; and the process
 /// lives for days beside a fold of the whole log, where every megabyte it holds counts against
-/// its memory (docs/PERFORMANCE.md).
+/// its memory (docs/PERFORMANCE.md). And the index's next run of ids is read and sorted beside
+/// the writer too (`RunSorter`), rather than inside the commit that starts it.
 final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
     // @unchecked: `pending`, `stopping` and `completed` are only touched while holding
     // `condition`; the connection only by the checkpointing thread.
@@ -31,6 +32,7 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
     static let pause = 0.01
 
     private let writer: DatabasePool
+    private let recentIDs: RecentIDs
     private let connection: DatabaseQueue
     private let condition = NSCondition()
     private var pending = false
@@ -45,12 +47,16 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
         return completed
     }
 
-    init(path: String, writer: DatabasePool) throws {
+    /// - Parameter recentIDs: the writer's waiting ids, whose runs are sorted aside meanwhile.
+    init(path: String, writer: DatabasePool, recentIDs: RecentIDs) throws {
         self.writer = writer
+        self.recentIDs = recentIDs
         connection = try DatabaseQueue(path: path)
+        // On the writer's queue, where the waiting ids are touched.
         try writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.backstopPages)")
             try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+            recentIDs.runSorter = RunSorter(reader: writer)
         }
         let thread = Thread { [self] in run() }
         thread.name = "gtio-checkpoint"
@@ -73,6 +79,7 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
         guard running else { return }
         finished.wait()
         _ = try? writer.writeWithoutTransaction { db in
+            recentIDs.runSorter = nil
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.writerPages)")
             try db.execute(sql: "PRAGMA cache_size = -\(SQLiteStore.logWriterCacheKiB)")
         }

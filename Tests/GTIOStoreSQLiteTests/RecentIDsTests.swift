@@ -29,6 +29,8 @@ import Testing
         for store in stores { store.recentIDs.minimumRun = [1, 8, 40, 150].randomElement(using: &random)! }
         // Batches large enough to insert their ids with their events, in turn with waiting ones.
         for store in stores { store.recentIDs.largeBatch = [6, 10, 4_096].randomElement(using: &random)! }
+        // Seeds 2, 3, 6, 7 … sort one store's runs beside its writer, taken whenever they are ready.
+        if seed % 4 >= 2 { stores[0].recentIDs.runSorter = RunSorter(reader: stores[0].pool) }
         func ids() -> [String] {
             (0..<Int.random(in: 0...12, using: &random)).map { _ in "e\(Int.random(in: 0..<400, using: &random))" }
         }
@@ -131,6 +133,34 @@ import Testing
         let other = try SQLiteStore(path: folder.file("slices.gtio"))
         let again = try other.append(batch([heart("b7"), heart("c0"), heart("a5"), heart("d0")]))
         #expect(again.appended == 1 && again.duplicates == 3)
+    }
+
+    /// With a run sorter (a writer that appends without pause), the append that finds a run's
+    /// worth of ids waiting asks for it, and a later one takes it once sorted: no commit reads
+    /// or sorts it. The run holds the committed ids only, and moves in slices as before.
+    @Test func aRunSortedAsideIsTakenByALaterAppend() throws {
+        let store = try SQLiteStore(path: folder.file("aside.gtio"))
+        store.recentIDs.minimumRun = 200
+        let sorter = RunSorter(reader: store.pool)
+        store.recentIDs.runSorter = sorter
+        _ = try store.append(batch((0..<199).map { heart("a\($0)") }))
+        // 200 wait: the run of the 199 committed ones is asked for, and nothing moves yet.
+        _ = try store.append(batch([heart("b0")]))
+        sorter.settle()
+        #expect(try marked(store) == (0, 0))
+        // Taken, and twice this append's ids and 64 move in.
+        _ = try store.append(batch([heart("b1")]))
+        #expect(try marked(store) == (0, 66))
+        _ = try store.append(batch((2...70).map { heart("b\($0)") }))
+        // The run is in: the mark moves to the first id still waiting.
+        #expect(try marked(store) == (199, 199))
+        let other = try SQLiteStore(path: folder.file("aside.gtio"))
+        let again = try other.append(batch([heart("a5"), heart("b0"), heart("b70"), heart("c0")]))
+        #expect(again.appended == 1 && again.duplicates == 3)
+        guard case .intact = try other.verify() else {
+            Issue.record("the log does not verify: \(try other.verify())")
+            return
+        }
     }
 
     /// The mark and the ids in `event_ids`, as the file has them.

@@ -48,6 +48,15 @@ final class RecentIDs: @unchecked Sendable {
     /// Whether this append read the waiting ids afresh (a new process, or after a rollback): a
     /// run it starts is moved whole, since no later append of this process may continue it.
     private var readAfresh = false
+    /// How many times the waiting ids were read afresh: a run sorted aside for an earlier
+    /// reading is not taken.
+    private var generation = 0
+    /// The log's end at the last commit of this process's appends (or as read afresh): every
+    /// event through it is committed, and another connection can read it.
+    private var committedEnd: Int64 = 0
+    /// Sorts the next run beside the writer, for a writer that appends without pause; nil:
+    /// the append that starts a run reads and sorts it (`RunSorter`).
+    var runSorter: RunSorter?
 
     /// The fewest ids a run moves (tests make it small, to see runs in a few events).
     var minimumRun = 65_536
@@ -67,7 +76,9 @@ final class RecentIDs: @unchecked Sendable {
     /// `end` and `head` are the log's last seq and that event's hash as the transaction reads them.
     func prepare(in db: Database, end: Int64, head: [UInt8]) throws {
         let stored = try Self.storedThrough(in: db)
-        db.afterNextTransaction(onCommit: { _ in }, onRollback: { [weak self] _ in self?.through = nil })
+        db.afterNextTransaction(
+            onCommit: { [weak self] _ in if let self { committedEnd = self.end } },
+            onRollback: { [weak self] _ in self?.through = nil })
         if let through, stored >= through, try isPrefix(ofLogEndingAt: end, head: head, in: db) {
             try read(after: self.end, through: end, in: db)
             if stored > through {
@@ -81,6 +92,8 @@ final class RecentIDs: @unchecked Sendable {
             collided = [:]
             run = nil
             readAfresh = true
+            generation += 1
+            committedEnd = end
             try read(after: stored, through: end, in: db)
         }
         self.end = end
@@ -123,12 +136,20 @@ final class RecentIDs: @unchecked Sendable {
     /// moves `event_ids_through` past the ids that no longer wait.
     func move(budget: Int, in db: Database) throws {
         // A run started by an append that read the waiting ids afresh goes in whole.
-        let budget = readAfresh ? .max : budget
+        let afresh = readAfresh
+        let budget = afresh ? .max : budget
         readAfresh = false
         if run == nil, recent.count >= runLength(logEnd: end), let last = recent.last {
-            let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ? AND seq <= ?"),
-                                          arguments: [through ?? 0, last.seq])
-            run = (Self.sortedByBytes(ids), last.seq, 0)
+            if let runSorter, !afresh {
+                // The committed ids among those waiting, sorted beside the writer: a later
+                // append takes the run once it is.
+                let bounds = RunSorter.Bounds(generation: generation, after: through ?? 0, through: committedEnd)
+                if bounds.through > bounds.after, let sorted = runSorter.run(bounds) { run = (sorted.ids, sorted.through, 0) }
+            } else {
+                let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ? AND seq <= ?"),
+                                              arguments: [through ?? 0, last.seq])
+                run = (Self.sortedByBytes(ids), last.seq, 0)
+            }
         }
         if let (ids, runThrough, moved) = run {
             let stop = moved + min(budget, ids.count - moved)

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+/// Reads and sorts the dedup index's next run of ids on a thread of its own, for a writer that
+/// appends without pause (the collector), so that no commit waits while it is done.
+///
+/// Starting a run on the writer (`RecentIDs.move`) reads its 65,536 ids or more and sorts them
+/// inside a commit: ~30 ms, which every request of that commit, and those queued behind it,
+/// waited for (docs/PERFORMANCE.md). Here the run is asked for by its bounds and taken by a
+/// later append once sorted; it holds only ids of committed events, which another connection
+/// reads in a snapshot of its own. A sorted run is taken by an append that asks for a run from
+/// the same start, however far the log went since; asked for from another start (the mark
+/// moved, or the writer read its waiting ids afresh), it is dropped.
+final class RunSorter: @unchecked Sendable {
+    // @unchecked: `asked` and `sorted` are only touched while holding `lock`.
+
+    /// A run's bounds: the ids of the events after `after` through `through`, as read when the
+    /// writer's waiting ids were read afresh for the `generation`th time.
+    struct Bounds: Equatable {
+        var generation: Int
+        var after: Int64
+        var through: Int64
+    }
+
+    private let reader: DatabasePool
+    private let queue = DispatchQueue(label: "gtio-run-sorter", qos: .utility)
+    private let lock = NSLock()
+    private var asked: Bounds?
+    private var sorted: (bounds: Bounds, ids: [String])?
+
+    init(reader: DatabasePool) {
+        self.reader = reader
+    }
+
+    /// A run from `bounds`' start, sorted by the ids' bytes, and where it ends, once one is;
+    /// nil until then, the run of `bounds` being asked for unless another is being read.
+    func run(_ bounds: Bounds) -> (ids: [String], through: Int64)? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let sorted {
+            self.sorted = nil
+            if (sorted.bounds.generation, sorted.bounds.after) == (bounds.generation, bounds.after) {
+                return (sorted.ids, sorted.bounds.through)
+            }
+        }
+        guard asked == nil else { return nil }
+        asked = bounds
+        queue.async { [self] in
+            // A read that fails (the file busy, say) leaves the run to be asked for again.
+            let ids = try? reader.read { db in
+                try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ? AND seq <= ?"),
+                                    arguments: [bounds.after, bounds.through])
+            }
+            let run = ids.map(RecentIDs.sortedByBytes)
+            lock.lock()
+            asked = nil
+            if let run { sorted = (bounds, run) }
+            lock.unlock()
+        }
+        return nil
+    }
+
+    /// Waits until no run is being read (for tests).
+    func settle() {
+        queue.sync {}
+    }
+}
