@@ -85,6 +85,10 @@ final class CommitQueue: Service, @unchecked Sendable {
         }
     }
 
+    /// The events that make a commit worth its fixed cost (the transaction, the fsync) without
+    /// waiting for more.
+    static let fullGroup = 256
+
     /// Takes no more batches; the writer commits those it holds and ends.
     func stop() {
         condition.lock()
@@ -124,9 +128,12 @@ final class CommitQueue: Service, @unchecked Sendable {
     private func nextGroup() -> [(batch: EventBatch, reply: CheckedContinuation<AppendOutcome, any Error>)]? {
         condition.lock()
         defer { condition.unlock() }
+        // Batches that came while the last commit ran have waited for it already: when they
+        // are enough to fill a commit, they go at once rather than wait for more.
+        let waited = pendingEvents >= Self.fullGroup
         while pending.isEmpty && !stopping { condition.wait() }
         if pending.isEmpty { return nil }
-        if wait > 0 {
+        if wait > 0 && !waited {
             let deadline = Date(timeIntervalSinceNow: wait)
             while !stopping && pendingEvents < capacity / 2 && condition.wait(until: deadline) {}
         }
