@@ -25,7 +25,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes per event; a longer one is rejected on its own.", valueName: "bytes")) var maxEvent = 32 << 10
     @Option(help: ArgumentHelp("Events that may wait for a commit before requests get 503.", valueName: "events"))
     var queue = 50_000
-    @Option(help: ArgumentHelp("Milliseconds a commit waits for more requests to join it.", valueName: "ms"))
+    @Option(help: ArgumentHelp("Milliseconds a commit of fewer than 256 events waits for more requests to join it.", valueName: "ms"))
     var commitWait = 2.0
     @Option(help: ArgumentHelp("Milliseconds between two catch-ups of the read models at most (64 events or fewer are applied at once).", valueName: "ms"))
     var projectInterval = 250.0
