@@ -5,8 +5,8 @@ import GRDB
 /// appends without pause (the collector), so that no commit waits while it is done.
 ///
 /// Starting a run on the writer (`RecentIDs.move`) reads its 65,536 ids or more and sorts them
-/// inside a commit: ~30 ms, which every request of that commit, and those queued behind it,
-/// waited for (docs/PERFORMANCE.md). Here the run is asked for by its bounds and taken by a
+/// inside a commit, which every request of that commit, and those queued behind it, waits for
+/// (docs/PERFORMANCE.md has the figures). Here the run is asked for by its bounds and taken by a
 /// later append once sorted; it holds only ids of committed events, which another connection
 /// reads in a snapshot of its own. A sorted run is taken by an append that asks for a run from
 /// the same start, however far the log went since; asked for from another start (the mark
