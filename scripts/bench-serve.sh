@@ -43,7 +43,7 @@ read=$("$gtio" keys add bench-read --role read --store "$work/serve.gtio" 2>/dev
 pid=$!
 until grep -q listening "$work/serve.out" 2>/dev/null; do sleep 0.1; done
 
-# Each wrk thread sends its own share of the demo lines, $BATCH per request, in order. The
+# Each wrk thread sends its own share of the demo lines, a request's lines at a time, in order. The
 # shares are cut before wrk starts, one file per thread with a blank line after each request's
 # body, and each thread reads its file in one piece: wrk starts each thread's load as soon as
 # that thread's `init` returns, so a thread still reading lines there (4 s of a core for the 3 M
