@@ -66,6 +66,9 @@ public final class LiveReadModels: @unchecked Sendable {
         savedSeq = try store.readTables { try FoldSnapshot.savedSeq($0) }
     }
 
+    /// The events a catch-up reads in one read transaction (tests make it small, to see many).
+    var window: Int64 = 8_192
+
     /// Applies the events appended since, updates the tables, and returns the read models.
     @discardableResult
     public func catchUp() throws -> ReadModels {
@@ -74,7 +77,8 @@ public final class LiveReadModels: @unchecked Sendable {
         let engine = ReadModelEngine(store: store)
         let marks = try engine.checkpoints()
         let inStep = marks.values.allSatisfy { $0 == state.lastSeq }
-        if try store.lastSeq() != state.lastSeq {
+        let end = try store.lastSeq()
+        if end != state.lastSeq {
             // The models handed out last share the state's storage: let go of them, so applying
             // new events mutates in place instead of copying every table of the community.
             latestLock.lock()
@@ -83,7 +87,18 @@ public final class LiveReadModels: @unchecked Sendable {
         }
         if inStep { state.changes = ChangeSet(decisions: state.decisions.count, daysBefore: state.dayRange) }
         let before = state.lastSeq
-        try store.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
+        // Each window is read whole before it is applied, so that the log's read transaction
+        // lasts the reading only: on SQLite, one held while the events were folded held up a
+        // collector's commits beside it (docs/PERFORMANCE.md).
+        while state.lastSeq < end {
+            var records: [LogRecord] = []
+            records.reserveCapacity(Int(min(window, end - state.lastSeq)))
+            try store.scan(LogScope(afterSeq: state.lastSeq, throughSeq: min(state.lastSeq + window, end))) {
+                records.append($0)
+            }
+            if records.isEmpty { break }
+            for record in records { state.apply(record) }
+        }
         // Nothing new and the tables in step: the same models, with their indexes already built.
         if inStep, state.lastSeq == before, let latest {
             state.changes = nil
