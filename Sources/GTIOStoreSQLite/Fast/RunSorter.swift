@@ -16,7 +16,7 @@ final class RunSorter: @unchecked Sendable {
 
     /// A run's bounds: the ids of the events after `after` through `through`, as read when the
     /// writer's waiting ids were read afresh for the `generation`th time.
-    struct Bounds: Equatable {
+    struct Bounds {
         var generation: Int
         var after: Int64
         var through: Int64
