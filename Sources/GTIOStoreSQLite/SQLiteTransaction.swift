@@ -86,9 +86,11 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     }
 
     func delete(from table: TableLayout, key: [StoreValue]) throws {
-        let condition = table.keyColumns.map { "\($0) = ?" }.joined(separator: " AND ")
-        try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE \(condition)")
-            .execute(arguments: StatementArguments(key.map(\.databaseValue)))
+        try db.cachedStatement(sql: Self.deleteSQL(table)).execute(arguments: StatementArguments(key.map(\.databaseValue)))
+    }
+
+    static func deleteSQL(_ table: TableLayout) -> String {
+        "DELETE FROM \(table.name) WHERE \(table.keyColumns.map { "\($0) = ?" }.joined(separator: " AND "))"
     }
 
     func insert(_ row: [StoreValue], into table: TableLayout) throws {
@@ -100,12 +102,16 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     /// deleting and inserting them would dirty a page of the table and of each of its indexes.
     func rewrite(_ table: TableLayout, keys: [[StoreValue]], rows: [[StoreValue]?]) throws {
         guard !keys.isEmpty else { return }
-        let upsert = try db.cachedStatement(sql: Self.upsertSQL(table))
+        let upsert = SQLiteStatementBinding(try db.cachedStatement(sql: Self.upsertSQL(table)))
+        var delete: SQLiteStatementBinding?
         for (key, row) in zip(keys, rows) {
             if let row {
-                try upsert.execute(arguments: StatementArguments(row.map(\.databaseValue)))
+                upsert.bind(row)
+                try upsert.step(db)
             } else {
-                try delete(from: table, key: key)
+                if delete == nil { delete = SQLiteStatementBinding(try db.cachedStatement(sql: Self.deleteSQL(table))) }
+                delete?.bind(key)
+                try delete?.step(db)
             }
         }
     }

@@ -500,6 +500,37 @@ import Testing
             == [["d", .integer(7)], ["e", .integer(2)]])
     }
 
+    /// A catch-up's changed rows: each key's row as given, or gone when none is given.
+    @Test(arguments: StoreBackend.all)
+    func rewritingSetsEachKeysRowOrDeletesIt(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            for row: [StoreValue] in [["a", .integer(1), .real(1), "x"], ["b", .integer(1), .real(2), .null], ["c", .integer(1), .real(3), "z"]] {
+                try tx.insert(row, into: Self.scores)
+            }
+        }
+        try store.writeTables { tx in
+            try tx.rewrite(Self.scores, keys: [["a", .integer(1)], ["b", .integer(1)], ["d", .integer(2)], ["e", .integer(9)]], rows: [
+                ["a", .integer(1), .real(-1.5), ""],
+                nil,
+                ["d", .integer(2), .real(4), "été ☀︎"],
+                nil,
+            ])
+            // Again in the same transaction: the statements are reused with new values.
+            try tx.rewrite(Self.scores, keys: [["c", .integer(1)], ["d", .integer(2)]], rows: [
+                ["c", .integer(1), .real(3), .null],
+                ["d", .integer(2), .real(4), "été ☀︎"],
+            ])
+        }
+        #expect(try store.readTables { try $0.rows(Self.scores.orderedSelectSQL) } == [
+            ["a", .integer(1), .real(-1.5), ""],
+            ["c", .integer(1), .real(3), .null],
+            ["d", .integer(2), .real(4), "été ☀︎"],
+        ])
+        #expect(try store.readTables { try $0.row("SELECT COUNT(*) FROM rm_test_scores WHERE note = ''") }?[0] == .integer(1))
+    }
+
     @Test(arguments: StoreBackend.all)
     func readingStopsWhereTheReaderSaysSo(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)

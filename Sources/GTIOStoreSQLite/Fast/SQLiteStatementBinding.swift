@@ -4,8 +4,9 @@ import GRDBSQLite
 
 /// Binds and steps a prepared statement through the SQLite C API.
 ///
-/// Used only for bulk inserts (ingest's appends, rebuilt read-model tables), where GRDB's
-/// `StatementArguments` path is markedly slower (docs/PERFORMANCE.md).
+/// Used where statements run by the thousand: ingest's appends, rebuilt read-model tables and
+/// the rows a catch-up rewrites, where GRDB's `StatementArguments` path is markedly slower
+/// (docs/PERFORMANCE.md).
 ///
 /// The statement may be one of GRDB's cached ones that GRDB itself last ran: GRDB leaves a
 /// statement stepped to its end and resets it only before its own next run, and SQLite refuses
@@ -50,6 +51,21 @@ public struct SQLiteStatementBinding {
             let pointer = buffer.baseAddress ?? UnsafeRawPointer(Self.emptyText.utf8Start)
             check(sqlite3_bind_blob(handle, index, pointer, Int32(buffer.count), Self.transient), index)
         }
+    }
+
+    func bind(_ index: Int32, _ value: StoreValue) {
+        switch value {
+        case .null: bindNull(index)
+        case .integer(let integer): bind(index, integer)
+        case .real(let number): bind(index, number)
+        case .text(let text): bind(index, text)
+        case .blob(let bytes): bind(index, bytes)
+        }
+    }
+
+    /// Binds `values` to the parameters from the first on.
+    func bind(_ values: [StoreValue]) {
+        for (offset, value) in values.enumerated() { bind(Int32(offset + 1), value) }
     }
 
     func bindNull(_ index: Int32) {
