@@ -89,6 +89,22 @@ struct SQLiteTransaction: LogWriting, TableWriting {
         try db.cachedStatement(sql: Self.deleteSQL(table)).execute(arguments: StatementArguments(key.map(\.databaseValue)))
     }
 
+    func replace(_ table: TableLayout, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws {
+        if !values.isEmpty {
+            let delete = SQLiteStatementBinding(try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE \(column) = ?"))
+            for value in values {
+                delete.bind(1, value)
+                try delete.step(db)
+            }
+        }
+        guard !rows.isEmpty else { return }
+        let insert = SQLiteStatementBinding(try db.cachedStatement(sql: Self.insertSQL(table)))
+        for row in rows {
+            insert.bind(row)
+            try insert.step(db)
+        }
+    }
+
     static func deleteSQL(_ table: TableLayout) -> String {
         "DELETE FROM \(table.name) WHERE \(table.keyColumns.map { "\($0) = ?" }.joined(separator: " AND "))"
     }

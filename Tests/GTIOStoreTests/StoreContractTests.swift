@@ -531,6 +531,25 @@ import Testing
         #expect(try store.readTables { try $0.row("SELECT COUNT(*) FROM rm_test_scores WHERE note = ''") }?[0] == .integer(1))
     }
 
+    /// A parent's rows replaced whole (a post's brands): every row of the values named goes, the
+    /// rows given come in, and no values named only inserts.
+    @Test(arguments: StoreBackend.all)
+    func replacingRemovesTheRowsOfTheValuesNamedAndInsertsTheRowsGiven(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            try tx.replace(Self.scores, where: "user", in: [], with: [
+                ["a", .integer(1), .real(1), .null], ["a", .integer(2), .real(2), "x"], ["b", .integer(1), .real(3), ""],
+                ["c", .integer(1), .real(4), .null],
+            ])
+            try tx.replace(Self.scores, where: "user", in: ["a", "c", "z"], with: [["a", .integer(3), .real(-1), "été"]])
+        }
+        #expect(try store.readTables { try $0.rows(Self.scores.orderedSelectSQL) } == [
+            ["a", .integer(3), .real(-1), "été"],
+            ["b", .integer(1), .real(3), ""],
+        ])
+    }
+
     @Test(arguments: StoreBackend.all)
     func readingStopsWhereTheReaderSaysSo(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
