@@ -1,4 +1,5 @@
 import Foundation
+import GTIOStore
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -30,12 +31,11 @@ enum WorkerThread {
         await withGracefulShutdownHandler {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-                    Thread {
-                        nameCallingThread(name)
+                    NamedThread.start(name) {
                         if priority == .background { lowerCallingThread() }
                         loop()
                         finished.resume()
-                    }.start()
+                    }
                 }
             } onCancel: {
                 stop()
@@ -43,18 +43,6 @@ enum WorkerThread {
         } onGracefulShutdown: {
             stop()
         }
-    }
-
-    /// Names the calling thread as the system shows it (`top -H`, `perf`, /proc). On Linux,
-    /// Foundation's `Thread.name` did not always reach the system's thread (a test saw the
-    /// name of the thread that started it instead, one run in five), and `pthread_setname_np`
-    /// is not visible to Swift there: the thread's `comm` file takes the name.
-    private static func nameCallingThread(_ name: String) {
-        #if canImport(Glibc)
-        try? Data(name.utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
-        #else
-        Thread.current.name = name
-        #endif
     }
 
     /// Lowers the calling thread's scheduling priority; one already lower stays as it is (raising

@@ -1,4 +1,5 @@
 import Foundation
+import GTIOStore
 
 /// A thread of its own that runs the asynchronous part of a query whose caller blocks waiting
 /// for it (`PostgresStore.readOnlySQL`). On the cooperative pool, that task could wait behind
@@ -11,9 +12,7 @@ final class QueryThread: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
 
     private init() {
-        let thread = Thread { [unowned self] in self.loop() }
-        thread.name = "gtio-postgres-query"
-        thread.start()
+        NamedThread.start("gtio-pg-query") { [unowned self] in self.loop() }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -58,9 +58,7 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
             try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
             recentIDs.runSorter = RunSorter(reader: writer)
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "gtio-checkpoint"
-        thread.start()
+        NamedThread.start("gtio-checkpoint") { [self] in run() }
     }
 
     func committed() {

@@ -313,13 +313,16 @@ import Testing
     #if os(Linux)
     /// The read models' catch-ups give way to commits, which clients wait for: the projector's
     /// thread runs at nice 10 (or lower, in a process already niced more), below the commit thread.
+    /// Each of the server's own threads shows under its own name.
     @Test func theProjectorsThreadGivesWayToTheCommitThread() async throws {
         let keys = try storeWithKeys(events: 300, seed: 31)
         let server = try ServerProcess(store: keys.store, folder: folder.path)
         var nice: [String: Int] = [:]
+        var threads: [String: Int] = [:]
         // The threads are named as they start, which may be after the server listens.
-        for _ in 0..<50 where nice["gtio-projector"] == nil || nice["gtio-commit"] == nil {
+        for _ in 0..<50 where nice["gtio-projector"] == nil || nice["gtio-commit"] == nil || nice["gtio-checkpoint"] == nil {
             try await Task.sleep(for: .milliseconds(100))
+            threads = [:]
             let tasks = "/proc/\(server.process.processIdentifier)/task"
             for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
                 guard let name = try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8),
@@ -329,11 +332,13 @@ import Testing
                 // Fields after the name start at the state, field 3; nice is field 19.
                 let fields = stat[afterName.upperBound...].split(separator: " ")
                 nice[name.trimmingCharacters(in: .newlines)] = Int(fields[16])
+                threads[name.trimmingCharacters(in: .newlines), default: 0] += 1
             }
         }
         let projector = try #require(nice["gtio-projector"], "\(nice)")
         let commit = try #require(nice["gtio-commit"], "\(nice)")
         #expect(projector >= 10 && projector > commit, "\(nice)")
+        #expect(threads["gtio-commit"] == 1 && threads["gtio-checkpoint"] == 1 && threads["gtio-log-watch"] == 1, "\(threads)")
         #expect(server.stop() == 0)
     }
     #endif
