@@ -41,10 +41,14 @@ struct EventInserter {
         event.bind(12, value.flag.map { $0 ? 1 : 0 } as Int64?)
         event.bind(13, value.number)
         event.bind(14, value.text)
-        event.bind(15, value.original)
         event.bind(16, batch)
         event.bind(17, hash)
-        try event.step(db)
+        // The original line, the row's largest value, is read in place rather than copied.
+        var original = value.original
+        try original.withUTF8 { text in
+            event.bindStatic(15, text: text)
+            try event.step(db)
+        }
         guard db.lastInsertedRowID == seq else {
             throw StoreError.database("the log assigned seq \(db.lastInsertedRowID) where \(seq) was due; nothing appended")
         }
