@@ -320,7 +320,8 @@ import Testing
         var nice: [String: Int] = [:]
         var threads: [String: Int] = [:]
         // The threads are named as they start, which may be after the server listens.
-        for _ in 0..<50 where nice["gtio-projector"] == nil || nice["gtio-commit"] == nil || nice["gtio-checkpoint"] == nil {
+        let named = ["gtio-projector", "gtio-commit", "gtio-checkpoint", "gtio-log-watch"]
+        for _ in 0..<50 where named.contains(where: { nice[$0] == nil }) {
             try await Task.sleep(for: .milliseconds(100))
             threads = [:]
             let tasks = "/proc/\(server.process.processIdentifier)/task"
