@@ -146,9 +146,7 @@ final class RecentIDs: @unchecked Sendable {
                 let bounds = RunSorter.Bounds(generation: generation, after: through ?? 0, through: committedEnd)
                 if bounds.through > bounds.after, let sorted = runSorter.run(bounds) { run = (sorted.ids, sorted.through, 0) }
             } else {
-                let ids = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ? AND seq <= ?"),
-                                              arguments: [through ?? 0, last.seq])
-                run = (Self.sortedByBytes(ids), last.seq, 0)
+                run = (Self.sortedByBytes(try Self.ids(after: through ?? 0, through: last.seq, in: db)), last.seq, 0)
             }
         }
         if let (ids, runThrough, moved) = run {
@@ -261,6 +259,11 @@ final class RecentIDs: @unchecked Sendable {
         var hasher = Hasher()
         hasher.combine(bytes: bytes)
         return UInt64(bitPattern: Int64(hasher.finalize())) & hashMask
+    }
+
+    /// The ids of the events after `after` through `through`: a run, before it is sorted.
+    static func ids(after: Int64, through: Int64, in db: Database) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ? AND seq <= ?"), arguments: [after, through])
     }
 
     /// `ids` in the order of their bytes (SQLite's order for `event_ids`), so that a run's inserts

@@ -47,10 +47,8 @@ final class RunSorter: @unchecked Sendable {
         asked = bounds
         queue.async { [self] in
             // A read that fails (the file busy, say) leaves the run to be asked for again.
-            let ids = try? reader.read { db in
-                try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM events WHERE seq > ? AND seq <= ?"),
-                                    arguments: [bounds.after, bounds.through])
-            }
+            // Sorted after the read, so that the snapshot is held for the reading only.
+            let ids = try? reader.read { db in try RecentIDs.ids(after: bounds.after, through: bounds.through, in: db) }
             let run = ids.map(RecentIDs.sortedByBytes)
             lock.lock()
             asked = nil
