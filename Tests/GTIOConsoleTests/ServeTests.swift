@@ -311,36 +311,81 @@ import Testing
     }
 
     #if os(Linux)
-    /// The read models' catch-ups give way to commits, which clients wait for: the projector's
-    /// thread runs at nice 10 (or lower, in a process already niced more), below the commit thread.
-    /// Each of the server's own threads shows under its own name.
-    @Test func theProjectorsThreadGivesWayToTheCommitThread() async throws {
-        let keys = try storeWithKeys(events: 300, seed: 31)
-        let server = try ServerProcess(store: keys.store, folder: folder.path)
+    /// The nice value of each of a process's threads by name (the main thread's under `main`),
+    /// and how many threads bear each name, once every name in `named` is there.
+    func threadPriorities(of pid: Int32, naming named: [String]) async throws -> (nice: [String: Int], threads: [String: Int]) {
         var nice: [String: Int] = [:]
         var threads: [String: Int] = [:]
         // The threads are named as they start, which may be after the server listens.
-        let named = ["gtio-projector", "gtio-commit", "gtio-checkpoint", "gtio-log-watch"]
         for _ in 0..<50 where named.contains(where: { nice[$0] == nil }) {
             try await Task.sleep(for: .milliseconds(100))
             threads = [:]
-            let tasks = "/proc/\(server.process.processIdentifier)/task"
+            let tasks = "/proc/\(pid)/task"
             for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
-                guard let name = try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8),
+                guard let comm = try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8),
                       let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8),
                       let afterName = stat.range(of: ") ", options: .backwards)
                 else { continue }
+                let name = task == "\(pid)" ? "main" : comm.trimmingCharacters(in: .newlines)
                 // Fields after the name start at the state, field 3; nice is field 19.
                 let fields = stat[afterName.upperBound...].split(separator: " ")
-                nice[name.trimmingCharacters(in: .newlines)] = Int(fields[16])
-                threads[name.trimmingCharacters(in: .newlines), default: 0] += 1
+                nice[name] = Int(fields[16])
+                threads[name, default: 0] += 1
             }
         }
+        return (nice, threads)
+    }
+
+    /// Whether this process may raise a thread's priority: `CAP_SYS_NICE` (bit 23 of the
+    /// effective capabilities), which the server it starts inherits.
+    var mayRaisePriority: Bool {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+              let caps = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return caps & (1 << 23) != 0
+    }
+
+    /// The read models' catch-ups give way to commits, which clients wait for: the projector's
+    /// thread runs at nice 10 (or lower, in a process already niced more), below the commit
+    /// thread, which runs 10 steps above the main thread where the server may raise it (and the
+    /// checkpoint thread, which it starts, stays as it was). Each of the server's own threads
+    /// shows under its own name.
+    @Test func theProjectorsThreadGivesWayToTheCommitThread() async throws {
+        let keys = try storeWithKeys(events: 300, seed: 31)
+        let server = try ServerProcess(store: keys.store, folder: folder.path)
+        let (nice, threads) = try await threadPriorities(
+            of: server.process.processIdentifier, naming: ["gtio-projector", "gtio-commit", "gtio-checkpoint", "gtio-log-watch"])
         let projector = try #require(nice["gtio-projector"], "\(nice)")
         let commit = try #require(nice["gtio-commit"], "\(nice)")
+        let checkpoint = try #require(nice["gtio-checkpoint"], "\(nice)")
+        let main = try #require(nice["main"], "\(nice)")
         #expect(projector >= 10 && projector > commit, "\(nice)")
+        if mayRaisePriority {
+            #expect(commit == max(main - 10, -20), "\(nice)")
+            #expect(checkpoint > commit, "\(nice)")
+        }
         #expect(threads["gtio-commit"] == 1 && threads["gtio-checkpoint"] == 1 && threads["gtio-log-watch"] == 1, "\(threads)")
         #expect(server.stop() == 0)
+    }
+
+    /// A server that may not raise its commit thread says so, and commits all the same.
+    @Test func aServerWithoutTheRightToRaiseItsCommitThreadSaysSo() async throws {
+        let keys = try storeWithKeys(events: 300, seed: 32)
+        // No RLIMIT_NICE to raise a thread with, and no CAP_SYS_NICE where the tests have it
+        // (dropping it from the bounding set needs that the tests have CAP_SETPCAP as well).
+        let launcher = ["/usr/bin/prlimit", "--nice=0"] + (mayRaisePriority ? ["/usr/bin/setpriv", "--bounding-set=-sys_nice"] : [])
+        let server = try ServerProcess(store: keys.store, folder: folder.path, launcher: launcher)
+        let (nice, _) = try await threadPriorities(of: server.process.processIdentifier, naming: ["gtio-commit"])
+        let commit = try #require(nice["gtio-commit"], "\(nice)")
+        #expect(commit >= nice["main"] ?? 0, "\(nice)")
+        let lines = try demoLines(events: 20, seed: 33)
+        let reply = try await server.post(lines.joined(separator: "\n"), key: keys.write)
+        #expect(reply.status == 200)
+        #expect((reply.json as? [String: Any])?["appended"] as? Int == 20, "\(reply.text)")
+        #expect(server.stop() == 0)
+        let log = try String(contentsOfFile: server.stderrFile, encoding: .utf8)
+        #expect(log.contains("the commit thread runs at the process's priority: raising it 10 nice steps"), "\(log)")
     }
     #endif
 

@@ -22,10 +22,13 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts `gtio serve --store STORE --port 0 extra…` and waits until it listens.
-    public init(store: String, _ extra: [String] = [], folder: String) throws {
+    /// - Parameter launcher: a command and its arguments that run the server in turn and exec
+    ///   it (so that the process is the server's), such as `setpriv …`.
+    public init(store: String, _ extra: [String] = [], folder: String, launcher: [String] = []) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: GTIOBinary.path)
-        process.arguments = ["serve", "--store", store, "--port", "0"] + extra
+        let command = launcher + [GTIOBinary.path, "serve", "--store", store, "--port", "0"] + extra
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         var env = ProcessInfo.processInfo.environment
         env["GTIO_STORE"] = nil
         process.environment = env
