@@ -69,15 +69,33 @@ public final class LiveReadModels: @unchecked Sendable {
     /// The events a catch-up reads in one read transaction (tests make it small, to see many).
     var window: Int64 = 8_192
 
+    /// The most events one write of the tables takes when they are in step. What a write holds
+    /// in memory (the ids touched, the rows changed) follows the events it covers, ~300 bytes
+    /// each: a server whose read models fell far behind under load catches up by writes of
+    /// this many rather than one of the whole backlog. Each write costs a little more than
+    /// its events, so a backlog that fits one is written at once (tests make it small).
+    var eventsPerWrite: Int64 = 262_144
+
     /// Applies the events appended since, updates the tables, and returns the read models.
     @discardableResult
     public func catchUp() throws -> ReadModels {
         lock.lock()
         defer { lock.unlock() }
+        let end = try store.lastSeq()
+        while true {
+            let (models, reached) = try catchUp(towards: end)
+            if reached { return models }
+        }
+    }
+
+    /// One write of the tables towards the log's `end`: all the way when the tables are not in
+    /// step with the fold (they are then written whole), at most `eventsPerWrite` events when
+    /// they are. Returns the models and whether no further write is needed.
+    private func catchUp(towards logEnd: Int64) throws -> (ReadModels, reached: Bool) {
         let engine = ReadModelEngine(store: store)
         let marks = try engine.checkpoints()
         let inStep = marks.values.allSatisfy { $0 == state.lastSeq }
-        let end = try store.lastSeq()
+        let end = inStep ? min(logEnd, state.lastSeq + eventsPerWrite) : logEnd
         if end != state.lastSeq {
             // The models handed out last share the state's storage: let go of them, so applying
             // new events mutates in place instead of copying every table of the community.
@@ -102,7 +120,7 @@ public final class LiveReadModels: @unchecked Sendable {
         // Nothing new and the tables in step: the same models, with their indexes already built.
         if inStep, state.lastSeq == before, let latest {
             state.changes = nil
-            return latest
+            return (latest, true)
         }
         let changes = state.changes
         state.changes = nil
@@ -110,7 +128,10 @@ public final class LiveReadModels: @unchecked Sendable {
         if let changes, marks.values.contains(where: { $0 != state.lastSeq }) {
             // Built before the transaction: while it runs, other writers wait.
             let rows = ChangedRows(changes, models)
-            let encoded = replaceSavedState || FoldSnapshot.isDue(lastSeq: state.lastSeq, saved: savedSeq)
+            // Only the last write of a catch-up saves the state: saving costs the whole state,
+            // and the writes before it would each save nearly the same one.
+            let last = end == logEnd
+            let encoded = last && (replaceSavedState || FoldSnapshot.isDue(lastSeq: state.lastSeq, saved: savedSeq))
                 ? FoldSnapshot.Encoded(models.state) : nil
             try store.writeTables { tx in
                 // Another process may have moved the tables since they were read: the changes
@@ -119,7 +140,7 @@ public final class LiveReadModels: @unchecked Sendable {
                 guard ReadModelName.allCases.allSatisfy({ current[$0.checkpointName] == before }) else { return }
                 try rows.write(in: tx)
                 savedSeq = try FoldSnapshot.savedSeq(tx)
-                if replaceSavedState || FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: savedSeq) {
+                if last && (replaceSavedState || FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: savedSeq)) {
                     let snapshot = encoded ?? FoldSnapshot.Encoded(models.state)
                     try snapshot.save(in: tx)
                     savedSeq = snapshot.seq
@@ -133,6 +154,7 @@ public final class LiveReadModels: @unchecked Sendable {
         latestLock.lock()
         latestModels = models
         latestLock.unlock()
-        return models
+        // No progress (the log ended early) also ends the catch-up.
+        return (models, state.lastSeq >= logEnd || state.lastSeq == before)
     }
 }

@@ -62,8 +62,10 @@ import Testing
         let store = try! SQLiteStore(path: folder.file("log.gtio"))
         let live = try! LiveReadModels(store: store)
         var random = SeededGenerator(seed: ~seed)
-        // Catch-ups read the log in windows: of a few events here, so that most span several.
+        // Catch-ups read the log in windows, and write the tables in steps: of a few events
+        // here, so that most span several.
         live.window = Int64(1 + random.below(4))
+        live.eventsPerWrite = Int64(1 + random.below(12))
         var start = 0
         var latest: ReadModels?
         while start < events.count {
