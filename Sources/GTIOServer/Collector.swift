@@ -33,6 +33,9 @@ struct Collector: Sendable {
         var batch = EventBatch(source: "http \(context.peer) \(context.id)")
         var results = [Result?](repeating: nil, count: texts.count)
         var indexOfEvent: [Int] = []
+        // Each event's hash-chain digest is made here, on the request's thread, so that the
+        // commit thread, which every request waits for, only links them.
+        var chain = EventHashChain()
         for (index, text) in texts.enumerated() {
             let line = index + 1
             guard text.count <= configuration.maxEvent else {
@@ -41,8 +44,9 @@ struct Collector: Sendable {
                 results[index] = .rejected(reason: reason)
                 continue
             }
-            if text.withUnsafeBufferPointer({ batch.add($0, line: line) }) != nil {
+            if let event = text.withUnsafeBufferPointer({ batch.add($0, line: line) }) {
                 indexOfEvent.append(index)
+                chain.appendDigest(of: event, to: &batch.digests)
             } else {
                 results[index] = .rejected(reason: batch.rejected.last!.reason)
             }

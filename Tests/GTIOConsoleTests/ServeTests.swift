@@ -88,11 +88,18 @@ import Testing
         ], body: compressed)
         #expect((zipped.json as? [String: Any])?["appended"] as? Int == 5)
 
+        // A broken line before new events: they are appended, each with its own hash (below).
+        let after = try await server.post(["{\"id\": oops", lines[10], lines[11]].joined(separator: "\n"), key: keys.write)
+        #expect((after.json as? [String: Any])?["appended"] as? Int == 2)
+
         // The rejected lines are in the quarantine, named by the request they came in.
         let sources = try column(keys.store, "SELECT source FROM quarantine ORDER BY entry")
-        #expect(sources.count == 2)
+        #expect(sources.count == 3)
         #expect(sources.allSatisfy { $0.hasPrefix("http 127.0.0.1:") })
         #expect(server.stop() == 0)
+        // Each event's hash is its own, whatever lines were rejected or repeated beside it.
+        let verify = try GTIOBinary.run(["verify", "--store", keys.store])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
     @Test func badBodiesTypesAndSizesGetTheirStatusAndSayWhy() async throws {
