@@ -74,7 +74,7 @@ public final class LiveReadModels: @unchecked Sendable {
     /// each: a server whose read models fell far behind under load catches up by writes of
     /// this many rather than one of the whole backlog. Each write costs a little more than
     /// its events, so a backlog that fits one is written at once (tests make it small).
-    var eventsPerWrite: Int64 = 262_144
+    public var eventsPerWrite: Int64 = 262_144
 
     /// Applies the events appended since, updates the tables, and returns the read models.
     @discardableResult

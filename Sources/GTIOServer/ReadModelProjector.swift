@@ -128,6 +128,11 @@ final class ReadModelProjector: Service, @unchecked Sendable {
         }
     }
 
+    /// The most events one catch-up writes at a time: a backlog left by a load the projector
+    /// could not keep up with is written in steps this size, so that the server's memory stays
+    /// within its bound however far behind the read models fell.
+    static let eventsPerWrite: Int64 = 65_536
+
     /// A backlog this small is applied without waiting for the interval.
     static let fewEvents: Int64 = 64
 
@@ -197,6 +202,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             } else {
                 let started = Date()
                 models = try LiveReadModels(store: store)
+                models.eventsPerWrite = Self.eventsPerWrite
                 logger.info("read models loaded", metadata: ["seconds": "\(Date().timeIntervalSince(started))"])
             }
             let led = try !leads()
