@@ -82,11 +82,19 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     }
 
     func delete(from table: String, where column: String, is value: StoreValue) throws {
-        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column) = ?").execute(arguments: [value.databaseValue])
+        try run("DELETE FROM \(table) WHERE \(column) = ?", [value])
     }
 
     func delete(from table: TableLayout, key: [StoreValue]) throws {
-        try db.cachedStatement(sql: Self.deleteSQL(table)).execute(arguments: StatementArguments(key.map(\.databaseValue)))
+        try run(Self.deleteSQL(table), key)
+    }
+
+    /// Runs `sql` once with `values` bound to its parameters in order, through the same C-API
+    /// binding as the statements that run by the thousand.
+    private func run(_ sql: String, _ values: [StoreValue]) throws {
+        let statement = SQLiteStatementBinding(try db.cachedStatement(sql: sql))
+        statement.bind(values)
+        try statement.step(db)
     }
 
     func replace(_ table: TableLayout, where column: String, in values: [StoreValue], with rows: [[StoreValue]]) throws {
@@ -110,7 +118,7 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     }
 
     func insert(_ row: [StoreValue], into table: TableLayout) throws {
-        try db.cachedStatement(sql: Self.insertSQL(table)).execute(arguments: StatementArguments(row.map(\.databaseValue)))
+        try run(Self.insertSQL(table), row)
     }
 
     /// An upsert that leaves a row already as given untouched: most rows a catch-up touches

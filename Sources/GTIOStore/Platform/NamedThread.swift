@@ -18,7 +18,7 @@ public enum NamedThread {
     /// did not always reach the system's thread, which then kept the name of the thread that
     /// started it; and `pthread_setname_np` is not visible to Swift there, so the thread's
     /// `comm` file takes the name.
-    public static func nameCallingThread(_ name: String) {
+    private static func nameCallingThread(_ name: String) {
         #if os(Linux)
         try? Data(name.utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
         #else
