@@ -44,7 +44,7 @@ extension SQLiteStore {
             previousHash = batch.link(index, after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, chain: &chain)
             try inserter.insert(event, seq: seq, recorded: recorded, batch: batchNumber, hash: previousHash, in: db)
             if direct {
-                recentIDs.advance(seq: seq, hash: previousHash)
+                recentIDs.addIndexed(event.id, seq: seq, hash: previousHash)
             } else {
                 recentIDs.add(event.id, seq: seq, hash: previousHash)
             }
@@ -87,7 +87,8 @@ extension SQLiteStore {
     /// Says, per event in input order, whether its id is new to the log: not among the recent
     /// ids (`RecentIDs`), not in `event_ids`, and not an earlier line's of the batch (among equal
     /// ids the earliest line wins). With `inserting`, the new ids are inserted into `event_ids`
-    /// as they are found. The look-ups go in sorted order, through `event_ids`' pages in turn.
+    /// as they are found. The look-ups go in sorted order, through `event_ids`' pages in turn; an
+    /// id the writer's filter has not seen (`IDFilter`) is new without one.
     private static func newIDs(of batch: EventBatch, recent: RecentIDs, inserting: Bool, in db: Database) throws -> [Bool] {
         let events = batch.events
         var keys = events.indices.map { (prefix: RecentIDs.prefix(events[$0].event.id), index: $0) }
@@ -105,6 +106,10 @@ extension SQLiteStore {
             let id = events[key.index].event.id
             defer { previous = id.utf8 }
             if let previous, previous.elementsEqual(id.utf8) { continue }
+            if !inserting && !recent.mayHold(id) {
+                isNew[key.index] = true
+                continue
+            }
             if try recent.contains(id, in: db) { continue }
             if inserting {
                 insert.bind(1, id)

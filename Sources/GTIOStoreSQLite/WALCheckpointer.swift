@@ -17,7 +17,8 @@ import GTIOStore
 /// and their ids wait outside the index (`RecentIDs`), so they touch few pages; and the process
 /// lives for days beside a fold of the whole log, where every megabyte it holds counts against
 /// its memory (docs/PERFORMANCE.md). And the index's next run of ids is read and sorted beside
-/// the writer too (`RunSorter`), rather than inside the commit that starts it.
+/// the writer too (`RunSorter`), rather than inside the commit that starts it, and the filter
+/// that spares the writer most look-ups of new ids in the index (`IDFilterLoader`).
 final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
     // @unchecked: `pending`, `stopping` and `completed` are only touched while holding
     // `condition`; the connection only by the checkpointing thread.
@@ -57,6 +58,7 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.backstopPages)")
             try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
             recentIDs.runSorter = RunSorter(reader: writer)
+            recentIDs.filterLoader = IDFilterLoader(reader: writer)
         }
         NamedThread.start("gtio-checkpoint") { [self] in run() }
     }
@@ -78,6 +80,7 @@ final class WALCheckpointer: LogUpkeep, @unchecked Sendable {
         finished.wait()
         _ = try? writer.writeWithoutTransaction { db in
             recentIDs.runSorter = nil
+            recentIDs.filterLoader = nil
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.writerPages)")
             try db.execute(sql: "PRAGMA cache_size = -\(SQLiteStore.logWriterCacheKiB)")
         }

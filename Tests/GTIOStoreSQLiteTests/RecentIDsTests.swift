@@ -18,8 +18,9 @@ import Testing
     /// rolled back after their appends: each id is in the log once, at its first committed
     /// append, the log verifies, and `event_ids` holds every id through its mark.
     /// Odd seeds keep two bits of each id's hash, so that ids collide all the time (as crafted
-    /// ones would, were the hash not seeded per process).
-    @Test(arguments: 0..<16) func everyIDIsLoggedOnceAtItsFirstCommittedAppend(seed: UInt64) throws {
+    /// ones would, were the hash not seeded per process). Half the seeds give one store, or
+    /// both, a filter of the log's ids read aside (`IDFilterLoader`), small enough to grow.
+    @Test(arguments: 0..<24) func everyIDIsLoggedOnceAtItsFirstCommittedAppend(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let path = folder.file("recent-\(seed).gtio")
         let stores = try [SQLiteStore(path: path), SQLiteStore(path: path)]
@@ -31,11 +32,18 @@ import Testing
         for store in stores { store.recentIDs.largeBatch = [6, 10, 4_096].randomElement(using: &random)! }
         // Seeds 2, 3, 6, 7 … sort one store's runs beside its writer, taken whenever they are ready.
         if seed % 4 >= 2 { stores[0].recentIDs.runSorter = RunSorter(reader: stores[0].pool) }
+        let loaders = stores.prefix(seed % 8 >= 6 ? 2 : seed % 8 >= 4 ? 1 : 0).map { store in
+            let loader = IDFilterLoader(reader: store.pool)
+            loader.minimumCapacity = [4, 64].randomElement(using: &random)!
+            store.recentIDs.filterLoader = loader
+            return loader
+        }
         func ids() -> [String] {
             (0..<Int.random(in: 0...12, using: &random)).map { _ in "e\(Int.random(in: 0..<400, using: &random))" }
         }
         var expected: [String] = []
         var logged: Set<String> = []
+        var filterTaken = false
         func expect(_ ids: [String], _ outcome: AppendOutcome) {
             let new = ids.filter { logged.insert($0).inserted }
             expected += new
@@ -44,6 +52,8 @@ import Testing
         }
         for _ in 0..<150 {
             let store = stores[Int.random(in: 0...1, using: &random)]
+            // Filters read at any point: before an append, within a transaction, after a rollback.
+            if Int.random(in: 0..<4, using: &random) == 0 { loaders.forEach { $0.settle() } }
             switch Int.random(in: 0..<6, using: &random) {
             case 0:
                 let undone = ids()
@@ -64,6 +74,7 @@ import Testing
                 let appended = ids()
                 expect(appended, try store.append(batch(appended.map { heart($0) })))
             }
+            if store.recentIDs.filteredIDs != nil { filterTaken = true }
         }
         let (inLog, through, indexed) = try stores[0].pool.read { db in
             (try String.fetchAll(db, sql: "SELECT id FROM events ORDER BY seq"),
@@ -72,6 +83,7 @@ import Testing
         }
         #expect(inLog == expected)
         #expect(through > 0, "runs moved ids into event_ids")
+        #expect(filterTaken == !loaders.isEmpty, "a filter was taken and used")
         #expect(Set(expected.prefix(Int(through))).isSubset(of: indexed))
         #expect(indexed.isSubset(of: Set(expected)))
         guard case .intact = try stores[0].verify() else {
@@ -217,5 +229,42 @@ import Testing
             Issue.record("the log does not verify: \(try other.verify())")
             return
         }
+    }
+
+    /// A writer with a filter loader asks for the filter before its first append, notes the
+    /// ids appended while it is read, and takes it at a later append: ids from before, from
+    /// while it was read, and from after are all found again, and new ones are appended.
+    @Test func aFilterReadAsideHoldsEveryIDOfTheLog() throws {
+        let path = folder.file("filter.gtio")
+        _ = try SQLiteStore(path: path).append(batch((0..<40).map { heart("before\($0)") }))
+        let store = try SQLiteStore(path: path)
+        store.recentIDs.minimumRun = 16
+        let loader = IDFilterLoader(reader: store.pool)
+        loader.minimumCapacity = 8
+        store.recentIDs.filterLoader = loader
+        // Asked for here; read in a snapshot that may or may not hold this batch.
+        _ = try store.append(batch((0..<10).map { heart("while\($0)") }))
+        #expect(store.recentIDs.filteredIDs == nil)
+        loader.settle()
+        // Another process appends before the filter is taken: its ids are read, and noted.
+        _ = try SQLiteStore(path: path).append(batch((0..<5).map { heart("other\($0)") }))
+        _ = try store.append(batch((0..<10).map { heart("after\($0)") }))
+        #expect(store.recentIDs.filteredIDs != nil)
+        let again = try store.append(batch(
+            ["before0", "before39", "while9", "other4", "after0", "after9", "new0"].map { heart($0) }))
+        #expect(again.appended == 1 && again.duplicates == 6)
+                // A rollback drops the filter: the next append reads the waiting ids afresh and asks again.
+        #expect(throws: Undone.self) {
+            try store.write { tx in
+                _ = try tx.append(batch([heart("undone")]))
+                throw Undone()
+            }
+        }
+        _ = try store.append(batch([heart("new1")]))
+        #expect(store.recentIDs.filteredIDs == nil)
+        loader.settle()
+        let last = try store.append(batch(["undone", "new1", "before5"].map { heart($0) }))
+        #expect(last.appended == 1 && last.duplicates == 2)
+        #expect(store.recentIDs.filteredIDs != nil)
     }
 }

@@ -28,6 +28,12 @@ import GTIOStore
 /// bytes, not the id: a process that appends once reads up to ~260 k of them, and a hash found
 /// is confirmed against the event at its seq, so the check stays exact. The hash is seeded per
 /// process (Swift's `Hasher`), so ids crafted to collide cannot be.
+///
+/// A writer that appends without pause (the collector) also keeps a filter of every id in the
+/// log (`IDFilter`, read aside by `IDFilterLoader`): an id it has not seen is new without a
+/// look-up in `event_ids`. The filter is read in a snapshot of its own, so from the moment it is
+/// asked for, every id seen here (appended by this process, or read from another's batches) is
+/// noted for it too, and it is dropped whenever what is kept here is read afresh.
 final class RecentIDs: @unchecked Sendable {
     // @unchecked: only touched inside write transactions of the log, which its writer
     // connection runs one at a time on its own queue (rollbacks are reported there too).
@@ -57,6 +63,18 @@ final class RecentIDs: @unchecked Sendable {
     /// Sorts the next run beside the writer, for a writer that appends without pause; nil:
     /// the append that starts a run reads and sorts it (`RunSorter`).
     var runSorter: RunSorter?
+    /// Reads the filter of the log's ids beside the writer, for a writer that appends without
+    /// pause; nil: every new id is looked up in `event_ids`.
+    var filterLoader: IDFilterLoader? {
+        didSet { dropFilter() }
+    }
+    /// Every id in the log, once read, with those seen since; nil before.
+    private var filter: IDFilter?
+    /// The ids' hashes seen since the filter being read was asked for; nil when none is.
+    private var seenWhileLoading: [UInt64]?
+    /// Whether a transaction of this process is open with an append in it: a filter is asked
+    /// for only before a transaction's first append, when every id it can see is committed.
+    private var appending = false
 
     /// The fewest ids a run moves (tests make it small, to see runs in a few events).
     var minimumRun = 65_536
@@ -76,9 +94,11 @@ final class RecentIDs: @unchecked Sendable {
     /// `end` and `head` are the log's last seq and that event's hash as the transaction reads them.
     func prepare(in db: Database, end: Int64, head: [UInt8]) throws {
         let stored = try Self.storedThrough(in: db)
+        let firstAppend = !appending
+        appending = true
         db.afterNextTransaction(
-            onCommit: { [weak self] _ in if let self { committedEnd = self.end } },
-            onRollback: { [weak self] _ in self?.through = nil })
+            onCommit: { [weak self] _ in if let self { committedEnd = self.end; appending = false } },
+            onRollback: { [weak self] _ in self?.through = nil; self?.appending = false })
         if let through, stored >= through, try isPrefix(ofLogEndingAt: end, head: head, in: db) {
             try read(after: self.end, through: end, in: db)
             if stored > through {
@@ -94,10 +114,43 @@ final class RecentIDs: @unchecked Sendable {
             readAfresh = true
             generation += 1
             committedEnd = end
+            dropFilter()
             try read(after: stored, through: end, in: db)
         }
         self.end = end
         endHash = head
+        if let filterLoader { takeFilter(from: filterLoader, asking: firstAppend) }
+    }
+
+    /// Takes the filter once read, with the ids seen since it was asked for; asks for one when
+    /// there is none, before a transaction's first append.
+    private func takeFilter(from loader: IDFilterLoader, asking: Bool) {
+        guard filter == nil else { return }
+        if let seen = seenWhileLoading {
+            guard var loaded = loader.filter(for: generation) else { return }
+            for hash in seen { loaded.insert(hash) }
+            filter = loaded
+            seenWhileLoading = nil
+        } else if asking, loader.filter(for: generation) == nil {
+            // Every id this transaction sees is committed, so in the snapshot the filter is read
+            // from; those seen from now on are noted for it. (A filter returned at once was asked
+            // for before and is not taken: what was seen since is not known.)
+            seenWhileLoading = []
+        }
+    }
+
+    private func dropFilter() {
+        filter = nil
+        seenWhileLoading = nil
+    }
+
+    /// How many ids the filter holds once taken (for tests).
+    var filteredIDs: Int? { filter?.count }
+
+    /// False only when `id` is certainly not in the log: it is then new without a look-up.
+    func mayHold(_ id: String) -> Bool {
+        guard let filter else { return true }
+        return filter.mayContain(Self.fullHash(id))
     }
 
     /// Whether `id` is among the waiting ids (`event_ids` holds the others).
@@ -109,12 +162,17 @@ final class RecentIDs: @unchecked Sendable {
 
     /// Notes the event just appended at `seq`, with `hash`, whose id waits outside `event_ids`.
     func add(_ id: String, seq: Int64, hash: [UInt8]) {
-        note(seq: seq, idHash: self.hash(id)) { ExactText(id) }
+        note(seq: seq, idHash: Self.fullHash(id)) { ExactText(id) }
         advance(seq: seq, hash: hash)
     }
 
     /// Notes the event just appended at `seq`, with `hash`, whose id went into `event_ids` with it.
-    func advance(seq: Int64, hash: [UInt8]) {
+    func addIndexed(_ id: String, seq: Int64, hash: [UInt8]) {
+        seen(Self.fullHash(id))
+        advance(seq: seq, hash: hash)
+    }
+
+    private func advance(seq: Int64, hash: [UInt8]) {
         end = seq
         endHash = hash
     }
@@ -177,6 +235,7 @@ final class RecentIDs: @unchecked Sendable {
     /// Forgets everything kept here: the next append reads it again.
     func invalidate() {
         through = nil
+        dropFilter()
     }
 
     /// The statement that puts an id into `event_ids` (one row changed when it is new).
@@ -216,7 +275,7 @@ final class RecentIDs: @unchecked Sendable {
         rows.bind(2, end)
         try rows.forEachRow(db) { row in
             let bytes = SQLiteRowCursor.bytes(row, 1) ?? UnsafeBufferPointer(start: nil, count: 0)
-            note(seq: sqlite3_column_int64(row, 0), idHash: hash(UnsafeRawBufferPointer(bytes))) {
+            note(seq: sqlite3_column_int64(row, 0), idHash: Self.fullHash(UnsafeRawBufferPointer(bytes))) {
                 ExactText(String(decoding: bytes, as: UTF8.self))
             }
             return true
@@ -225,7 +284,9 @@ final class RecentIDs: @unchecked Sendable {
 
     /// Notes a waiting id by its seq and hash; `id` is asked for only when another waiting id
     /// has the hash already.
-    private func note(seq: Int64, idHash: UInt64, id: () -> ExactText) {
+    private func note(seq: Int64, idHash fullHash: UInt64, id: () -> ExactText) {
+        seen(fullHash)
+        let idHash = fullHash & hashMask
         recent.append((seq, idHash))
         if seqByHash[idHash] == nil {
             seqByHash[idHash] = seq
@@ -250,15 +311,29 @@ final class RecentIDs: @unchecked Sendable {
         try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM events WHERE seq = ?"), arguments: [seq])?.isExactly(id) ?? false
     }
 
-    private func hash(_ id: String) -> UInt64 {
-        var id = id
-        return id.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+    /// Notes an id now in the log for the filter, or for the filter being read.
+    private func seen(_ fullHash: UInt64) {
+        if filter != nil {
+            filter?.insert(fullHash)
+        } else {
+            seenWhileLoading?.append(fullHash)
+        }
     }
 
-    private func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    private func hash(_ id: String) -> UInt64 {
+        Self.fullHash(id) & hashMask
+    }
+
+    private static func fullHash(_ id: String) -> UInt64 {
+        var id = id
+        return id.withUTF8 { fullHash(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The hash of an id's bytes, seeded per process (`hashMask` keeps some of its bits).
+    static func fullHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(bytes: bytes)
-        return UInt64(bitPattern: Int64(hasher.finalize())) & hashMask
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
     /// The ids of the events after `after` through `through`: a run, before it is sorted.

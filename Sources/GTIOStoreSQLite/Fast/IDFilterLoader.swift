@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Reads every id of the log into an `IDFilter` on a thread of its own, for a writer that
+/// appends without pause (the collector), which then looks up in `event_ids` only the ids the
+/// filter may have seen.
+///
+/// Reading the ids takes ~0.5 s per million: too long for a commit to wait, and more than a
+/// process that appends once would ever save. The writer asks for a filter between commits,
+/// notes the ids it sees meanwhile, and takes the filter once read (`RecentIDs`).
+final class IDFilterLoader: @unchecked Sendable {
+    // @unchecked: `asked` and `loaded` are only touched while holding `lock`.
+
+    private let reader: DatabasePool
+    private let queue = DispatchQueue(label: "gtio-id-filter", qos: .utility)
+    private let lock = NSLock()
+    private var asked: Int?
+    private var loaded: (generation: Int, filter: IDFilter)?
+
+    /// The fewest ids a filter is made for: it grows past them, but each layer added makes
+    /// every look-up read one more cache line (tests make it small, to see layers added).
+    var minimumCapacity = 4_000_000
+
+    init(reader: DatabasePool) {
+        self.reader = reader
+    }
+
+    /// The filter read for `generation` of the writer's waiting ids, once there is one; asks
+    /// for it otherwise, unless one is being read.
+    ///
+    /// The reading starts after this call, in a snapshot of its own: it holds every id
+    /// committed when this is called, and the caller notes every id it sees from then on.
+    func filter(for generation: Int) -> IDFilter? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let loaded {
+            self.loaded = nil
+            if loaded.generation == generation { return loaded.filter }
+        }
+        guard asked == nil else { return nil }
+        asked = generation
+        queue.async { [self] in
+            // A read that fails (the file busy, say) leaves the filter to be asked for again.
+            let filter = try? reader.read { db in try read(in: db) }
+            lock.lock()
+            asked = nil
+            if let filter { loaded = (generation, filter) }
+            lock.unlock()
+        }
+        return nil
+    }
+
+    /// Waits until no filter is being read (for tests).
+    func settle() {
+        queue.sync {}
+    }
+
+    /// Every id of the log as the snapshot has it: those `event_ids` holds, and those of the
+    /// events after its mark.
+    private func read(in db: Database) throws -> IDFilter {
+        let end = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0
+        var filter = IDFilter(capacity: max(minimumCapacity, 2 * Int(end)))
+        let through = try RecentIDs.storedThrough(in: db)
+        let indexed = SQLiteStatementBinding(try db.makeStatement(sql: "SELECT id FROM event_ids"))
+        let waiting = SQLiteStatementBinding(try db.makeStatement(sql: "SELECT id FROM events WHERE seq > ?"))
+        waiting.bind(1, through)
+        for rows in [indexed, waiting] {
+            try rows.forEachRow(db) { row in
+                let bytes = SQLiteRowCursor.bytes(row, 0) ?? UnsafeBufferPointer(start: nil, count: 0)
+                filter.insert(RecentIDs.fullHash(UnsafeRawBufferPointer(bytes)))
+                return true
+            }
+        }
+        return filter
+    }
+}
