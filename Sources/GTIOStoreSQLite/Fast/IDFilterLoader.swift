@@ -6,7 +6,7 @@ import GRDBSQLite
 /// appends without pause (the collector), which then looks up in `event_ids` only the ids the
 /// filter may have seen.
 ///
-/// Reading the ids takes ~0.5 s per million: too long for a commit to wait, and more than a
+/// Reading the filter scans every id of the log: too long for a commit to wait, and more than a
 /// process that appends once would ever save. The writer asks for a filter between commits,
 /// notes the ids it sees meanwhile, and takes the filter once read (`RecentIDs`).
 final class IDFilterLoader: @unchecked Sendable {
