@@ -1,4 +1,5 @@
 import Foundation
+import GTIOStore
 
 /// Lets go of a large value on a thread of its own, so that its caller does not wait for it to
 /// be freed.
@@ -13,7 +14,7 @@ public enum BackgroundRelease {
     public static func release<Value: Sendable>(_ value: consuming Value) {
         let holder = Holder(consume value)
         Thread {
-            BackgroundPriority.lowerCallingThread()
+            ThreadPriority.lowerCallingThread()
             holder.value = nil
         }.start()
     }

@@ -95,7 +95,7 @@ public struct ReadModelEngine: Sendable {
             var encoded: FoldSnapshot.Encoded?
             var written: [ReadModelName: Int] = [:]
             try SideBySide.run({
-                BackgroundPriority.lowerCallingThread()
+                ThreadPriority.lowerCallingThread()
                 encoded = FoldSnapshot.Encoded(models.state)
             }, {
                 written = try ReadModelTables.write(names, models, in: tx)

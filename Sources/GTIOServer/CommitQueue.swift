@@ -82,9 +82,9 @@ final class CommitQueue: Service, @unchecked Sendable {
             }
             // Raised after the checkpoint thread started, which would otherwise inherit it: on
             // a machine whose cores are busy with requests, commits come first.
-            if !WorkerThread.raiseCallingThread() {
+            if !ThreadPriority.raiseCallingThread() {
                 self.logger.notice(
-                    "the commit thread runs at the process's priority: raising it \(WorkerThread.urgentSteps) nice steps, for more commits on busy cores, needs CAP_SYS_NICE or an RLIMIT_NICE that allows it (systemd: LimitNICE=-\(WorkerThread.urgentSteps) for a server at nice 0)")
+                    "the commit thread runs at the process's priority: raising it \(ThreadPriority.urgentSteps) nice steps, for more commits on busy cores, needs CAP_SYS_NICE or an RLIMIT_NICE that allows it (systemd: LimitNICE=-\(ThreadPriority.urgentSteps) for a server at nice 0)")
             }
             self.writeLoop(upkeep)
             upkeep?.stop()

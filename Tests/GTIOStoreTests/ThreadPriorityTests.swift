@@ -1,19 +1,20 @@
 import Foundation
 import Testing
 
-@testable import GTIOProjections
+import GTIOStore
 
 #if canImport(Glibc)
 import Glibc
 
-struct BackgroundPriorityTests {
+/// Lowering a thread's priority touches that thread and those it starts, not the process.
+struct ThreadPriorityTests {
     @Test
     func onlyTheCallingThreadAndThoseItStartsYield() {
         let before = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         nonisolated(unsafe) var lowered: Int32 = 0, inherited: Int32 = 0
         let done = DispatchSemaphore(value: 0)
         Thread {
-            BackgroundPriority.lowerCallingThread()
+            ThreadPriority.lowerCallingThread()
             lowered = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
             Thread {
                 inherited = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
