@@ -1,6 +1,6 @@
 // Benchmarks that compare the ingest path with its parts and with SQLite at its rawest.
 // Usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE |
-//        fold-state STORE | catch-up STORE TAIL | follow STORE FILE [ROUNDS]
+//        fold-state STORE | catch-up STORE TAIL | follow STORE FILE [ROUNDS] | commits STORE FILE [REQUESTS]
 // STORE is an SQLite file or, for rebuild, fold and follow, a postgresql:// URL.
 import Foundation
 import GTIOCatalog
@@ -189,6 +189,55 @@ func followLatency(_ location: String, file: String, rounds: Int) throws {
                  times[times.count / 2], times.last!, times.count))
 }
 
+/// The collector's commit path without HTTP: `file`'s lines in requests of 100 events (each
+/// validated and given its digests as a request thread does), committed `requests` at a time
+/// into a new store at `path` with the server's upkeep beside the writer (checkpoints, sorted
+/// runs, the filter of ids). Prints the committing thread's CPU per event, which a profile of
+/// `gtio serve` under load cannot give steadily: there it shares two cores with wrk and the
+/// request threads.
+func commits(_ path: String, file: String, requests: Int) throws {
+    guard !FileManager.default.fileExists(atPath: path) else {
+        FileHandle.standardError.write("gtio-bench: \(path) exists; commits wants a new store\n".data(using: .utf8)!)
+        exit(2)
+    }
+    let all = lines(of: file)
+    var batches: [EventBatch] = []
+    for start in stride(from: 0, to: all.count, by: 100) {
+        var batch = EventBatch(source: "bench-commits \(start / 100)")
+        var chain = EventHashChain()
+        for (offset, line) in all[start..<min(start + 100, all.count)].enumerated() {
+            if let event = line.withUnsafeBytes({ batch.add($0.bindMemory(to: UInt8.self), line: offset + 1) }) {
+                chain.appendDigest(of: event, to: &batch.digests)
+            }
+        }
+        batches.append(batch)
+    }
+    let store = try SQLiteStore(path: path)
+    let upkeep = try store.startUpkeepAside()
+    defer { upkeep?.stop() }
+    var appended = 0
+    var wall = 0.0, cpu = 0.0
+    for start in stride(from: 0, to: batches.count, by: requests) {
+        let group = batches[start..<min(start + requests, batches.count)]
+        let cpuBefore = threadCPUSeconds()
+        wall += try seconds {
+            let outcomes = try store.write { tx in try group.map { try tx.append($0) } }
+            appended += outcomes.reduce(0) { $0 + $1.appended }
+        }
+        cpu += threadCPUSeconds() - cpuBefore
+        upkeep?.committed()
+    }
+    print(String(format: "commits: %d events in requests of 100, %d a commit: %.2f s, %.0f events/s; committing thread %.2f µs CPU an event",
+                 appended, requests, wall, Double(appended) / wall, cpu * 1e6 / Double(appended)))
+}
+
+/// CPU seconds the calling thread has used.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
 case (3, "validate"): validate(arguments[2])
@@ -203,9 +252,11 @@ case (4, "follow"), (5, "follow"):
     do { try followLatency(arguments[2], file: arguments[3], rounds: arguments.count == 5 ? Int(arguments[4]) ?? 10 : 10) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "fold-state"):
     do { try foldState(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
+case (4, "commits"), (5, "commits"):
+    do { try commits(arguments[2], file: arguments[3], requests: arguments.count == 5 ? Int(arguments[4]) ?? 13 : 13) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "read-models"):
     do { try readModels(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 default:
-    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | fold-state STORE | catch-up STORE TAIL\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | fold-state STORE | catch-up STORE TAIL | follow STORE FILE [ROUNDS] | commits STORE FILE [REQUESTS]\n".data(using: .utf8)!)
     exit(2)
 }
