@@ -10,13 +10,10 @@ import GRDBSQLite
 /// process that appends once would ever save. The writer asks for a filter between commits,
 /// notes the ids it sees meanwhile, and takes the filter once read (`RecentIDs`).
 final class IDFilterLoader: @unchecked Sendable {
-    // @unchecked: `asked` and `loaded` are only touched while holding `lock`.
+    // @unchecked: `minimumCapacity` is set before the loader is handed to a writer (tests).
 
     private let reader: DatabasePool
-    private let queue = DispatchQueue(label: "gtio-id-filter", qos: .utility)
-    private let lock = NSLock()
-    private var asked: Int?
-    private var loaded: (generation: Int, filter: IDFilter)?
+    private let aside = AsideRead<Int, IDFilter>(label: "gtio-id-filter")
 
     /// The fewest ids a filter is made for: it grows past them, but each layer added makes
     /// every look-up read one more cache line (tests make it small, to see layers added).
@@ -32,33 +29,20 @@ final class IDFilterLoader: @unchecked Sendable {
     /// The reading starts after this call, in a snapshot of its own: it holds every id
     /// committed when this is called, and the caller notes every id it sees from then on.
     func filter(for generation: Int) -> IDFilter? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let loaded {
-            self.loaded = nil
-            if loaded.generation == generation { return loaded.filter }
+        let reader = self.reader, minimumCapacity = self.minimumCapacity
+        return aside.take(generation) {
+            try? reader.read { db in try Self.read(in: db, minimumCapacity: minimumCapacity) }
         }
-        guard asked == nil else { return nil }
-        asked = generation
-        queue.async { [self] in
-            // A read that fails (the file busy, say) leaves the filter to be asked for again.
-            let filter = try? reader.read { db in try read(in: db) }
-            lock.lock()
-            asked = nil
-            if let filter { loaded = (generation, filter) }
-            lock.unlock()
-        }
-        return nil
     }
 
     /// Waits until no filter is being read (for tests).
     func settle() {
-        queue.sync {}
+        aside.settle()
     }
 
     /// Every id of the log as the snapshot has it: those `event_ids` holds, and those of the
     /// events after its mark.
-    private func read(in db: Database) throws -> IDFilter {
+    private static func read(in db: Database, minimumCapacity: Int) throws -> IDFilter {
         let end = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM events") ?? 0
         var filter = IDFilter(capacity: max(minimumCapacity, 2 * Int(end)))
         let through = try RecentIDs.storedThrough(in: db)

@@ -11,9 +11,7 @@ import GRDB
 /// reads in a snapshot of its own. A sorted run is taken by an append that asks for a run from
 /// the same start, however far the log went since; asked for from another start (the mark
 /// moved, or the writer read its waiting ids afresh), it is dropped.
-final class RunSorter: @unchecked Sendable {
-    // @unchecked: `asked` and `sorted` are only touched while holding `lock`.
-
+final class RunSorter: Sendable {
     /// A run's bounds: the ids of the events after `after` through `through`, as read when the
     /// writer's waiting ids were read afresh for the `generation`th time.
     struct Bounds {
@@ -22,11 +20,19 @@ final class RunSorter: @unchecked Sendable {
         var through: Int64
     }
 
+    /// What a sorted run is taken by: a run from the same start, however far the log went since.
+    private struct Start: Equatable {
+        var generation: Int
+        var after: Int64
+    }
+
+    private struct Sorted {
+        var ids: [String]
+        var through: Int64
+    }
+
     private let reader: DatabasePool
-    private let queue = DispatchQueue(label: "gtio-run-sorter", qos: .utility)
-    private let lock = NSLock()
-    private var asked: Bounds?
-    private var sorted: (bounds: Bounds, ids: [String])?
+    private let aside = AsideRead<Start, Sorted>(label: "gtio-run-sorter")
 
     init(reader: DatabasePool) {
         self.reader = reader
@@ -35,31 +41,17 @@ final class RunSorter: @unchecked Sendable {
     /// A run from `bounds`' start, sorted by the ids' bytes, and where it ends, once one is;
     /// nil until then, the run of `bounds` being asked for unless another is being read.
     func run(_ bounds: Bounds) -> (ids: [String], through: Int64)? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let sorted {
-            self.sorted = nil
-            if (sorted.bounds.generation, sorted.bounds.after) == (bounds.generation, bounds.after) {
-                return (sorted.ids, sorted.bounds.through)
-            }
-        }
-        guard asked == nil else { return nil }
-        asked = bounds
-        queue.async { [self] in
-            // A read that fails (the file busy, say) leaves the run to be asked for again.
+        let reader = self.reader
+        let sorted = aside.take(Start(generation: bounds.generation, after: bounds.after)) {
             // Sorted after the read, so that the snapshot is held for the reading only.
             let ids = try? reader.read { db in try RecentIDs.ids(after: bounds.after, through: bounds.through, in: db) }
-            let run = ids.map(RecentIDs.sortedByBytes)
-            lock.lock()
-            asked = nil
-            if let run { sorted = (bounds, run) }
-            lock.unlock()
+            return ids.map { Sorted(ids: RecentIDs.sortedByBytes($0), through: bounds.through) }
         }
-        return nil
+        return sorted.map { ($0.ids, $0.through) }
     }
 
     /// Waits until no run is being read (for tests).
     func settle() {
-        queue.sync {}
+        aside.settle()
     }
 }
