@@ -37,7 +37,7 @@ echo "gtio ingest of $events demo events: ${ingest_seconds}s, $ingest_rate event
 rm -f "$work/serve.gtio"*
 : > "$work/empty.jsonl"
 # An empty file makes the store; ingest's warning that the file is empty is expected here.
-"$gtio" ingest --store "$work/serve.gtio" "$work/empty.jsonl" --quiet 2>/dev/null
+"$gtio" ingest --store "$work/serve.gtio" "$work/empty.jsonl" --quiet
 write=$("$gtio" keys add bench-write --role write --store "$work/serve.gtio" 2>/dev/null)
 read=$("$gtio" keys add bench-read --role read --store "$work/serve.gtio" 2>/dev/null)
 "$gtio" serve --store "$work/serve.gtio" --port "$port" --log-level warning > "$work/serve.out" 2> "$work/serve.err" &

@@ -89,6 +89,14 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         #expect(result.stdout.contains("\(good): read 1, appended 1, duplicates 0, rejected 0"))
     }
 
+    @Test func quietSaysNothingOfAnEmptyFile() throws {
+        let empty = folder.write("empty.jsonl", "")
+        let result = try GTIOBinary.run(["ingest", empty, "--store", store, "--quiet"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == "")
+    }
+
     @Test func quarantineListsShowsAndRetriesFromACorrectedFile() throws {
         let path = folder.write("feed.jsonl", heartLine("a") + "\n" + #"{"id":"b","type":"post.hearted","at":"yesterday","user":"u1","data":{"post":"p1"}}"# + "\n")
         #expect(try GTIOBinary.run(["ingest", path, "--store", store]).status == 3)

@@ -63,10 +63,11 @@ struct IngestCommand: ParsableCommand {
             throw error
         }
         bar.finish()
-        for source in report.sources {
-            if let note = source.note { Terminal.writeError("gtio: \(source.source.displayName): \(note)\n") }
-        }
         if !quiet {
+            // An empty input is worth a word, not an error: --quiet keeps it out.
+            for source in report.sources {
+                if let note = source.note { Terminal.writeError("gtio: \(source.source.displayName): \(note)\n") }
+            }
             switch format {
             case .json: Terminal.line(json(report))
             case .text: Terminal.line(text(report))
