@@ -1,0 +1,847 @@
+#!/usr/bin/env python3
+"""A second, independent reading of the rules, held against gtio's answers on random small logs.
+
+The read models of the seeds' apps (products, places, prices, flaggers, the moderation queue;
+docs/EVENTS.md) and the insights (trend, breakdown, funnel, retention, paths; docs/INSIGHTS.md)
+are computed here again, in plain Python straight from the events, and compared with what
+`gtio … --format csv` prints for the same log, in the latest view and in random `--as-of` and
+`--at-seq` views. The logs are made to hit the rules' corners: a few ids each, so that posts are
+deleted, flagged, decided and reused; times that go back; empty names and brands; lists with
+repeats.
+
+Usage:
+  scripts/crosscheck.py GTIO [FIRST_SEED [LAST_SEED]] [--events N] [--only models|insights]
+GTIO is the binary to check (say .build/release/gtio). Prints one line per seed; on a difference,
+the log's path and the first rows that differ, and exits 1.
+"""
+import argparse
+import csv
+import datetime
+import io
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+DAY = 86_400_000
+UTC = datetime.timezone.utc
+
+
+def iso(ms):
+    moment = datetime.datetime.fromtimestamp(ms // 1000, UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{ms % 1000:03d}Z"
+
+
+def date_of(ms):
+    return datetime.datetime.fromtimestamp(ms // 1000, UTC).date()
+
+
+def name_order(name):
+    """Names sort by code point, an empty one last (docs/INSIGHTS.md, Groups)."""
+    return (name == "", name.encode())
+
+
+# MARK: - Read models
+
+def model_log(seed, count):
+    """Events over a handful of users, posts, reviews and products."""
+    r = random.Random(seed)
+    users = [f"u{i}" for i in range(r.randint(3, 7))]
+    posts = [f"p{i}" for i in range(r.choice([4, 9, 40]))]
+    reviews = [f"r{i}" for i in range(r.randint(2, 6))]
+    products = [f"x{i}" for i in range(r.randint(2, 5))]
+    brands = ["Acme", "acme", "", "Zed", "Émile"]
+    places = ["Soho", "soho", "", "Brooklyn", " Soho"]
+    kinds = {"post.created": 8, "post.deleted": 2, "post.hearted": 6, "post.unhearted": 2, "post.voted": 4,
+             "post.flagged": 8, "review.added": 4, "review.flagged": 4, "review.removed": 1, "product.hearted": 4,
+             "product.unhearted": 2, "product.suggested": 3, "shopping_list.added": 3, "shopping_list.removed": 2,
+             "user.privacy_changed": 2, "moderation.resolved": 5, "user.signed_up": 1}
+    events = []
+    for index in range(count):
+        kind = r.choices(list(kinds), list(kinds.values()))[0]
+        user = r.choice(users)
+        data = {}
+        if kind == "post.created":
+            data = {"post": r.choice(posts), "kind": r.choice(["outfit", "product"]), "voting": r.random() < 0.7}
+            if r.random() < 0.6:
+                data["product"] = r.choice(products)
+            if r.random() < 0.7:
+                data["price"] = r.choice([0, 3.0, 12.5, 100.25, r.randint(1, 500), round(r.uniform(1, 300), 2)])
+            if r.random() < 0.6:
+                data["brands"] = r.sample(brands, r.randint(0, 3)) + ([r.choice(brands)] if r.random() < 0.2 else [])
+            if r.random() < 0.7:
+                location = {"name": r.choice(places)}
+                if r.random() < 0.6:
+                    location["lat"] = r.choice([40.7, 40.72, 51.5])
+                if r.random() < 0.6:
+                    location["lon"] = r.choice([-74.0, -73.99, -0.1])
+                data["location"] = location
+        elif kind in ("post.deleted", "post.hearted", "post.unhearted"):
+            data = {"post": r.choice(posts)}
+        elif kind == "post.voted":
+            data = {"post": r.choice(posts), "verdict": r.choice(["wear_it", "change_it"])}
+        elif kind == "post.flagged":
+            data = {"post": r.choice(posts)}
+            if r.random() < 0.6:
+                data["reason"] = r.choice(["spam", "nudity", "", "Spam", "b;c"])
+        elif kind == "review.added":
+            data = {"review": r.choice(reviews), "post": r.choice(posts), "text": "nice"}
+        elif kind in ("review.flagged", "review.removed"):
+            data = {"review": r.choice(reviews)}
+        elif kind in ("product.hearted", "product.unhearted", "shopping_list.added", "shopping_list.removed"):
+            data = {"product": r.choice(products)}
+        elif kind == "product.suggested":
+            data = {"product": r.choice(products), "channel": r.choice(["gtio", "sms"])}
+        elif kind == "user.privacy_changed":
+            data = {"private": r.random() < 0.4}
+        elif kind == "moderation.resolved":
+            item = r.choice(["post", "review"])
+            data = {"item": f"{item}:" + r.choice(posts if item == "post" else reviews),
+                    "action": r.choice(["remove", "dismiss"])}
+        elif kind == "user.signed_up":
+            data = {"provider": "google", "name": user.upper()}
+        at = 1_335_000_000_000 + r.randint(0, 5 * DAY)
+        events.append({"id": f"e{index}", "type": kind, "at": at, "user": user, "data": data})
+    return events
+
+
+class Community:
+    """The rules of docs/EVENTS.md that the seeds' read models and the queue need."""
+
+    def __init__(self):
+        self.private = {}
+        self.posts = {}
+        self.reviews = {}
+        self.open_flags = {}   # item -> {user: (at, seq, reason)}
+        self.flagged = {}      # user -> items
+        self.upheld = {}
+        self.dismissed = {}
+        self.product_hearts = set()
+        self.shopping_list = set()
+        self.suggestions = {}
+        self.products = set()
+        self.now = None
+
+    def live_post(self, post):
+        found = self.posts.get(post)
+        return found if found and found["life"] == "live" else None
+
+    def live_review(self, review):
+        found = self.reviews.get(review)
+        if not found or found["removed"]:
+            return None
+        return found if self.live_post(found["post"]) else None
+
+    def close(self, item):
+        self.open_flags.pop(item, None)
+
+    def end_post(self, post, life):
+        self.posts[post]["life"] = life
+        self.close("post:" + post)
+        for review, found in self.reviews.items():
+            if found["post"] == post:
+                self.close("review:" + review)
+
+    def flag(self, item, user, at, seq, reason):
+        flags = self.open_flags.setdefault(item, {})
+        if user in flags:
+            return
+        flags[user] = (at, seq, reason)
+        self.flagged.setdefault(user, set()).add(item)
+
+    def apply(self, event, seq):
+        kind, user, data, at = event["type"], event["user"], event["data"], event["at"]
+        self.now = at if self.now is None else max(self.now, at)
+        if kind == "user.privacy_changed":
+            self.private[user] = data["private"]
+        elif kind == "post.created":
+            if "product" in data:
+                self.products.add(data["product"])
+            if data["post"] not in self.posts:
+                self.posts[data["post"]] = {
+                    "author": user, "kind": data["kind"], "voting": data["voting"], "created": at, "seq": seq,
+                    "life": "live", "product": data.get("product"), "price": data.get("price"),
+                    "brands": data.get("brands") or [], "location": data.get("location"),
+                    "hearts": set(), "voters": set()}
+        elif kind == "post.deleted":
+            post = self.live_post(data["post"])
+            if post and post["author"] == user:
+                self.end_post(data["post"], "deleted")
+        elif kind in ("post.hearted", "post.unhearted"):
+            post = self.live_post(data["post"])
+            if post:
+                (post["hearts"].add if kind == "post.hearted" else post["hearts"].discard)(user)
+        elif kind == "post.voted":
+            post = self.live_post(data["post"])
+            if post and post["voting"]:
+                post["voters"].add(user)
+        elif kind == "post.flagged":
+            if self.live_post(data["post"]):
+                self.flag("post:" + data["post"], user, at, seq, data.get("reason"))
+        elif kind == "review.added":
+            if self.live_post(data["post"]) and data["review"] not in self.reviews:
+                self.reviews[data["review"]] = {"author": user, "post": data["post"], "removed": False}
+        elif kind == "review.flagged":
+            if self.live_review(data["review"]):
+                self.flag("review:" + data["review"], user, at, seq, None)
+        elif kind == "review.removed":
+            review = self.live_review(data["review"])
+            if review and review["author"] == user:
+                review["removed"] = True
+                self.close("review:" + data["review"])
+        elif kind in ("product.hearted", "product.unhearted", "shopping_list.added", "shopping_list.removed"):
+            self.products.add(data["product"])
+            marks = self.product_hearts if kind.startswith("product.") else self.shopping_list
+            adds = kind in ("product.hearted", "shopping_list.added")
+            (marks.add if adds else marks.discard)((user, data["product"]))
+        elif kind == "product.suggested":
+            self.products.add(data["product"])
+            self.suggestions[data["product"]] = self.suggestions.get(data["product"], 0) + 1
+        elif kind == "moderation.resolved":
+            item = data["item"]
+            flaggers = self.open_flags.get(item)
+            if not flaggers:
+                return
+            credited = self.upheld if data["action"] == "remove" else self.dismissed
+            for flagger in flaggers:
+                credited.setdefault(flagger, set()).add(item)
+            kind_of_item, ident = item.split(":", 1)
+            if data["action"] == "remove":
+                if kind_of_item == "post" and ident in self.posts:
+                    self.end_post(ident, "removed")
+                elif kind_of_item == "review" and ident in self.reviews:
+                    self.reviews[ident]["removed"] = True
+            self.close(item)
+
+    def hidden(self, item):
+        return len(self.open_flags.get(item, {})) >= 3
+
+    def points(self, post_id):
+        post = self.posts[post_id]
+        reviews = sum(1 for review, found in self.reviews.items()
+                      if found["post"] == post_id and self.live_review(review))
+        return len(post["hearts"]) + len(post["voters"]) + 2 * reviews
+
+    def eligible(self):
+        return [post_id for post_id, post in self.posts.items()
+                if post["life"] == "live" and not self.hidden("post:" + post_id)
+                and not self.private.get(post["author"], False) and post["created"] <= self.now]
+
+    def product_rows(self):
+        rows = []
+        for product in self.products:
+            hearts = sum(1 for (_, marked) in self.product_hearts if marked == product)
+            lists = sum(1 for (_, marked) in self.shopping_list if marked == product)
+            suggestions = self.suggestions.get(product, 0)
+            live = sorted((post["seq"], post["price"]) for post in self.posts.values()
+                          if post["life"] == "live" and post["product"] == product)
+            prices = [price for (_, price) in live if price is not None]
+            if hearts + lists + suggestions + len(live) > 0:
+                rows.append([product, hearts, lists, suggestions, len(live), prices[-1] if prices else None])
+        rows.sort(key=lambda row: (-row[1], -row[2], -row[3], row[0].encode()))
+        return [[rank + 1] + row for rank, row in enumerate(rows)]
+
+    def place_rows(self, near=None, km=5.0):
+        groups = {}
+        for post_id in self.eligible():
+            post = self.posts[post_id]
+            location = post["location"]
+            if not location:
+                continue
+            if near and ("lat" not in location or "lon" not in location
+                         or haversine(near, (location["lat"], location["lon"])) > km):
+                continue
+            group = groups.setdefault(location["name"], [0, set(), 0])
+            group[0] += 1
+            group[1].add(post["author"])
+            group[2] += self.points(post_id)
+        rows = sorted(groups.items(), key=lambda kv: (-kv[1][2], -kv[1][0], kv[0].encode()))
+        return [[rank + 1, name, posts, len(authors), points] for rank, (name, (posts, authors, points)) in enumerate(rows)]
+
+    def price_rows(self, by=None):
+        groups = {}
+        for post in self.posts.values():
+            if post["life"] != "live" or post["kind"] != "product" or post["price"] is None:
+                continue
+            if by is None:
+                names = ["all"]
+            elif by == "brand":
+                names = set(post["brands"])
+            else:
+                names = [post["location"]["name"]] if post["location"] else []
+            for name in names:
+                groups.setdefault(name, []).append(post["price"])
+        rows = []
+        for name, prices in groups.items():
+            prices.sort()
+            n = len(prices)
+            median = prices[n // 2] if n % 2 else (prices[n // 2 - 1] + prices[n // 2]) / 2
+            rows.append([name, n, prices[0], median, sum(prices) / n, prices[(9 * n + 9) // 10 - 1], prices[-1]])
+        rows.sort(key=lambda row: (-row[1], row[0].encode()))
+        return rows
+
+    def flagger_rows(self):
+        rows = []
+        for user, items in self.flagged.items():
+            upheld, dismissed = len(self.upheld.get(user, ())), len(self.dismissed.get(user, ()))
+            accuracy = upheld / (upheld + dismissed) if upheld + dismissed else None
+            rows.append([user, len(items), upheld, dismissed, accuracy])
+        rows.sort(key=lambda row: (-row[1], row[0].encode()))
+        return rows
+
+    def queue_rows(self):
+        rows = []
+        for item, flags in self.open_flags.items():
+            if not flags:
+                continue
+            first = min((at, seq) for (at, seq, _) in flags.values())
+            reasons = sorted({reason for (_, _, reason) in flags.values() if reason}, key=str.encode)
+            rows.append((item, len(flags), first, len(flags) >= 3, ";".join(reasons)))
+        rows.sort(key=lambda row: (-row[1], row[2], row[0].encode()))
+        return [[item, n, iso(first[0]), "true" if hidden else "false", reasons]
+                for (item, n, first, hidden, reasons) in rows]
+
+
+def haversine(a, b):
+    lat1, lat2 = math.radians(a[0]), math.radians(b[0])
+    dlat, dlon = lat2 - lat1, math.radians(b[1] - a[1])
+    h = math.sin(dlat / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin(dlon / 2) ** 2
+    return 2 * 6371.0088 * math.asin(math.sqrt(h))
+
+
+def check_models(ask, events, view):
+    """Differences between gtio and this reading of the seeds' read models and the queue."""
+    community = Community()
+    for seq, event in enumerate(events, 1):
+        if view.includes(event, seq):
+            community.apply(event, seq)
+    if view.now is not None:
+        community.now = view.now
+    return (compare("products", community.product_rows(), ask("products", "--limit", "0"))
+            + compare("places", community.place_rows(), ask("places"))
+            + compare("places --near", community.place_rows((40.71, -74.0), 3.0),
+                      ask("places", "--near", "40.71,-74.0", "--km", "3"))
+            + compare("prices", community.price_rows(), ask("prices"))
+            + compare("prices --by brand", community.price_rows("brand"), ask("prices", "--by", "brand"))
+            + compare("prices --by place", community.price_rows("place"), ask("prices", "--by", "place"))
+            + compare("flaggers", community.flagger_rows(), ask("flaggers", "--limit", "0"))
+            + compare("flags", community.queue_rows(), ask("flags", "--limit", "0")))
+
+
+# MARK: - Insights
+
+FIELDS = {
+    "app.opened": ["first_launch", "upgraded_from"],
+    "track": ["name", "screen", "props"],
+    "user.signed_up": ["provider", "name"],
+    "post.created": ["post", "kind", "voting", "description", "brands", "frames", "product", "price", "location"],
+    "post.voted": ["post", "verdict"],
+    "post.hearted": ["post"],
+    "product.suggested": ["product", "channel", "to"],
+    "user.followed": ["target", "via"],
+    "invite.sent": ["channel"],
+    "quickadd.shown": ["suggested"],
+}
+ANONYMOUS = ("track", "app.opened")
+
+
+def insight_log(seed, count):
+    """Events of a few users and devices over a few weeks, in sessions and with gaps."""
+    r = random.Random(seed)
+    users = [f"u{i}" for i in range(r.randint(3, 9))]
+    devices = [f"d{i}" for i in range(r.randint(2, 6))]
+    screens = ["Home", "Shop", "Look", "Profile", "Outfit Detail"]
+    events = []
+    clock = 1_335_225_600_000 + r.randint(-3, 3) * DAY
+    for index in range(count):
+        clock += r.choice([0, 1, 1000, 60_000, 600_000, 1_800_000, 1_800_001, 3_600_000, 20 * 3_600_000])
+        at = clock + (r.randint(-2 * DAY, 0) if r.random() < 0.05 else 0)
+        kind = r.choices(list(FIELDS), [3, 10, 2, 3, 3, 3, 2, 2, 1, 1])[0]
+        event = {"id": f"e{index}", "type": kind, "at": at}
+        if kind not in ANONYMOUS or r.random() < 0.72:
+            event["user"] = r.choice(users)
+        if r.random() < 0.7:
+            event["device"] = r.choice(devices)
+        data = {}
+        if kind == "app.opened":
+            data["first_launch"] = r.random() < 0.3
+            if r.random() < 0.3:
+                data["upgraded_from"] = r.choice(["1.0", "2.0"])
+        elif kind == "track":
+            data["name"] = r.choice(screens)
+            if r.random() < 0.5:
+                data["screen"] = r.choice(["9.1", "3.1", ""])
+            if r.random() < 0.5:
+                data["props"] = {"tab": r.choice(["a", "b"]), "n": r.choice([1, 2.5, 3.0, True])}
+        elif kind == "user.signed_up":
+            data = {"provider": r.choice(["google", "facebook", "aol"]), "name": "N"}
+        elif kind == "post.created":
+            data = {"post": f"p{index}", "kind": r.choice(["outfit", "product"]), "voting": r.random() < 0.5}
+            if r.random() < 0.5:
+                data["price"] = r.choice([0, 12.5, 120.0, 3, 0.1])
+            if r.random() < 0.5:
+                data["brands"] = r.choice([[], ["A"], ["A", "B"], ["B", "B"], ["Z", "a"]])
+            if r.random() < 0.5:
+                data["location"] = {"name": r.choice(["Soho", "", "NoHo"])}
+            if r.random() < 0.3:
+                data["frames"] = r.choice([1, 3])
+        elif kind == "post.voted":
+            data = {"post": f"p{r.randint(0, 20)}", "verdict": r.choice(["wear_it", "change_it"])}
+        elif kind == "post.hearted":
+            data = {"post": f"p{r.randint(0, 20)}"}
+        elif kind == "product.suggested":
+            data = {"product": r.choice(["x1", "x2"]), "channel": r.choice(["gtio", "sms"])}
+            if r.random() < 0.5:
+                data["to"] = r.choice(users)
+        elif kind == "user.followed":
+            data = {"target": r.choice(users)}
+            if r.random() < 0.7:
+                data["via"] = r.choice(["quickadd", "profile"])
+        elif kind == "invite.sent":
+            data = {"channel": r.choice(["sms", "email"])}
+        elif kind == "quickadd.shown":
+            data = {"suggested": r.sample(users, r.randint(0, 2))}
+        event["data"] = data
+        events.append(event)
+    return events
+
+
+def value_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, dict):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return value
+
+
+class EventsInView:
+    """The events an insight sees, with what `user.*` properties read."""
+
+    def __init__(self, events):
+        self.events = events
+        self.signups = {}
+        for event in events:
+            if event["type"] == "user.signed_up" and event["user"] not in self.signups:
+                self.signups[event["user"]] = event
+
+    def values(self, event, prop):
+        """The texts of `prop` on `event`: several for a list, `(none)` when absent."""
+        if prop in ("type", "user", "device"):
+            return [event[prop]] if event.get(prop) is not None else ["(none)"]
+        moment = datetime.datetime.fromtimestamp(event["at"] // 1000, UTC)
+        if prop == "day":
+            return [moment.date().isoformat()]
+        if prop == "hour":
+            return [f"{moment.hour:02d}"]
+        if prop == "weekday":
+            return [["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][moment.weekday()]]
+        if prop in ("user.provider", "user.signup_day"):
+            signup = self.signups.get(event.get("user"))
+            if not signup:
+                return ["(none)"]
+            return [signup["data"]["provider"] if prop == "user.provider" else date_of(signup["at"]).isoformat()]
+        if prop.startswith("props."):
+            props = event["data"].get("props") if event["type"] == "track" else None
+            if not isinstance(props, dict) or props.get(prop[6:]) is None:
+                return ["(none)"]
+            return [value_text(props[prop[6:]])]
+        if prop == "location":
+            location = event["data"].get("location") if event["type"] == "post.created" else None
+            return [location["name"]] if isinstance(location, dict) else ["(none)"]
+        if prop not in FIELDS.get(event["type"], []) or event["data"].get(prop) is None:
+            return ["(none)"]
+        value = event["data"][prop]
+        if isinstance(value, list):
+            texts = []
+            for element in value:
+                if value_text(element) not in texts:
+                    texts.append(value_text(element))
+            return texts or ["(none)"]
+        return [value_text(value)]
+
+    def number(self, event, prop):
+        if prop.startswith("props."):
+            value = (event["data"].get("props") or {}).get(prop[6:]) if event["type"] == "track" else None
+        else:
+            value = event["data"].get(prop) if prop in FIELDS.get(event["type"], []) else None
+        return None if isinstance(value, bool) or not isinstance(value, (int, float)) else value
+
+    def matches(self, event, selector, wheres=()):
+        types, filters = selector
+        if types is not None and event["type"] not in types:
+            return False
+        return all((value in self.values(event, prop)) == equal for (prop, equal, value) in list(filters) + list(wheres))
+
+
+def parse_selector(text):
+    types, filters = text, []
+    if "[" in text:
+        types, rest = text.split("[", 1)
+        filters = [parse_filter(part) for part in rest.rstrip("]").split(",")]
+    return (None if types == "*" else types.split(",")), filters
+
+
+def parse_filter(text):
+    if "!=" in text:
+        prop, value = text.split("!=", 1)
+        return (prop, False, value)
+    prop, value = text.split("=", 1)
+    return (prop, True, value)
+
+
+def window_of(first, last):
+    start = int(datetime.datetime.combine(first, datetime.time(), UTC).timestamp() * 1000)
+    end = int(datetime.datetime.combine(last, datetime.time(), UTC).timestamp() * 1000) + DAY - 1
+    return start, end
+
+
+def bucket_of(ms, interval):
+    day = date_of(ms)
+    if interval == "day":
+        return day.isoformat()
+    if interval == "week":
+        return (day - datetime.timedelta(days=day.weekday())).isoformat()
+    return day.strftime("%Y-%m")
+
+
+def buckets_between(first, last, interval):
+    found, day = [], first
+    while day <= last:
+        label = bucket_of(window_of(day, day)[0], interval)
+        if label not in found:
+            found.append(label)
+        day += datetime.timedelta(days=1)
+    return found
+
+
+def measured(view, events, measure):
+    if measure == "events":
+        return len(events)
+    if measure in ("users", "devices"):
+        return len(actors(events, measure))
+    kind, prop = measure.split(":", 1)
+    numbers = [n for n in (view.number(event, prop) for event in events) if n is not None]
+    if kind == "sum":
+        return sum(numbers)
+    return sum(numbers) / len(numbers) if numbers else None
+
+
+def actors(events, measure):
+    key = "user" if measure == "users" else "device"
+    return {event.get(key) for event in events} - {None}
+
+
+def value_order(value):
+    """Larger first; an empty value (an average of nothing) last."""
+    return (value is None, -(value or 0))
+
+
+def ranked_groups(view, events, by, measure, top):
+    groups = {}
+    for event in events:
+        for value in view.values(event, by):
+            groups.setdefault(value, []).append(event)
+    order = sorted(groups, key=lambda g: (value_order(measured(view, groups[g], measure)), name_order(g)))
+    kept = order if top == 0 else order[:top]
+    return groups, kept, [g for g in order if g not in kept]
+
+
+def sums_others(measure):
+    return measure == "events" or measure.startswith("sum:")
+
+
+def trend(view, selector, first, last, measure, by, interval, top, wheres):
+    start, end = window_of(first, last)
+    events = [e for e in view.events if start <= e["at"] <= end and view.matches(e, selector, wheres)]
+    labels = buckets_between(first, last, interval)
+    if by is None:
+        return [[label, "all", measured(view, [e for e in events if bucket_of(e["at"], interval) == label], measure)]
+                for label in labels]
+    if not events:
+        return []
+    groups, kept, cut = ranked_groups(view, events, by, measure, top)
+    rows = []
+    for label in labels:
+        def in_bucket(group):
+            return [e for e in groups[group] if bucket_of(e["at"], interval) == label]
+        bucket_rows = sorted(([label, group, measured(view, in_bucket(group), measure)] for group in kept),
+                             key=lambda row: (value_order(row[2]), name_order(row[1])))
+        if cut and sums_others(measure):
+            bucket_rows.append([label, "(other)", sum(measured(view, in_bucket(group), measure) for group in cut)])
+        rows += bucket_rows
+    return rows
+
+
+def breakdown(view, selector, first, last, by, measure, top, wheres):
+    start, end = window_of(first, last)
+    events = [e for e in view.events if start <= e["at"] <= end and view.matches(e, selector, wheres)]
+    groups, kept, cut = ranked_groups(view, events, by, measure, top)
+    values = {group: measured(view, groups[group], measure) for group in groups}
+    if measure in ("users", "devices"):
+        total = len(set().union(*(actors(groups[g], measure) for g in groups))) if groups else 0
+    elif sums_others(measure):
+        total = sum(values.values())
+    else:
+        total = None
+    rows = [[group, values[group], values[group] / total if total else None] for group in kept]
+    if cut and sums_others(measure):
+        others = sum(values[group] for group in cut)
+        rows.append(["(other)", others, others / total if total else None])
+    return rows
+
+
+def by_actor(view, actor, keep):
+    timelines = {}
+    for event in sorted(view.events, key=lambda e: (e["at"], e["id_seq"])):
+        if event.get(actor) is not None and keep(event):
+            timelines.setdefault(event[actor], []).append(event)
+    return timelines
+
+
+def median(values):
+    values = sorted(values)
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+
+
+def funnel(view, steps, first, last, within, by, actor, wheres):
+    start, end = window_of(first, last)
+    selectors = [parse_selector(step) for step in steps]
+    journeys = []
+    for timeline in by_actor(view, actor, lambda e: True).values():
+        entry = next((i for i, e in enumerate(timeline)
+                      if start <= e["at"] <= end and view.matches(e, selectors[0], wheres)), None)
+        if entry is None:
+            continue
+        reached, at = [timeline[entry]], entry
+        for selector in selectors[1:]:
+            at = next((i for i in range(at + 1, len(timeline))
+                       if timeline[i]["at"] <= reached[0]["at"] + within
+                       and view.matches(timeline[i], selector, wheres)), None)
+            if at is None:
+                break
+            reached.append(timeline[at])
+        journeys.append(reached)
+    groups = {}
+    for reached in journeys:
+        for group in (view.values(reached[0], by) if by else ["all"]):
+            groups.setdefault(group, []).append(reached)
+    if not groups:
+        if by:
+            return []
+        groups = {"all": []}
+    rows = []
+    for group in sorted(groups, key=lambda g: (-len(groups[g]), name_order(g))):
+        entered, before = len(groups[group]), None
+        for k, step in enumerate(steps):
+            who = [reached for reached in groups[group] if len(reached) > k]
+            hours = [(r[k]["at"] - r[k - 1]["at"]) / 3_600_000 for r in who] if k else []
+            rows.append([k + 1, step, group, len(who), len(who) / entered if entered else None,
+                         1 if k == 0 else (len(who) / before if before else None), median(hours) if hours else None])
+            before = len(who)
+    return rows
+
+
+def retention(view, start_step, return_step, first, last, interval, periods, wheres):
+    start, end = window_of(first, last)
+    starts, returns = parse_selector(start_step), parse_selector(return_step)
+    periods = periods or (7 if interval == "day" else 4)
+    days = 1 if interval == "day" else 7
+    cohort = {}
+    for user, timeline in by_actor(view, "user", lambda e: True).items():
+        entry = next((e for e in timeline if start <= e["at"] <= end and view.matches(e, starts, wheres)), None)
+        if entry:
+            cohort[user] = datetime.date.fromisoformat(bucket_of(entry["at"], interval))
+    came_back = {}
+    for event in view.events:
+        if event.get("user") in cohort and view.matches(event, returns, wheres):
+            came_back.setdefault(event["user"], set()).add(datetime.date.fromisoformat(bucket_of(event["at"], interval)))
+    rows = []
+    for label in sorted(set(cohort.values())):
+        members = [user for user in cohort if cohort[user] == label]
+        for k in range(1, periods + 1):
+            period = label + datetime.timedelta(days=k * days)
+            retained = sum(1 for user in members if period in came_back.get(user, ()))
+            rows.append([label.isoformat(), len(members), k, retained, retained / len(members)])
+    return rows
+
+
+def paths(view, first, last, start_step, depth, top, actor, wheres):
+    start, end = window_of(first, last)
+    begins = parse_selector(start_step) if start_step else None
+    keep = lambda e: e["type"] == "track" and start <= e["at"] <= end and view.matches(e, (None, []), wheres)
+    transitions = {}
+    for who, timeline in by_actor(view, actor, keep).items():
+        sessions = []
+        for event in timeline:
+            if not sessions or event["at"] - sessions[-1][-1]["at"] > 1_800_000:
+                sessions.append([])
+            sessions[-1].append(event)
+        for session in sessions:
+            steps = [e for i, e in enumerate(session) if i == 0 or e["data"]["name"] != session[i - 1]["data"]["name"]]
+            if begins:
+                at = next((i for i, e in enumerate(steps) if view.matches(e, begins)), None)
+                if at is None:
+                    continue
+                steps = steps[at:]
+            names = [e["data"]["name"] for e in steps[:depth]]
+            for s in range(len(names) - 1):
+                seen = transitions.setdefault((s + 1, names[s], names[s + 1]), [0, set()])
+                seen[0] += 1
+                seen[1].add(who)
+    rows = []
+    for s in range(1, depth):
+        made = sorted(((key, seen) for key, seen in transitions.items() if key[0] == s),
+                      key=lambda kv: (-kv[1][0], name_order(kv[0][1]), name_order(kv[0][2])))
+        rows += [[s, key[1], key[2], len(seen[1]), seen[0]] for key, seen in (made[:top] if top else made)]
+    return rows
+
+
+def check_insights(ask, events, view, r):
+    """Differences between gtio and this reading of the insights, on questions drawn by `r`."""
+    in_view = EventsInView([dict(e, id_seq=seq) for seq, e in enumerate(events, 1) if view.includes(e, seq)])
+    if not in_view.events:
+        return []
+    now = view.now if view.now is not None else max(e["at"] for e in in_view.events)
+    first = date_of(min(e["at"] for e in in_view.events)) + datetime.timedelta(days=r.randint(0, 2))
+    last = max(first, date_of(now) - datetime.timedelta(days=r.randint(0, 2)))
+    options = ["--from", first.isoformat(), "--to", last.isoformat()]
+    wheres = []
+    if r.random() < 0.5:
+        where = r.choice(["user!=u1", "device=(none)", "name!=Home", "brands=A", "user.provider=google", "price!=0"])
+        wheres, options = [parse_filter(where)], options + ["--where", where]
+    question = lambda *words: ask(*words, *options)
+    selectors = ["track", "track[name=Shop]", "post.created,post.voted", "*", "post.created[price!=0]",
+                 "track[props.tab=a]", "post.created[brands=B]", "post.created[brands!=A]",
+                 "app.opened[first_launch=true]", "post.created[location=(none)]"]
+    props = ["name", "brands", "user.provider", "price", "props.n", "device", "weekday", "location", "verdict",
+             "to", "user.signup_day", "screen"]
+    measures = ["events", "users", "devices", "sum:price", "avg:price", "sum:props.n", "avg:frames"]
+    found = []
+    for _ in range(6):
+        selector, measure, by = r.choice(selectors), r.choice(measures), r.choice(props + [None])
+        interval, top = r.choice(["day", "week", "month"]), r.choice([0, 1, 2, 10])
+        words = ["trend", selector, "--measure", measure, "--interval", interval, "--top", str(top)] + (["--by", by] if by else [])
+        found += compare(" ".join(words), trend(in_view, parse_selector(selector), first, last, measure, by, interval, top, wheres),
+                         question(*words))
+        by = by or "name"
+        words = ["breakdown", selector, "--by", by, "--measure", measure, "--top", str(top)]
+        found += compare(" ".join(words), breakdown(in_view, parse_selector(selector), first, last, by, measure, top, wheres),
+                         question(*words))
+    for _ in range(4):
+        steps = r.sample(selectors[:6] + ["post.hearted", "user.followed[via=quickadd]"], r.choice([2, 3]))
+        within, ms = r.choice([("30m", 1_800_000), ("12h", 43_200_000), ("7d", 7 * DAY)])
+        actor = r.choice(["user", "device"])
+        by = r.choice([None, "name", "device", "brands"] + (["user.provider"] if actor == "user" else []))
+        words = ["funnel", *steps, "--within", within, "--actor", actor] + (["--by", by] if by else [])
+        found += compare(" ".join(words), funnel(in_view, steps, first, last, ms, by, actor, wheres), question(*words))
+    for _ in range(3):
+        start, back, interval, periods = r.choice(selectors), r.choice(selectors), r.choice(["day", "week"]), r.choice([None, 3, 10])
+        words = ["retention", "--start", start, "--return", back, "--interval", interval] + (["--periods", str(periods)] if periods else [])
+        found += compare(" ".join(words), retention(in_view, start, back, first, last, interval, periods, wheres), question(*words))
+    for _ in range(3):
+        start = r.choice([None, "track[name=Shop]", "track[screen=9.1]"])
+        depth, top, actor = r.choice([2, 3, 4, 6]), r.choice([0, 2, 10]), r.choice(["user", "device"])
+        words = ["paths", "--depth", str(depth), "--top", str(top), "--actor", actor] + (["--start", start] if start else [])
+        found += compare(" ".join(words), paths(in_view, first, last, start, depth, top, actor, wheres), question(*words))
+    return found
+
+
+# MARK: - Running
+
+class View:
+    """The latest view, or an `--as-of` or `--at-seq` one drawn by `r`."""
+
+    def __init__(self, events, r):
+        self.options, self.now, self.at_most, self.through = [], None, None, None
+        pick = r.random()
+        if pick < 0.3:
+            self.through = r.randint(len(events) // 3, len(events))
+            self.options = ["--at-seq", str(self.through)]
+        elif pick < 0.6:
+            self.at_most = self.now = r.choice(events)["at"] + r.choice([0, 1, -1])
+            self.options = ["--as-of", iso(self.at_most)]
+
+    def includes(self, event, seq):
+        return (self.through is None or seq <= self.through) and (self.at_most is None or event["at"] <= self.at_most)
+
+
+def same(mine, theirs):
+    if mine in (None, "") and theirs in (None, ""):
+        return True
+    if mine is None or theirs is None:
+        return False
+    try:
+        a, b = float(mine), float(theirs)
+        return abs(a - b) <= 1e-6 * max(1.0, abs(a))
+    except (TypeError, ValueError):
+        return str(mine) == str(theirs)
+
+
+def compare(name, mine, theirs):
+    """The rows that differ; gtio's columns past the contract's (the queue's extras) are not compared."""
+    found = []
+    if len(mine) != len(theirs):
+        found.append(f"{name}: {len(mine)} rows here, {len(theirs)} from gtio")
+    for number, (row, answer) in enumerate(zip(mine, theirs), 1):
+        if not all(same(a, b) for a, b in zip(row, answer[:len(row)])) or len(answer) < len(row):
+            found.append(f"{name}, row {number}: here {row}, gtio {answer}")
+            if len(found) > 4:
+                break
+    return found
+
+
+def run_seed(gtio, seed, count, parts):
+    folder = tempfile.mkdtemp(prefix=f"crosscheck-{seed}-")
+    found = []
+    for part in parts:
+        events = (model_log if part == "models" else insight_log)(seed, count)
+        path = os.path.join(folder, f"{part}.jsonl")
+        with open(path, "w") as file:
+            for event in events:
+                file.write(json.dumps({**event, "at": iso(event["at"])}, ensure_ascii=False) + "\n")
+        store = os.path.join(folder, f"{part}.gtio")
+        subprocess.run([gtio, "ingest", path, "--store", store, "--quiet"], check=True, capture_output=True)
+        r = random.Random(seed * 31 + (1 if part == "models" else 2))
+        view = View(events, r)
+
+        def ask(*words):
+            done = subprocess.run([gtio, *words, *view.options, "--store", store, "--format", "csv"],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                return [["exit " + str(done.returncode), done.stderr.strip()]]
+            return list(csv.reader(io.StringIO(done.stdout)))[1:]
+
+        differences = check_models(ask, events, view) if part == "models" else check_insights(ask, events, view, r)
+        found += [f"{part} ({path}{', ' + ' '.join(view.options) if view.options else ''}): {line}" for line in differences]
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("gtio")
+    parser.add_argument("first", nargs="?", type=int, default=1)
+    parser.add_argument("last", nargs="?", type=int)
+    parser.add_argument("--events", type=int, default=500)
+    parser.add_argument("--only", choices=["models", "insights"])
+    arguments = parser.parse_args()
+    parts = [arguments.only] if arguments.only else ["models", "insights"]
+    failed = False
+    for seed in range(arguments.first, (arguments.last or arguments.first + 19) + 1):
+        found = run_seed(arguments.gtio, seed, arguments.events, parts)
+        print(f"seed {seed}: " + ("same" if not found else f"{len(found)} differences"))
+        for line in found[:12]:
+            print("  " + line)
+        failed = failed or bool(found)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
