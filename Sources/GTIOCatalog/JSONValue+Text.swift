@@ -66,15 +66,43 @@ extension JSONValue {
         }
     }
 
-    /// A number as a property value reads: without a fraction when whole (`120.0` → `120`), else
-    /// the shortest text that reads back as the same double (`12.5`, `0.1`).
+    /// A number as a property value reads: without a fraction when whole (`120.0` → `120`, `1e16`
+    /// → `10000000000000000`), else the shortest text that reads back as the same double (`12.5`,
+    /// `0.1`, `1e-07`).
     public static func text(of number: JSONNumber) -> String {
         if let integer = number.integer { return String(integer) }
         return text(of: number.value)
     }
 
     public static func text(of value: Double) -> String {
-        if value == value.rounded(), abs(value) < 9e15 { return String(Int64(value)) }
-        return String(value)
+        guard value.isFinite, value == value.rounded() else { return String(value) }
+        if abs(value) < 0x1p63 { return String(Int64(value)) }
+        return wholeDigits(of: value)
+    }
+
+    /// The decimal digits of a whole double too large for `Int64` (`1e21` →
+    /// `1000000000000000000000`): its significand doubled once per binary exponent step, in
+    /// limbs of nine digits. Such values are rare, so plain and exact beats fast.
+    static func wholeDigits(of value: Double) -> String {
+        let significand = UInt64(1) << 52 | value.significandBitPattern
+        var limbs: [UInt64] = [significand % 1_000_000_000, significand / 1_000_000_000 % 1_000_000_000,
+                               significand / 1_000_000_000_000_000_000]
+        for _ in 0..<(Int(value.exponent) - 52) {
+            var carry: UInt64 = 0
+            for index in limbs.indices {
+                let doubled = limbs[index] * 2 + carry
+                limbs[index] = doubled % 1_000_000_000
+                carry = doubled / 1_000_000_000
+            }
+            if carry > 0 { limbs.append(carry) }
+        }
+        while limbs.count > 1, limbs.last == 0 { limbs.removeLast() }
+        var digits = value < 0 ? "-" : ""
+        digits += String(limbs.last!)
+        for limb in limbs.dropLast().reversed() {
+            let part = String(limb)
+            digits += String(repeating: "0", count: 9 - part.count) + part
+        }
+        return digits
     }
 }

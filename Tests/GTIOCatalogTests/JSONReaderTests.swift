@@ -20,6 +20,25 @@ import Testing
         #expect(try JSONReader.parse("-0") == .number(JSONNumber(value: 0, integer: 0)))
     }
 
+    @Test func aWholeNumberReadsWithoutAFractionAtAnySize() throws {
+        func text(_ json: String) throws -> String {
+            guard case .number(let number) = try JSONReader.parse(json) else { return "not a number" }
+            return JSONValue.text(of: number)
+        }
+        #expect(try text("120.0") == "120")
+        #expect(try text("-0.0") == "0")
+        #expect(try text("1.5e15") == "1500000000000000")
+        #expect(try text("1e16") == "10000000000000000")
+        #expect(try text("123456789012345678") == "123456789012345678")
+        #expect(try text("1e21") == "1000000000000000000000")
+        #expect(try text("-2e19") == "-20000000000000000000")
+        #expect(try text("1.7976931348623157e308").hasPrefix("179769313486231570814527423731704356798070567525844996598917"))
+        #expect(try text("1.7976931348623157e308").count == 309)
+        #expect(try text("12.5") == "12.5")
+        #expect(try text("0.1") == "0.1")
+        #expect(try text("1e-7") == "1e-07")
+    }
+
     @Test func decodesEscapesAndSurrogatePairs() throws {
         #expect(try JSONReader.parse(#""a\"b\\c\/d\n\u00e9\ud83d\udc4f""#) == .string("a\"b\\c/d\né👏"))
         #expect(try JSONReader.parse("\"Łukasz ¿qué? 美咲\"") == .string("Łukasz ¿qué? 美咲"))
