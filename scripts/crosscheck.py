@@ -375,13 +375,13 @@ def insight_log(seed, count):
             if r.random() < 0.5:
                 data["screen"] = r.choice(["9.1", "3.1", ""])
             if r.random() < 0.5:
-                data["props"] = {"tab": r.choice(["a", "b"]), "n": r.choice([1, 2.5, 3.0, True])}
+                data["props"] = {"tab": r.choice(["a", "b"]), "n": r.choice([1, 2.5, 3.0, True, 1e16, 123456789012345678, 0.1])}
         elif kind == "user.signed_up":
             data = {"provider": r.choice(["google", "facebook", "aol"]), "name": "N"}
         elif kind == "post.created":
             data = {"post": f"p{index}", "kind": r.choice(["outfit", "product"]), "voting": r.random() < 0.5}
             if r.random() < 0.5:
-                data["price"] = r.choice([0, 12.5, 120.0, 3, 0.1])
+                data["price"] = r.choice([0, 12.5, 120.0, 3, 0.1, 1e16, 1e21, 2.5e-7])
             if r.random() < 0.5:
                 data["brands"] = r.choice([[], ["A"], ["A", "B"], ["B", "B"], ["Z", "a"]])
             if r.random() < 0.5:
@@ -803,13 +803,20 @@ def run_seed(gtio, seed, count, parts):
     found = []
     for part in parts:
         events = (model_log if part == "models" else insight_log)(seed, count)
+        r = random.Random(seed * 31 + (1 if part == "models" else 2))
         path = os.path.join(folder, f"{part}.jsonl")
         with open(path, "w") as file:
             for event in events:
                 file.write(json.dumps({**event, "at": iso(event["at"])}, ensure_ascii=False) + "\n")
+        # In one ingest or several, so that the tables are also kept by the writers' catch-ups.
         store = os.path.join(folder, f"{part}.gtio")
-        subprocess.run([gtio, "ingest", path, "--store", store, "--quiet"], check=True, capture_output=True)
-        r = random.Random(seed * 31 + (1 if part == "models" else 2))
+        cuts = sorted(r.sample(range(1, len(events)), r.choice([0, 1, 3])))
+        for first, end in zip([0] + cuts, cuts + [len(events)]):
+            chunk = os.path.join(folder, f"{part}-{first}.jsonl")
+            with open(chunk, "w") as file:
+                for event in events[first:end]:
+                    file.write(json.dumps({**event, "at": iso(event["at"])}, ensure_ascii=False) + "\n")
+            subprocess.run([gtio, "ingest", chunk, "--store", store, "--quiet"], check=True, capture_output=True)
         view = View(events, r)
 
         def ask(*words):
