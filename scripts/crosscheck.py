@@ -12,7 +12,7 @@ repeats.
 Usage:
   scripts/crosscheck.py GTIO [FIRST_SEED [LAST_SEED]] [--events N] [--only models|insights]
 GTIO is the binary to check (say .build/release/gtio). Prints one line per seed; on a difference,
-the log's path and the first rows that differ, and exits 1.
+the log's path (its folder is kept) and the first rows that differ, and exits 1.
 """
 import argparse
 import csv
@@ -22,6 +22,8 @@ import json
 import math
 import os
 import random
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -353,7 +355,7 @@ def insight_log(seed, count):
     r = random.Random(seed)
     users = [f"u{i}" for i in range(r.randint(3, 9))]
     devices = [f"d{i}" for i in range(r.randint(2, 6))]
-    screens = ["Home", "Shop", "Look", "Profile", "Outfit Detail"]
+    screens = ["Home", "Shop", "Look", "Profile", "Outfit Detail", "Outfit, Detail", "Éte", "zoom"]
     events = []
     clock = 1_335_225_600_000 + r.randint(-3, 3) * DAY
     for index in range(count):
@@ -376,6 +378,10 @@ def insight_log(seed, count):
                 data["screen"] = r.choice(["9.1", "3.1", ""])
             if r.random() < 0.5:
                 data["props"] = {"tab": r.choice(["a", "b"]), "n": r.choice([1, 2.5, 3.0, True, 1e16, 123456789012345678, 0.1])}
+                if r.random() < 0.3:
+                    data["props"]["tags"] = r.choice([[], ["x"], ["x", "y", "x"], [1, "1"]])
+                if r.random() < 0.2:
+                    data["props"]["at"] = r.choice([{"a": 1, "b": [1, 2.5]}, {}, "s,t"])
         elif kind == "user.signed_up":
             data = {"provider": r.choice(["google", "facebook", "aol"]), "name": "N"}
         elif kind == "post.created":
@@ -421,6 +427,19 @@ def value_text(value):
     return value
 
 
+def texts(value):
+    """A value's texts: one, each distinct element of a list, or `(none)` for nothing."""
+    if value is None:
+        return ["(none)"]
+    if not isinstance(value, list):
+        return [value_text(value)]
+    found = []
+    for element in value:
+        if element is not None and value_text(element) not in found:
+            found.append(value_text(element))
+    return found or ["(none)"]
+
+
 class EventsInView:
     """The events an insight sees, with what `user.*` properties read."""
 
@@ -449,29 +468,19 @@ class EventsInView:
             return [signup["data"]["provider"] if prop == "user.provider" else date_of(signup["at"]).isoformat()]
         if prop.startswith("props."):
             props = event["data"].get("props") if event["type"] == "track" else None
-            if not isinstance(props, dict) or props.get(prop[6:]) is None:
-                return ["(none)"]
-            return [value_text(props[prop[6:]])]
+            return texts(props.get(prop[6:]) if isinstance(props, dict) else None)
         if prop == "location":
             location = event["data"].get("location") if event["type"] == "post.created" else None
             return [location["name"]] if isinstance(location, dict) else ["(none)"]
-        if prop not in FIELDS.get(event["type"], []) or event["data"].get(prop) is None:
-            return ["(none)"]
-        value = event["data"][prop]
-        if isinstance(value, list):
-            texts = []
-            for element in value:
-                if value_text(element) not in texts:
-                    texts.append(value_text(element))
-            return texts or ["(none)"]
-        return [value_text(value)]
+        return texts(event["data"].get(prop) if prop in FIELDS.get(event["type"], []) else None)
 
     def number(self, event, prop):
         if prop.startswith("props."):
             value = (event["data"].get("props") or {}).get(prop[6:]) if event["type"] == "track" else None
         else:
             value = event["data"].get(prop) if prop in FIELDS.get(event["type"], []) else None
-        return None if isinstance(value, bool) or not isinstance(value, (int, float)) else value
+        # Sums and averages are of doubles, as the log keeps numbers.
+        return None if isinstance(value, bool) or not isinstance(value, (int, float)) else float(value)
 
     def matches(self, event, selector, wheres=()):
         types, filters = selector
@@ -484,7 +493,14 @@ def parse_selector(text):
     types, filters = text, []
     if "[" in text:
         types, rest = text.split("[", 1)
-        filters = [parse_filter(part) for part in rest.rstrip("]").split(",")]
+        parts = []
+        for piece in rest[:-1].split(","):
+            # A comma starts a new filter only when a name and = or != follow it.
+            if parts and not re.match(r"^[A-Za-z_][A-Za-z0-9_.]*!?=", piece):
+                parts[-1] += "," + piece
+            else:
+                parts.append(piece)
+        filters = [parse_filter(part) for part in parts]
     return (None if types == "*" else types.split(",")), filters
 
 
@@ -543,11 +559,12 @@ def value_order(value):
     return (value is None, -(value or 0))
 
 
-def ranked_groups(view, events, by, measure, top):
+def ranked_groups(view, events, by, measure, top, leave_out=None):
     groups = {}
     for event in events:
         for value in view.values(event, by):
-            groups.setdefault(value, []).append(event)
+            if value != leave_out:
+                groups.setdefault(value, []).append(event)
     order = sorted(groups, key=lambda g: (value_order(measured(view, groups[g], measure)), name_order(g)))
     kept = order if top == 0 else order[:top]
     return groups, kept, [g for g in order if g not in kept]
@@ -583,6 +600,26 @@ def breakdown(view, selector, first, last, by, measure, top, wheres):
     start, end = window_of(first, last)
     events = [e for e in view.events if start <= e["at"] <= end and view.matches(e, selector, wheres)]
     groups, kept, cut = ranked_groups(view, events, by, measure, top)
+    values = {group: measured(view, groups[group], measure) for group in groups}
+    if measure in ("users", "devices"):
+        total = len(set().union(*(actors(groups[g], measure) for g in groups))) if groups else 0
+    elif sums_others(measure):
+        total = sum(values.values())
+    else:
+        total = None
+    rows = [[group, values[group], values[group] / total if total else None] for group in kept]
+    if cut and sums_others(measure):
+        others = sum(values[group] for group in cut)
+        rows.append(["(other)", others, others / total if total else None])
+    return rows
+
+
+def top_values(view, first, last, dimension, measure, limit, wheres):
+    """`breakdown * --by DIMENSION` without `(none)`, in the ranking or in the shares."""
+    start, end = window_of(first, last)
+    events = [e for e in view.events if start <= e["at"] <= end and view.matches(e, (None, []), wheres)]
+    groups, kept, cut = ranked_groups(view, events, dimension, measure, 0, leave_out="(none)")
+    kept, cut = (kept, []) if limit == 0 else (kept[:limit], kept[limit:])
     values = {group: measured(view, groups[group], measure) for group in groups}
     if measure in ("users", "devices"):
         total = len(set().union(*(actors(groups[g], measure) for g in groups))) if groups else 0
@@ -715,14 +752,16 @@ def check_insights(ask, events, view, r):
     options = ["--from", first.isoformat(), "--to", last.isoformat()]
     wheres = []
     if r.random() < 0.5:
-        where = r.choice(["user!=u1", "device=(none)", "name!=Home", "brands=A", "user.provider=google", "price!=0"])
+        where = r.choice(["user!=u1", "device=(none)", "name!=Home", "brands=A", "user.provider=google", "price!=0",
+                          "name=Outfit, Detail", "props.tags=(none)", "props.at={}"])
         wheres, options = [parse_filter(where)], options + ["--where", where]
     question = lambda *words: ask(*words, *options)
     selectors = ["track", "track[name=Shop]", "post.created,post.voted", "*", "post.created[price!=0]",
+                 "track[name=Outfit, Detail]", "track[name!=Outfit, Detail,props.tags=x]", "track[props.tags!=x]",
                  "track[props.tab=a]", "post.created[brands=B]", "post.created[brands!=A]",
                  "app.opened[first_launch=true]", "post.created[location=(none)]"]
     props = ["name", "brands", "user.provider", "price", "props.n", "device", "weekday", "location", "verdict",
-             "to", "user.signup_day", "screen"]
+             "to", "user.signup_day", "screen", "props.tags", "props.at", "hour", "day", "suggested", "first_launch"]
     measures = ["events", "users", "devices", "sum:price", "avg:price", "sum:props.n", "avg:frames"]
     found = []
     for _ in range(6):
@@ -734,6 +773,11 @@ def check_insights(ask, events, view, r):
         by = by or "name"
         words = ["breakdown", selector, "--by", by, "--measure", measure, "--top", str(top)]
         found += compare(" ".join(words), breakdown(in_view, parse_selector(selector), first, last, by, measure, top, wheres),
+                         question(*words))
+    for _ in range(3):
+        dimension, measure, limit = r.choice(props), r.choice(measures), r.choice([None, 0, 1, 3])
+        words = ["top", dimension, "--measure", measure] + (["--limit", str(limit)] if limit is not None else [])
+        found += compare(" ".join(words), top_values(in_view, first, last, dimension, measure, 20 if limit is None else limit, wheres),
                          question(*words))
     for _ in range(4):
         steps = r.sample(selectors[:6] + ["post.hearted", "user.followed[via=quickadd]"], r.choice([2, 3]))
@@ -828,6 +872,8 @@ def run_seed(gtio, seed, count, parts):
 
         differences = check_models(ask, events, view) if part == "models" else check_insights(ask, events, view, r)
         found += [f"{part} ({path}{', ' + ' '.join(view.options) if view.options else ''}): {line}" for line in differences]
+    if not found:
+        shutil.rmtree(folder)
     return found
 
 
