@@ -62,7 +62,7 @@ def model_log(seed, count):
              "product.unhearted": 2, "product.suggested": 3, "shopping_list.added": 3, "shopping_list.removed": 2,
              "user.privacy_changed": 2, "moderation.resolved": 5, "user.signed_up": 1, "user.followed": 14,
              "user.unfollowed": 2, "follow.approved": 3, "follow.declined": 1, "user.blocked": 1, "user.unblocked": 1,
-             "user.profile_updated": 1}
+             "user.profile_updated": 1, "post.shared": 2, "invite.sent": 1}
     events = []
     for index in range(count):
         kind = r.choices(list(kinds), list(kinds.values()))[0]
@@ -115,8 +115,15 @@ def model_log(seed, count):
                 data["via"] = r.choice(["quickadd", "profile"])
         elif kind in ("follow.approved", "follow.declined"):
             data = {"follower": r.choice(users)}
-        at = 1_335_000_000_000 + r.randint(0, 5 * DAY)
-        events.append({"id": f"e{index}", "type": kind, "at": at, "user": user, "data": data})
+        elif kind == "post.shared":
+            data = {"post": r.choice(posts), "channel": r.choice(["twitter", "facebook"])}
+        elif kind == "invite.sent":
+            data = {"channel": "sms"}
+        at = 1_335_000_000_000 + r.randint(0, r.choice([5, 40]) * DAY)
+        event = {"id": f"e{index}", "type": kind, "at": at, "user": user, "data": data}
+        if r.random() < 0.5:
+            event["device"] = r.choice(["d1", "d2", "d3", "d4"])
+        events.append(event)
     return events
 
 
@@ -139,6 +146,11 @@ class Community:
         self.blocks = set()
         self.names = {}
         self.users = set()
+        self.active = {}       # day -> users active
+        self.devices = {}      # day -> devices active
+        self.day_events = {}
+        self.signups = {}      # user -> (day, provider) of the first sign-up
+        self.actions = {}      # (day, action) -> count
         self.now = None
 
     def live_post(self, post):
@@ -161,17 +173,33 @@ class Community:
             if found["post"] == post:
                 self.close("review:" + review)
 
+    def count(self, at, action):
+        key = (date_of(at), action)
+        self.actions[key] = self.actions.get(key, 0) + 1
+
     def flag(self, item, user, at, seq, reason):
         flags = self.open_flags.setdefault(item, {})
         if user in flags:
             return
         flags[user] = (at, seq, reason)
+        self.count(at, "flags")
         self.flagged.setdefault(user, set()).add(item)
 
     def apply(self, event, seq):
         kind, user, data, at = event["type"], event["user"], event["data"], event["at"]
         self.now = at if self.now is None else max(self.now, at)
         self.users.add(user)
+        day = date_of(at)
+        self.active.setdefault(day, set()).add(user)
+        if event.get("device"):
+            self.devices.setdefault(day, set()).add(event["device"])
+        self.day_events[day] = self.day_events.get(day, 0) + 1
+        if kind == "user.signed_up" and user not in self.signups:
+            self.signups[user] = (day, data["provider"])
+        if kind in ("invite.sent", "product.suggested"):
+            self.count(at, "invites" if kind == "invite.sent" else "suggestions")
+        if kind == "post.shared" and self.live_post(data["post"]):
+            self.count(at, "shares")
         if kind == "user.privacy_changed":
             self.private[user] = data["private"]
             if not data["private"]:
@@ -211,6 +239,7 @@ class Community:
             if "product" in data:
                 self.products.add(data["product"])
             if data["post"] not in self.posts:
+                self.count(at, "posts")
                 self.posts[data["post"]] = {
                     "author": user, "kind": data["kind"], "voting": data["voting"], "created": at, "seq": seq,
                     "life": "live", "product": data.get("product"), "price": data.get("price"),
@@ -222,11 +251,14 @@ class Community:
                 self.end_post(data["post"], "deleted")
         elif kind in ("post.hearted", "post.unhearted"):
             post = self.live_post(data["post"])
+            if post and kind == "post.hearted" and user not in post["hearts"]:
+                self.count(at, "hearts")
             if post:
                 (post["hearts"].add if kind == "post.hearted" else post["hearts"].discard)(user)
         elif kind == "post.voted":
             post = self.live_post(data["post"])
             if post and post["voting"] and user not in post["voters"]:
+                self.count(at, "votes")
                 post["voters"].add(user)
                 post["wear_it" if data["verdict"] == "wear_it" else "change_it"] += 1
         elif kind == "post.flagged":
@@ -234,6 +266,7 @@ class Community:
                 self.flag("post:" + data["post"], user, at, seq, data.get("reason"))
         elif kind == "review.added":
             if self.live_post(data["post"]) and data["review"] not in self.reviews:
+                self.count(at, "reviews")
                 self.reviews[data["review"]] = {"author": user, "post": data["post"], "removed": False}
         elif kind == "review.flagged":
             if self.live_review(data["review"]):
@@ -308,6 +341,18 @@ class Community:
         rows = rows[(page - 1) * size:page * size]
         return [[(page - 1) * size + rank + 1, c, m, f, f"followed by {m} people you follow" if m else "popular"]
                 for rank, (c, m, f) in enumerate(rows)]
+
+    def day_row(self, day):
+        """`stats --date DAY`: the figures of EVENTS.md, Engagement."""
+        def active_over(days):
+            return len(set().union(*(self.active.get(day - datetime.timedelta(days=k), set()) for k in range(days))))
+        signups = [provider for (signed, provider) in self.signups.values() if signed == day]
+        return ([day.isoformat(), len(self.active.get(day, ())), active_over(7), active_over(30),
+                 len(self.devices.get(day, ())), len(signups)]
+                + [signups.count(p) for p in ("facebook", "aol", "google", "twitter", "yahoo")]
+                + [self.actions.get((day, a), 0) for a in ("posts", "hearts", "votes", "reviews", "flags", "shares",
+                                                            "invites", "suggestions")]
+                + [self.day_events.get(day, 0)])
 
     def live_review_count(self, post_id):
         return sum(1 for review, found in self.reviews.items() if found["post"] == post_id and self.live_review(review))
@@ -445,6 +490,9 @@ def check_models(ask, events, view):
     if view.now is not None:
         community.now = view.now
     looks = []
+    days = sorted(community.day_events)
+    for day in sorted({days[0], days[-1], days[len(days) // 2]} | {days[-1] + datetime.timedelta(days=3)}):
+        looks += compare(f"stats --date {day}", [community.day_row(day)], ask("stats", "--date", day.isoformat()))
     for tab in ("popular", "new", "top", "wear-it"):
         looks += compare(f"looks {tab}", community.look_rows(tab), ask("looks", tab, "--limit", "0"))
     verdicts = sorted(ask("verdicts", "--limit", "0"), key=lambda row: row[0].encode())
