@@ -85,7 +85,7 @@ public enum AnswerTable {
     public static func funnel(_ funnel: OnboardingFunnel) -> ResultTable {
         ResultTable(columns: ["step", "devices", "conversion", "overall"], rows: OnboardingFunnel.steps.indices.map {
             [.text(OnboardingFunnel.steps[$0]), .integer(Int64(funnel.reached[$0])),
-             Cell(funnel.stepConversion($0).map(rounded)), Cell(funnel.overallConversion($0).map(rounded))]
+             Cell(funnel.stepConversion($0)), Cell(funnel.overallConversion($0))]
         })
     }
 
@@ -104,7 +104,7 @@ public enum AnswerTable {
         return ResultTable(columns: columns, rows: cohorts.map { cohort in
             var row: [Cell] = [.text(cohort.date), .integer(Int64(cohort.users))]
             for index in RetentionCohort.offsets.indices {
-                row += [Cell(cohort.retained[index].map(Int64.init)), Cell(cohort.rate(index).map(rounded))]
+                row += [Cell(cohort.retained[index].map(Int64.init)), Cell(cohort.rate(index))]
             }
             return row
         })
@@ -122,7 +122,4 @@ public enum AnswerTable {
             return row + [.integer(Int64(day.events))]
         })
     }
-
-    /// Rates to 4 decimals: enough for a percentage with two, and stable text in files.
-    public static func rounded(_ rate: Double) -> Double { (rate * 10_000).rounded() / 10_000 }
 }
