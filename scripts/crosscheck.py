@@ -62,7 +62,8 @@ def model_log(seed, count):
              "product.unhearted": 2, "product.suggested": 3, "shopping_list.added": 3, "shopping_list.removed": 2,
              "user.privacy_changed": 2, "moderation.resolved": 5, "user.signed_up": 1, "user.followed": 14,
              "user.unfollowed": 2, "follow.approved": 3, "follow.declined": 1, "user.blocked": 1, "user.unblocked": 1,
-             "user.profile_updated": 1, "post.shared": 2, "invite.sent": 1}
+             "user.profile_updated": 1, "post.shared": 2, "invite.sent": 1, "app.opened": 6,
+             "user.profile_completed": 3}
     events = []
     for index in range(count):
         kind = r.choices(list(kinds), list(kinds.values()))[0]
@@ -119,10 +120,14 @@ def model_log(seed, count):
             data = {"post": r.choice(posts), "channel": r.choice(["twitter", "facebook"])}
         elif kind == "invite.sent":
             data = {"channel": "sms"}
+        elif kind == "app.opened":
+            data = {"first_launch": r.random() < 0.5}
         at = 1_335_000_000_000 + r.randint(0, r.choice([5, 40]) * DAY)
-        event = {"id": f"e{index}", "type": kind, "at": at, "user": user, "data": data}
-        if r.random() < 0.5:
-            event["device"] = r.choice(["d1", "d2", "d3", "d4"])
+        event = {"id": f"e{index}", "type": kind, "at": at, "data": data}
+        if kind != "app.opened" or r.random() < 0.3:
+            event["user"] = user
+        if r.random() < (0.9 if kind in ("app.opened", "user.signed_up") else 0.5):
+            event["device"] = r.choice(["d1", "d2", "d3", "d4", "d5", "d6"])
         events.append(event)
     return events
 
@@ -151,6 +156,8 @@ class Community:
         self.day_events = {}
         self.signups = {}      # user -> (day, provider) of the first sign-up
         self.actions = {}      # (day, action) -> count
+        self.events = []       # in view, in seq order
+        self.first_signup = {}
         self.now = None
 
     def live_post(self, post):
@@ -186,16 +193,19 @@ class Community:
         self.flagged.setdefault(user, set()).add(item)
 
     def apply(self, event, seq):
-        kind, user, data, at = event["type"], event["user"], event["data"], event["at"]
+        kind, user, data, at = event["type"], event.get("user"), event["data"], event["at"]
         self.now = at if self.now is None else max(self.now, at)
-        self.users.add(user)
+        self.events.append(event)
         day = date_of(at)
-        self.active.setdefault(day, set()).add(user)
+        if user:
+            self.users.add(user)
+            self.active.setdefault(day, set()).add(user)
         if event.get("device"):
             self.devices.setdefault(day, set()).add(event["device"])
         self.day_events[day] = self.day_events.get(day, 0) + 1
         if kind == "user.signed_up" and user not in self.signups:
             self.signups[user] = (day, data["provider"])
+            self.first_signup[user] = event
         if kind in ("invite.sent", "product.suggested"):
             self.count(at, "invites" if kind == "invite.sent" else "suggestions")
         if kind == "post.shared" and self.live_post(data["post"]):
@@ -354,6 +364,59 @@ class Community:
                                                             "invites", "suggestions")]
                 + [self.day_events.get(day, 0)])
 
+    def onboarding_rows(self, first_day, last_day):
+        """The onboarding funnel of the devices whose first `app.opened` falls in the days given."""
+        opened = {}
+        for event in self.events:
+            device = event.get("device")
+            if event["type"] == "app.opened" and device and (device not in opened or event["at"] < opened[device]):
+                opened[device] = event["at"]
+        reached = {}
+        for device, start in opened.items():
+            if not first_day <= date_of(start) <= last_day:
+                continue
+            best = 1
+            for user, signup in self.first_signup.items():
+                if signup.get("device") != device or not start <= signup["at"] <= start + 7 * DAY:
+                    continue
+                step, at = 2, signup["at"]
+                for kind in ("user.profile_completed", "user.followed"):
+                    times = [e["at"] for e in self.events if e["type"] == kind and e.get("user") == user
+                             and at <= e["at"] <= start + 7 * DAY
+                             and (kind != "user.followed" or e["data"].get("via") == "quickadd")]
+                    if not times:
+                        break
+                    step, at = step + 1, min(times)
+                best = max(best, step)
+            reached[device] = best
+        rows, before = [], None
+        entered = len(reached)
+        for step, name in enumerate(["app.opened", "user.signed_up", "user.profile_completed", "user.followed via quickadd"], 1):
+            n = sum(1 for got in reached.values() if got >= step)
+            rows.append([name, n, n / before if step > 1 and before else None, n / entered if entered else None])
+            before = n
+        return rows
+
+    def retention_rows(self, first_day, last_day):
+        """Retention by sign-up day: day N counted once it has begun by now."""
+        cohorts = {}
+        for user, (day, _) in self.signups.items():
+            if first_day <= day <= last_day:
+                cohorts.setdefault(day, []).append(user)
+        today = date_of(self.now)
+        rows = []
+        for day in sorted(cohorts):
+            row = [day.isoformat(), len(cohorts[day])]
+            for n in (1, 7, 30):
+                later = day + datetime.timedelta(days=n)
+                if later > today:
+                    row += [None, None]
+                    continue
+                kept = sum(1 for user in cohorts[day] if user in self.active.get(later, ()))
+                row += [kept, kept / len(cohorts[day])]
+            rows.append(row)
+        return rows
+
     def live_review_count(self, post_id):
         return sum(1 for review, found in self.reviews.items() if found["post"] == post_id and self.live_review(review))
 
@@ -493,6 +556,11 @@ def check_models(ask, events, view):
     days = sorted(community.day_events)
     for day in sorted({days[0], days[-1], days[len(days) // 2]} | {days[-1] + datetime.timedelta(days=3)}):
         looks += compare(f"stats --date {day}", [community.day_row(day)], ask("stats", "--date", day.isoformat()))
+    first_day, last_day = date_of(min(e["at"] for e in community.events)), date_of(community.now)
+    looks += compare("funnel", community.onboarding_rows(first_day, last_day),
+                     ask("funnel", "--from", first_day.isoformat(), "--to", last_day.isoformat()))
+    looks += compare("retention", community.retention_rows(first_day, last_day),
+                     ask("retention", "--from", first_day.isoformat(), "--to", last_day.isoformat()))
     for tab in ("popular", "new", "top", "wear-it"):
         looks += compare(f"looks {tab}", community.look_rows(tab), ask("looks", tab, "--limit", "0"))
     verdicts = sorted(ask("verdicts", "--limit", "0"), key=lambda row: row[0].encode())
