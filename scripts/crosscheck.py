@@ -158,6 +158,7 @@ class Community:
         self.actions = {}      # (day, action) -> count
         self.events = []       # in view, in seq order
         self.first_signup = {}
+        self.ignored = {}      # type -> valid events the rules ignored
         self.now = None
 
     def live_post(self, post):
@@ -184,10 +185,13 @@ class Community:
         key = (date_of(at), action)
         self.actions[key] = self.actions.get(key, 0) + 1
 
+    def ignore(self, kind):
+        self.ignored[kind] = self.ignored.get(kind, 0) + 1
+
     def flag(self, item, user, at, seq, reason):
         flags = self.open_flags.setdefault(item, {})
         if user in flags:
-            return
+            return self.ignore("post.flagged" if item.startswith("post:") else "review.flagged")
         flags[user] = (at, seq, reason)
         self.count(at, "flags")
         self.flagged.setdefault(user, set()).add(item)
@@ -208,8 +212,11 @@ class Community:
             self.first_signup[user] = event
         if kind in ("invite.sent", "product.suggested"):
             self.count(at, "invites" if kind == "invite.sent" else "suggestions")
-        if kind == "post.shared" and self.live_post(data["post"]):
-            self.count(at, "shares")
+        if kind == "post.shared":
+            if self.live_post(data["post"]):
+                self.count(at, "shares")
+            else:
+                self.ignore(kind)
         if kind == "user.privacy_changed":
             self.private[user] = data["private"]
             if not data["private"]:
@@ -225,9 +232,12 @@ class Community:
             if target != user and (user, target) not in self.blocks and (target, user) not in self.blocks \
                     and (user, target) not in self.edges:
                 self.edges[(user, target)] = "requested" if self.private.get(target, False) else "following"
+            else:
+                self.ignore(kind)
         elif kind == "user.unfollowed":
             self.users.add(data["target"])
-            self.edges.pop((user, data["target"]), None)
+            if self.edges.pop((user, data["target"]), None) is None:
+                self.ignore(kind)
         elif kind in ("follow.approved", "follow.declined"):
             pair = (data["follower"], user)
             self.users.add(data["follower"])
@@ -236,14 +246,21 @@ class Community:
                     self.edges[pair] = "following"
                 else:
                     del self.edges[pair]
+            else:
+                self.ignore(kind)
         elif kind == "user.blocked":
             target = data["target"]
             self.users.add(target)
+            # A block repeated changes nothing (no edge can form while it stands): a repeat, as with hearts.
+            if target == user or (user, target) in self.blocks:
+                return self.ignore(kind)
             self.blocks.add((user, target))
             self.edges.pop((user, target), None)
             self.edges.pop((target, user), None)
         elif kind == "user.unblocked":
             self.users.add(data["target"])
+            if (user, data["target"]) not in self.blocks:
+                return self.ignore(kind)
             self.blocks.discard((user, data["target"]))
         elif kind == "post.created":
             if "product" in data:
@@ -255,14 +272,20 @@ class Community:
                     "life": "live", "product": data.get("product"), "price": data.get("price"),
                     "brands": data.get("brands") or [], "location": data.get("location"),
                     "hearts": set(), "voters": set(), "wear_it": 0, "change_it": 0}
+            else:
+                self.ignore(kind)
         elif kind == "post.deleted":
             post = self.live_post(data["post"])
             if post and post["author"] == user:
                 self.end_post(data["post"], "deleted")
+            else:
+                self.ignore(kind)
         elif kind in ("post.hearted", "post.unhearted"):
             post = self.live_post(data["post"])
             if post and kind == "post.hearted" and user not in post["hearts"]:
                 self.count(at, "hearts")
+            if not post or (user in post["hearts"]) == (kind == "post.hearted"):
+                self.ignore(kind)
             if post:
                 (post["hearts"].add if kind == "post.hearted" else post["hearts"].discard)(user)
         elif kind == "post.voted":
@@ -271,25 +294,37 @@ class Community:
                 self.count(at, "votes")
                 post["voters"].add(user)
                 post["wear_it" if data["verdict"] == "wear_it" else "change_it"] += 1
+            else:
+                self.ignore(kind)
         elif kind == "post.flagged":
             if self.live_post(data["post"]):
                 self.flag("post:" + data["post"], user, at, seq, data.get("reason"))
+            else:
+                self.ignore(kind)
         elif kind == "review.added":
             if self.live_post(data["post"]) and data["review"] not in self.reviews:
                 self.count(at, "reviews")
                 self.reviews[data["review"]] = {"author": user, "post": data["post"], "removed": False}
+            else:
+                self.ignore(kind)
         elif kind == "review.flagged":
             if self.live_review(data["review"]):
                 self.flag("review:" + data["review"], user, at, seq, None)
+            else:
+                self.ignore(kind)
         elif kind == "review.removed":
             review = self.live_review(data["review"])
             if review and review["author"] == user:
                 review["removed"] = True
                 self.close("review:" + data["review"])
+            else:
+                self.ignore(kind)
         elif kind in ("product.hearted", "product.unhearted", "shopping_list.added", "shopping_list.removed"):
             self.products.add(data["product"])
             marks = self.product_hearts if kind.startswith("product.") else self.shopping_list
             adds = kind in ("product.hearted", "shopping_list.added")
+            if ((user, data["product"]) in marks) == adds:
+                self.ignore(kind)
             (marks.add if adds else marks.discard)((user, data["product"]))
         elif kind == "product.suggested":
             self.products.add(data["product"])
@@ -298,7 +333,7 @@ class Community:
             item = data["item"]
             flaggers = self.open_flags.get(item)
             if not flaggers:
-                return
+                return self.ignore(kind)
             credited = self.upheld if data["action"] == "remove" else self.dismissed
             for flagger in flaggers:
                 credited.setdefault(flagger, set()).add(item)
@@ -416,6 +451,10 @@ class Community:
                 row += [kept, kept / len(cohorts[day])]
             rows.append(row)
         return rows
+
+    def anomaly_rows(self):
+        """Ignored events by type (gtio splits them further by reason)."""
+        return sorted([[kind, count] for kind, count in self.ignored.items()], key=lambda row: row[0])
 
     def live_review_count(self, post_id):
         return sum(1 for review, found in self.reviews.items() if found["post"] == post_id and self.live_review(review))
@@ -561,6 +600,10 @@ def check_models(ask, events, view):
                      ask("funnel", "--from", first_day.isoformat(), "--to", last_day.isoformat()))
     looks += compare("retention", community.retention_rows(first_day, last_day),
                      ask("retention", "--from", first_day.isoformat(), "--to", last_day.isoformat()))
+    by_type = {}
+    for kind, _, count in ask("anomalies"):
+        by_type[kind] = by_type.get(kind, 0) + int(count)
+    looks += compare("anomalies by type", community.anomaly_rows(), sorted([[k, n] for k, n in by_type.items()]))
     for tab in ("popular", "new", "top", "wear-it"):
         looks += compare(f"looks {tab}", community.look_rows(tab), ask("looks", tab, "--limit", "0"))
     verdicts = sorted(ask("verdicts", "--limit", "0"), key=lambda row: row[0].encode())
