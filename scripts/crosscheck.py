@@ -888,10 +888,11 @@ def trend(view, selector, first, last, measure, by, interval, top, wheres):
     return rows
 
 
-def breakdown(view, selector, first, last, by, measure, top, wheres):
+def breakdown(view, selector, first, last, by, measure, top, wheres, leave_out=None):
+    """One value per group over the window, with its share; `leave_out` keeps a value out of both."""
     start, end = window_of(first, last)
     events = [e for e in view.events if start <= e["at"] <= end and view.matches(e, selector, wheres)]
-    groups, kept, cut = ranked_groups(view, events, by, measure, top)
+    groups, kept, cut = ranked_groups(view, events, by, measure, top, leave_out)
     values = {group: measured(view, groups[group], measure) for group in groups}
     if measure in ("users", "devices"):
         total = len(set().union(*(actors(groups[g], measure) for g in groups))) if groups else 0
@@ -908,22 +909,7 @@ def breakdown(view, selector, first, last, by, measure, top, wheres):
 
 def top_values(view, first, last, dimension, measure, limit, wheres):
     """`breakdown * --by DIMENSION` without `(none)`, in the ranking or in the shares."""
-    start, end = window_of(first, last)
-    events = [e for e in view.events if start <= e["at"] <= end and view.matches(e, (None, []), wheres)]
-    groups, kept, cut = ranked_groups(view, events, dimension, measure, 0, leave_out="(none)")
-    kept, cut = (kept, []) if limit == 0 else (kept[:limit], kept[limit:])
-    values = {group: measured(view, groups[group], measure) for group in groups}
-    if measure in ("users", "devices"):
-        total = len(set().union(*(actors(groups[g], measure) for g in groups))) if groups else 0
-    elif sums_others(measure):
-        total = sum(values.values())
-    else:
-        total = None
-    rows = [[group, values[group], values[group] / total if total else None] for group in kept]
-    if cut and sums_others(measure):
-        others = sum(values[group] for group in cut)
-        rows.append(["(other)", others, others / total if total else None])
-    return rows
+    return breakdown(view, (None, []), first, last, dimension, measure, limit, wheres, leave_out="(none)")
 
 
 def by_actor(view, actor, keep):
