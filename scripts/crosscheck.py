@@ -10,8 +10,10 @@ deleted, flagged, decided and reused; times that go back; empty names and brands
 repeats.
 
 Usage:
-  scripts/crosscheck.py GTIO [FIRST_SEED [LAST_SEED]] [--events N] [--only models|insights]
-GTIO is the binary to check (say .build/release/gtio). Prints one line per seed; on a difference,
+  scripts/crosscheck.py GTIO [FIRST_SEED [LAST_SEED]] [--events N] [--only models|insights] [--postgres URL]
+GTIO is the binary to check (say .build/release/gtio). With --postgres (a server's URL, say from
+scripts/pg-local.sh start), each log goes into a database of its own on that server, made with
+`psql` and dropped after a seed without differences, rather than into an SQLite file. Prints one line per seed; on a difference,
 the log's path (its folder is kept) and the first rows that differ, and exits 1.
 """
 import argparse
@@ -1122,9 +1124,9 @@ def compare(name, mine, theirs):
     return found
 
 
-def run_seed(gtio, seed, count, parts):
+def run_seed(gtio, seed, count, parts, postgres=None):
     folder = tempfile.mkdtemp(prefix=f"crosscheck-{seed}-")
-    found = []
+    found, databases = [], []
     for part in parts:
         events = (model_log if part == "models" else insight_log)(seed, count)
         r = random.Random(seed * 31 + (1 if part == "models" else 2))
@@ -1134,6 +1136,12 @@ def run_seed(gtio, seed, count, parts):
                 file.write(json.dumps({**event, "at": iso(event["at"])}, ensure_ascii=False) + "\n")
         # In one ingest or several, so that the tables are also kept by the writers' catch-ups.
         store = os.path.join(folder, f"{part}.gtio")
+        if postgres:
+            database = f"crosscheck_{seed}_{part}"
+            subprocess.run(["psql", postgres, "-qc", f"DROP DATABASE IF EXISTS {database}", "-c", f"CREATE DATABASE {database}"],
+                           check=True, capture_output=True)
+            databases.append(database)
+            store = postgres.rsplit("/", 1)[0] + "/" + database
         cuts = sorted(r.sample(range(1, len(events)), r.choice([0, 1, 3])))
         for first, end in zip([0] + cuts, cuts + [len(events)]):
             chunk = os.path.join(folder, f"{part}-{first}.jsonl")
@@ -1154,6 +1162,8 @@ def run_seed(gtio, seed, count, parts):
         found += [f"{part} ({path}{', ' + ' '.join(view.options) if view.options else ''}): {line}" for line in differences]
     if not found:
         shutil.rmtree(folder)
+        for database in databases:
+            subprocess.run(["psql", postgres, "-qc", f"DROP DATABASE {database}"], check=True, capture_output=True)
     return found
 
 
@@ -1164,11 +1174,12 @@ def main():
     parser.add_argument("last", nargs="?", type=int)
     parser.add_argument("--events", type=int, default=500)
     parser.add_argument("--only", choices=["models", "insights"])
+    parser.add_argument("--postgres", metavar="URL")
     arguments = parser.parse_args()
     parts = [arguments.only] if arguments.only else ["models", "insights"]
     failed = False
     for seed in range(arguments.first, (arguments.last or arguments.first + 19) + 1):
-        found = run_seed(arguments.gtio, seed, arguments.events, parts)
+        found = run_seed(arguments.gtio, seed, arguments.events, parts, arguments.postgres)
         print(f"seed {seed}: " + ("same" if not found else f"{len(found)} differences"))
         for line in found[:12]:
             print("  " + line)
