@@ -1137,7 +1137,7 @@ def run_seed(gtio, seed, count, parts, postgres=None):
         # In one ingest or several, so that the tables are also kept by the writers' catch-ups.
         store = os.path.join(folder, f"{part}.gtio")
         if postgres:
-            database = f"crosscheck_{seed}_{part}"
+            database = f"crosscheck_{os.getpid()}_{seed}_{part}"
             subprocess.run(["psql", postgres, "-qc", f"DROP DATABASE IF EXISTS {database}", "-c", f"CREATE DATABASE {database}"],
                            check=True, capture_output=True)
             databases.append(database)
