@@ -557,13 +557,18 @@ class Community:
         rows.sort(key=lambda row: (-row[1], row[0].encode()))
         return rows
 
-    def queue_rows(self):
+    def queue_rows(self, reason=None, author=None, at_least=None):
         rows = []
         for item, flags in self.open_flags.items():
             if not flags:
                 continue
             first = min((at, seq) for (at, seq, _) in flags.values())
             reasons = sorted({reason for (_, _, reason) in flags.values() if reason}, key=str.encode)
+            kind, ident = item.split(":", 1)
+            written_by = (self.posts if kind == "post" else self.reviews)[ident]["author"]
+            if (reason is not None and reason not in reasons) or (author is not None and written_by != author) \
+                    or (at_least is not None and len(flags) < at_least):
+                continue
             rows.append((item, len(flags), first, len(flags) >= 3, ";".join(reasons)))
         rows.sort(key=lambda row: (-row[1], row[2], row[0].encode()))
         return [[item, n, iso(first[0]), "true" if hidden else "false", reasons]
@@ -624,7 +629,11 @@ def check_models(ask, events, view):
             + compare("prices --by brand", community.price_rows("brand"), ask("prices", "--by", "brand"))
             + compare("prices --by place", community.price_rows("place"), ask("prices", "--by", "place"))
             + compare("flaggers", community.flagger_rows(), ask("flaggers", "--limit", "0"))
-            + compare("flags", community.queue_rows(), ask("flags", "--limit", "0")))
+            + compare("flags", community.queue_rows(), ask("flags", "--limit", "0"))
+            + compare("flags --reason spam", community.queue_rows(reason="spam"), ask("flags", "--limit", "0", "--reason", "spam"))
+            + compare("flags --reason b;c --min-flaggers 2", community.queue_rows(reason="b;c", at_least=2),
+                      ask("flags", "--limit", "0", "--reason", "b;c", "--min-flaggers", "2"))
+            + compare("flags --author u1", community.queue_rows(author="u1"), ask("flags", "--limit", "0", "--author", "u1")))
 
 
 # MARK: - Insights
