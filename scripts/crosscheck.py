@@ -10,10 +10,12 @@ deleted, flagged, decided and reused; times that go back; empty names and brands
 repeats.
 
 Usage:
-  scripts/crosscheck.py GTIO [FIRST_SEED [LAST_SEED]] [--events N] [--only models|insights] [--postgres URL]
+  scripts/crosscheck.py GTIO [FIRST_SEED [LAST_SEED]] [--events N] [--only models|insights] [--postgres URL] [--console]
 GTIO is the binary to check (say .build/release/gtio). With --postgres (a server's URL, say from
 scripts/pg-local.sh start), each log goes into a database of its own on that server, made with
-`psql` and dropped after a seed without differences, rather than into an SQLite file. Prints one line per seed; on a difference,
+`psql` and dropped after a seed without differences, rather than into an SQLite file. With
+--console each question goes through the console's own reading of a command line
+(`gtio -c 'looks popular --limit 0 --format csv'`), as the REPL takes it. Prints one line per seed; on a difference,
 the log's path (its folder is kept) and the first rows that differ, and exits 1.
 """
 import argparse
@@ -25,6 +27,7 @@ import math
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -1133,7 +1136,7 @@ def compare(name, mine, theirs):
     return found
 
 
-def run_seed(gtio, seed, count, parts, postgres=None):
+def run_seed(gtio, seed, count, parts, postgres=None, console=False):
     folder = tempfile.mkdtemp(prefix=f"crosscheck-{seed}-")
     found, databases = [], []
     for part in parts:
@@ -1161,8 +1164,11 @@ def run_seed(gtio, seed, count, parts, postgres=None):
         view = View(events, r)
 
         def ask(*words):
-            done = subprocess.run([gtio, *words, *view.options, "--store", store, "--format", "csv"],
-                                  capture_output=True, text=True)
+            command = [*words, *view.options, "--format", "csv"]
+            if console:
+                done = subprocess.run([gtio, "--store", store, "-c", shlex.join(command)], capture_output=True, text=True)
+            else:
+                done = subprocess.run([gtio, *command, "--store", store], capture_output=True, text=True)
             if done.returncode != 0:
                 return [["exit " + str(done.returncode), done.stderr.strip()]]
             return list(csv.reader(io.StringIO(done.stdout)))[1:]
@@ -1184,11 +1190,12 @@ def main():
     parser.add_argument("--events", type=int, default=500)
     parser.add_argument("--only", choices=["models", "insights"])
     parser.add_argument("--postgres", metavar="URL")
+    parser.add_argument("--console", action="store_true")
     arguments = parser.parse_args()
     parts = [arguments.only] if arguments.only else ["models", "insights"]
     failed = False
     for seed in range(arguments.first, (arguments.last or arguments.first + 19) + 1):
-        found = run_seed(arguments.gtio, seed, arguments.events, parts, arguments.postgres)
+        found = run_seed(arguments.gtio, seed, arguments.events, parts, arguments.postgres, arguments.console)
         print(f"seed {seed}: " + ("same" if not found else f"{len(found)} differences"))
         for line in found[:12]:
             print("  " + line)
