@@ -2,8 +2,10 @@
 /// a quote or a line break, quotes doubled.
 ///
 /// Text that a spreadsheet would run as a formula (a leading `=`, `+`, `-`, `@`, tab or carriage
-/// return: OWASP's rule for CSV injection) gets a leading `'` unless `raw`; numbers stay numbers.
-/// Event data is the app's users' text, and these files are opened in spreadsheets.
+/// return: OWASP's rule for CSV injection) gets a leading `'` unless `raw`; numbers stay numbers,
+/// and so does text that is a number (`-1`, a property's value as an insight groups by it),
+/// which a spreadsheet reads as that number, never as a formula. Event data is the app's users'
+/// text, and these files are opened in spreadsheets.
 public enum CSVRenderer {
     public static func render(_ table: ResultTable, raw: Bool = false) -> String {
         var out = ""
@@ -22,9 +24,31 @@ public enum CSVRenderer {
     /// The cell's text, with a `'` before text a spreadsheet would take for a formula.
     static func neutralised(_ cell: Cell) -> String {
         guard case .text(let text) = cell, let first = text.unicodeScalars.first,
-              ["=", "+", "-", "@", "\t", "\r"].contains(first)
+              ["=", "+", "-", "@", "\t", "\r"].contains(first), !isNumber(text)
         else { return cell.plainText }
         return "'" + text
+    }
+
+    /// Whether `text` is a number as JSON writes one (`-12`, `-0.5`, `-1e-07`): nothing else.
+    static func isNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard digits() > 0 else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     /// `text` as a field: quoted when it holds a comma, a quote, CR or LF, its quotes doubled.

@@ -27,18 +27,22 @@ import Testing
     }
 
     /// Text a spreadsheet would run is written with a leading ' (OWASP's rule); numbers, even
-    /// negative ones, stay numbers; `--raw-csv` writes text as it is.
+    /// negative ones, stay numbers, and so does text that is one; `--raw-csv` writes text as it is.
     @Test func csvNeutralisesFormulasInTextButNotNumbers() {
         let formulas = ResultTable(columns: ["text", "n"], rows: [
             [.text("=cmd|' /C calc'!A0"), .integer(-3)],
             [.text("@SUM(1+1)"), .number(-0.5)],
             [.text("+1"), .null],
             [.text("-2"), .null],
+            [.text("-0.5e-3"), .null],
+            [.text("-2-1"), .null],
+            [.text("-"), .null],
+            [.text("-.5"), .null],
             [.text("\tx"), .null],
             [.text("=HYPERLINK(\"http://x\",\"y\")"), .null],
             [.text("a=b"), .null],
         ])
-        #expect(formulas.rendered(as: .csv) == "text,n\r\n'=cmd|' /C calc'!A0,-3\r\n'@SUM(1+1),-0.5\r\n'+1,\r\n'-2,\r\n'\tx,\r\n"
+        #expect(formulas.rendered(as: .csv) == "text,n\r\n'=cmd|' /C calc'!A0,-3\r\n'@SUM(1+1),-0.5\r\n'+1,\r\n-2,\r\n-0.5e-3,\r\n'-2-1,\r\n'-,\r\n'-.5,\r\n'\tx,\r\n"
             + "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",\r\na=b,\r\n")
         #expect(formulas.rendered(as: .csv, rawCSV: true).hasPrefix("text,n\r\n=cmd|' /C calc'!A0,-3\r\n@SUM(1+1),-0.5\r\n"))
     }
