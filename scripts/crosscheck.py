@@ -112,7 +112,7 @@ def model_log(seed, count):
             data = {"item": f"{item}:" + r.choice(posts if item == "post" else reviews),
                     "action": r.choice(["remove", "dismiss"])}
         elif kind == "user.signed_up":
-            data = {"provider": "google", "name": r.choice([user.upper(), "ann", "Ann", "Émile", "bob"])}
+            data = {"provider": "google", "name": r.choice([user.upper(), "ann", "Ann", "Émile", "bob", "@zoe", "=1+1"])}
         elif kind == "user.profile_updated":
             data = {"name": r.choice(["zed", "Ann", "", "ébé"])} if r.random() < 0.8 else {}
         elif kind in ("user.followed", "user.unfollowed", "user.blocked", "user.unblocked"):
@@ -661,7 +661,7 @@ def insight_log(seed, count):
     r = random.Random(seed)
     users = [f"u{i}" for i in range(r.randint(3, 9))]
     devices = [f"d{i}" for i in range(r.randint(2, 6))]
-    screens = ["Home", "Shop", "Look", "Profile", "Outfit Detail", "Outfit, Detail", "Éte", "zoom"]
+    screens = ["Home", "Shop", "Look", "Profile", "Outfit Detail", "Outfit, Detail", "Éte", "zoom", "@Me", "-x"]
     events = []
     clock = 1_335_225_600_000 + r.randint(-3, 3) * DAY
     for index in range(count):
@@ -683,7 +683,7 @@ def insight_log(seed, count):
             if r.random() < 0.5:
                 data["screen"] = r.choice(["9.1", "3.1", ""])
             if r.random() < 0.5:
-                data["props"] = {"tab": r.choice(["a", "b"]), "n": r.choice([1, 2.5, 3.0, True, 1e16, 123456789012345678, 0.1])}
+                data["props"] = {"tab": r.choice(["a", "b"]), "n": r.choice([1, 2.5, 3.0, True, 1e16, 123456789012345678, 0.1, -1, -2.5])}
                 if r.random() < 0.3:
                     data["props"]["tags"] = r.choice([[], ["x"], ["x", "y", "x"], [1, "1"]])
                 if r.random() < 0.2:
@@ -1164,7 +1164,8 @@ def run_seed(gtio, seed, count, parts, postgres=None, console=False):
         view = View(events, r)
 
         def ask(*words):
-            command = [*words, *view.options, "--format", "csv"]
+            # As the text is (--raw-csv): a spreadsheet's guard against formulas is not the rules'.
+            command = [*words, *view.options, "--format", "csv", "--raw-csv"]
             if console:
                 done = subprocess.run([gtio, "--store", store, "-c", shlex.join(command)], capture_output=True, text=True)
             else:
