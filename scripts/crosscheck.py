@@ -1042,7 +1042,8 @@ def check_insights(ask, events, view, r):
     # A window that holds no day of the log is refused (docs/DECISIONS.md): keep one day in.
     first = min(date_of(min(e["at"] for e in in_view.events)) + datetime.timedelta(days=r.randint(0, 2)),
                 date_of(max(e["at"] for e in in_view.events)))
-    last = max(first, date_of(now) - datetime.timedelta(days=r.randint(0, 2)))
+    # Up to two days before now's date, or up to three past it: buckets after now are listed.
+    last = max(first, date_of(now) + datetime.timedelta(days=r.randint(-2, 3)))
     options = ["--from", first.isoformat(), "--to", last.isoformat()]
     wheres = []
     if r.random() < 0.5:
