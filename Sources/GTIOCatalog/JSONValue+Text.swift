@@ -74,6 +74,7 @@ extension JSONValue {
         return text(of: number.value)
     }
 
+    /// A double as a property value reads, by the same rule (a typed column keeps no integer form).
     public static func text(of value: Double) -> String {
         guard value.isFinite, value == value.rounded() else { return String(value) }
         if abs(value) < 0x1p63 { return String(Int64(value)) }

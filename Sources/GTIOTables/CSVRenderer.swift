@@ -29,7 +29,8 @@ public enum CSVRenderer {
         return "'" + text
     }
 
-    /// Whether `text` is a number as JSON writes one (`-12`, `-0.5`, `-1e-07`): nothing else.
+    /// Whether `text` is a plain decimal number (`-12`, `-0.5`, `-1e-07`), which a spreadsheet
+    /// reads as that number.
     static func isNumber(_ text: String) -> Bool {
         var bytes = text.utf8[...]
         func digits() -> Int {
