@@ -594,49 +594,54 @@ def haversine(a, b):
 
 
 def check_models(ask, events, view):
-    """Differences between gtio and this reading of the seeds' read models and the queue."""
+    """Differences between gtio and this reading of the read models, the queue and the anomalies."""
     community = Community()
     for seq, event in enumerate(events, 1):
         if view.includes(event, seq):
             community.apply(event, seq)
     if view.now is not None:
         community.now = view.now
-    looks = []
+    everything = ["--limit", "0"]
+    questions = []  # (name, this reading's rows, gtio's)
     days = sorted(community.day_events)
-    for day in sorted({days[0], days[-1], days[len(days) // 2]} | {days[-1] + datetime.timedelta(days=3)}):
-        looks += compare(f"stats --date {day}", [community.day_row(day)], ask("stats", "--date", day.isoformat()))
+    for day in sorted({days[0], days[len(days) // 2], days[-1], days[-1] + datetime.timedelta(days=3)}):
+        questions.append((f"stats --date {day}", [community.day_row(day)], ask("stats", "--date", day.isoformat())))
     first_day, last_day = date_of(min(e["at"] for e in community.events)), date_of(community.now)
-    looks += compare("funnel", community.onboarding_rows(first_day, last_day),
-                     ask("funnel", "--from", first_day.isoformat(), "--to", last_day.isoformat()))
-    looks += compare("retention", community.retention_rows(first_day, last_day),
-                     ask("retention", "--from", first_day.isoformat(), "--to", last_day.isoformat()))
+    window = ["--from", first_day.isoformat(), "--to", last_day.isoformat()]
+    questions.append(("funnel", community.onboarding_rows(first_day, last_day), ask("funnel", *window)))
+    questions.append(("retention", community.retention_rows(first_day, last_day), ask("retention", *window)))
     by_type = {}
     for kind, _, count in ask("anomalies"):
         by_type[kind] = by_type.get(kind, 0) + int(count)
-    looks += compare("anomalies by type", community.anomaly_rows(), sorted([[k, n] for k, n in by_type.items()]))
+    questions.append(("anomalies by type", community.anomaly_rows(), sorted([k, n] for k, n in by_type.items())))
     for tab in ("popular", "new", "top", "wear-it"):
-        looks += compare(f"looks {tab}", community.look_rows(tab), ask("looks", tab, "--limit", "0"))
-    verdicts = sorted(ask("verdicts", "--limit", "0"), key=lambda row: row[0].encode())
+        questions.append((f"looks {tab}", community.look_rows(tab), ask("looks", tab, *everything)))
+    # No order is asked of `verdicts`: both sides by post.
+    questions.append(("verdicts", community.verdict_rows(),
+                      sorted(ask("verdicts", *everything), key=lambda row: row[0].encode())))
     for user in sorted(community.users)[:4]:
-        looks += compare(f"followers {user}", community.follower_rows(user), ask("followers", user, "--limit", "0"))
-        looks += compare(f"following {user}", community.following_rows(user), ask("following", user, "--limit", "0"))
-        looks += compare(f"suggest {user}", community.suggestion_rows(user, 1, 3), ask("suggest", user, "--page-size", "3"))
-        looks += compare(f"suggest {user} --page 2", community.suggestion_rows(user, 2, 3),
-                         ask("suggest", user, "--page", "2", "--page-size", "3"))
-    return (looks + compare("verdicts", community.verdict_rows(), verdicts)
-            + compare("products", community.product_rows(), ask("products", "--limit", "0"))
-            + compare("places", community.place_rows(), ask("places"))
-            + compare("places --near", community.place_rows((40.71, -74.0), 3.0),
-                      ask("places", "--near", "40.71,-74.0", "--km", "3"))
-            + compare("prices", community.price_rows(), ask("prices"))
-            + compare("prices --by brand", community.price_rows("brand"), ask("prices", "--by", "brand"))
-            + compare("prices --by place", community.price_rows("place"), ask("prices", "--by", "place"))
-            + compare("flaggers", community.flagger_rows(), ask("flaggers", "--limit", "0"))
-            + compare("flags", community.queue_rows(), ask("flags", "--limit", "0"))
-            + compare("flags --reason spam", community.queue_rows(reason="spam"), ask("flags", "--limit", "0", "--reason", "spam"))
-            + compare("flags --reason b;c --min-flaggers 2", community.queue_rows(reason="b;c", at_least=2),
-                      ask("flags", "--limit", "0", "--reason", "b;c", "--min-flaggers", "2"))
-            + compare("flags --author u1", community.queue_rows(author="u1"), ask("flags", "--limit", "0", "--author", "u1")))
+        questions += [
+            (f"followers {user}", community.follower_rows(user), ask("followers", user, *everything)),
+            (f"following {user}", community.following_rows(user), ask("following", user, *everything)),
+            (f"suggest {user}", community.suggestion_rows(user, 1, 3), ask("suggest", user, "--page-size", "3")),
+            (f"suggest {user} --page 2", community.suggestion_rows(user, 2, 3),
+             ask("suggest", user, "--page", "2", "--page-size", "3")),
+        ]
+    questions += [
+        ("products", community.product_rows(), ask("products", *everything)),
+        ("places", community.place_rows(), ask("places")),
+        ("places --near", community.place_rows((40.71, -74.0), 3.0), ask("places", "--near", "40.71,-74.0", "--km", "3")),
+        ("prices", community.price_rows(), ask("prices")),
+        ("prices --by brand", community.price_rows("brand"), ask("prices", "--by", "brand")),
+        ("prices --by place", community.price_rows("place"), ask("prices", "--by", "place")),
+        ("flaggers", community.flagger_rows(), ask("flaggers", *everything)),
+        ("flags", community.queue_rows(), ask("flags", *everything)),
+        ("flags --reason spam", community.queue_rows(reason="spam"), ask("flags", *everything, "--reason", "spam")),
+        ("flags --reason b;c --min-flaggers 2", community.queue_rows(reason="b;c", at_least=2),
+         ask("flags", *everything, "--reason", "b;c", "--min-flaggers", "2")),
+        ("flags --author u1", community.queue_rows(author="u1"), ask("flags", *everything, "--author", "u1")),
+    ]
+    return [difference for (name, mine, theirs) in questions for difference in compare(name, mine, theirs)]
 
 
 # MARK: - Insights
