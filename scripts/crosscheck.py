@@ -1109,9 +1109,16 @@ class View:
         if pick < 0.3:
             self.through = r.randint(len(events) // 3, len(events))
             self.options = ["--at-seq", str(self.through)]
-        elif pick < 0.6:
+        elif pick < 0.5:
             self.at_most = self.now = r.choice(events)["at"] + r.choice([0, 1, -1])
             self.options = ["--as-of", iso(self.at_most)]
+        elif pick < 0.6:
+            # A bare date is the end of that UTC day.
+            day = date_of(r.choice(events)["at"])
+            self.at_most = self.now = window_of(day, day)[1]
+            self.options = ["--as-of", day.isoformat()]
+        if not any(self.includes(event, seq) for seq, event in enumerate(events, 1)):
+            self.options, self.now, self.at_most, self.through = [], None, None, None
 
     def includes(self, event, seq):
         return (self.through is None or seq <= self.through) and (self.at_most is None or event["at"] <= self.at_most)
