@@ -27,8 +27,9 @@ public enum ReadModelTables {
                 ("lat", .real), ("lon", .real), ("author_private", .integer),
             ], keyCount: 1, indexes: [
                 // Covers the walks of `looks new` and `looks popular`, newest first, and which
-                // posts they may rank: a page is read without a visit to its posts' rows.
-                ["author"], ["created", "state", "hidden", "author_private", "points", "author", "hearts", "wear_it", "change_it", "reviews"],
+                // posts they may rank: a page is read without a visit to its posts' rows. `post`
+                // is named for PostgreSQL, whose indexes do not carry the key as SQLite's do.
+                ["author"], ["created", "state", "hidden", "author_private", "points", "author", "hearts", "wear_it", "change_it", "reviews", "post"],
                 ["points", "post"],
                 // Most posts have no product and no place, and nothing looks for those through
                 // these two: left out, the indexes cost a rebuild and each new post less.
