@@ -10,31 +10,23 @@ import Testing
     /// Runs the crosscheck on one seed's logs of 500 events (~60 commands of the debug binary),
     /// enough for every table to have rows worth comparing: seed 3's onboarding funnel has rates
     /// that are not round.
-    func crosscheck(seed: Int, _ options: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, GTIOBinary.path, String(seed), String(seed), "--events", "500"] + options
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+    func crosscheck(seed: Int, _ options: [String]) throws -> GTIOBinary.Output {
+        try GTIOBinary.run(
+            executable: "/usr/bin/env",
+            ["python3", Self.script, GTIOBinary.path, String(seed), String(seed), "--events", "500"] + options)
     }
 
     @Test(arguments: StoreBackend.all)
     func aSecondReadingOfTheRulesGivesTheSameAnswers(backend: StoreBackend) throws {
         let options = backend.name == "PostgreSQL" ? ["--postgres", StoreBackend.postgresServer ?? ""] : []
         let result = try crosscheck(seed: 3, options)
-        #expect(result.status == 0, "\(result.output)")
-        #expect(result.output == "seed 3: same\n")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout == "seed 3: same\n")
     }
 
     @Test func theConsolesCommandLinesGiveTheSameAnswers() throws {
         let result = try crosscheck(seed: 4, ["--console"])
-        #expect(result.status == 0, "\(result.output)")
-        #expect(result.output == "seed 4: same\n")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout == "seed 4: same\n")
     }
 }

@@ -27,8 +27,18 @@ public enum GTIOBinary {
         _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
         directory: String? = nil
     ) throws -> Output {
+        try run(executable: path, arguments, input: input, environment: environment, directory: directory)
+    }
+
+    /// Runs another program as `run` runs `gtio` (a script that drives it, say): `GTIO_STORE`
+    /// unset, the two outputs read apart.
+    @discardableResult
+    public static func run(
+        executable: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+        directory: String? = nil
+    ) throws -> Output {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["GTIO_STORE"] = nil
