@@ -66,7 +66,8 @@ extension AnswerTable {
         return (table, posts)
     }
 
-    /// One day's engagement (`figures`) with the moderation desk as of the models' "now": one row.
+    /// One day's engagement (`figures`) and quick-add acceptance, with the moderation desk as of
+    /// the models' "now": one row.
     public static func stats(_ figures: EngagementDay, in models: StoredReadModels) throws -> ResultTable {
         let engagement = engagement([figures])
         var columns = engagement.columns
@@ -76,6 +77,10 @@ extension AnswerTable {
             queue: queue.items, hidden: queue.hidden, decisions: decided.count, removed: decided.removed,
             dismissed: decided.dismissed, medianWait: decided.medianWait, p90Wait: decided.p90Wait,
             byModerator: decided.byModerator.map { (moderator: $0.0, decisions: $0.1) })
+        // Quick-add acceptance of the pairs first shown on the day, followed at any time up to "now".
+        let acceptance = try models.quickAddAcceptance(shownOn: figures.day...figures.day)
+        columns += ["quickadd_shown", "quickadd_accepted", "quickadd_acceptance"]
+        row += [.integer(Int64(acceptance.shown)), .integer(Int64(acceptance.accepted)), Cell(acceptance.rate)]
         columns += ["queue", "queue_hidden", "decisions", "decision_median_h", "decision_p90_h"]
         row += [.integer(Int64(desk.queue)), .integer(Int64(desk.hidden)), .integer(Int64(desk.decisions)),
                 Cell(desk.medianHours), Cell(desk.p90Hours)]

@@ -70,7 +70,32 @@ private let community = [
         #expect(json["signups_google"] as? Int == 1)
         #expect(json["votes"] as? Int == 2)
         #expect(json["wau"] as? Int == 3)
+        #expect(json["quickadd_shown"] as? Int == 0)
+        #expect(json["quickadd_acceptance"] is NSNull)
         #expect(try gtio("stats --date 2012-02-30").status == 2)
+    }
+
+    @Test func statsCountTheQuickAddPairsFirstShownOnTheDayAndAcceptedSince() throws {
+        let quickAdd = [
+            #"{"id":"q1","type":"quickadd.shown","at":"2012-04-23T05:00:00Z","user":"bob","data":{"suggested":["ann","cy","dee"]}}"#,
+            #"{"id":"q2","type":"quickadd.shown","at":"2012-04-24T05:00:00Z","user":"bob","data":{"suggested":["cy","eve"]}}"#,
+            #"{"id":"q3","type":"user.followed","at":"2012-04-24T06:00:00Z","user":"bob","data":{"target":"cy","via":"quickadd"}}"#,
+            #"{"id":"q4","type":"user.followed","at":"2012-04-24T06:01:00Z","user":"bob","data":{"target":"dee","via":"profile"}}"#,
+        ].joined(separator: "\n") + "\n"
+        _ = try GTIOBinary.run(["ingest", folder.write("quickadd.jsonl", quickAdd), "--store", store])
+        let columns = "quickadd_shown,quickadd_accepted,quickadd_acceptance"
+        func figures(_ date: String) throws -> String {
+            let lines = try gtio("stats --date \(date) --format csv").stdout.split(separator: "\r\n")
+            let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
+            let row = lines[1].split(separator: ",", omittingEmptySubsequences: false)
+            let start = try #require(header.firstIndex(of: "quickadd_shown"))
+            return (header[start..<start + 3] + row[start..<start + 3]).joined(separator: ",")
+        }
+        // bob was shown ann, cy and dee on the 23rd and took cy through quick-add the next day;
+        // cy shown again on the 24th is not a new pair, eve is.
+        #expect(try figures("2012-04-23") == "\(columns),3,1,0.3333333333333333")
+        #expect(try figures("2012-04-24") == "\(columns),1,0,0.0")
+        #expect(try figures("2012-04-25") == "\(columns),0,0,")
     }
 
     @Test func queriesBuildTheTablesAndRebuildCheckFindsTampering() throws {
