@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A second, independent reading of the rules, held against gtio's answers on random small logs.
 
-The read models (looks, verdicts, followers and following, suggestions, products, places, prices,
-flaggers, the moderation queue; docs/EVENTS.md) and the insights (trend, breakdown, funnel, retention, paths; docs/INSIGHTS.md)
+The read models (looks, verdicts and `verdict P`, followers and following, suggestions, products
+and `product ID`, places, prices, flaggers, the moderation queue and the decisions, a day's
+`stats` with its quick-add acceptance, the funnel, retention and anomalies; docs/EVENTS.md) and the insights (trend, breakdown, funnel, retention, paths; docs/INSIGHTS.md)
 are computed here again, in plain Python straight from the events, and compared with what
 `gtio … --format csv` prints for the same log, in the latest view and in random `--as-of` and
 `--at-seq` views. The logs are made to hit the rules' corners: a few ids each, so that posts are
 deleted, flagged, decided and reused; times that go back; empty names and brands; lists with
-repeats.
+repeats; suggestions shown twice or to the viewer themself.
 
 Usage:
   scripts/crosscheck.py GTIO [FIRST_SEED [LAST_SEED]] [--events N] [--only models|insights] [--postgres URL] [--console]
@@ -68,7 +69,7 @@ def model_log(seed, count):
              "user.privacy_changed": 2, "moderation.resolved": 5, "user.signed_up": 1, "user.followed": 14,
              "user.unfollowed": 2, "follow.approved": 3, "follow.declined": 1, "user.blocked": 1, "user.unblocked": 1,
              "user.profile_updated": 1, "post.shared": 2, "invite.sent": 1, "app.opened": 6,
-             "user.profile_completed": 3}
+             "user.profile_completed": 3, "quickadd.shown": 3, "review.agreed": 2}
     events = []
     for index in range(count):
         kind = r.choices(list(kinds), list(kinds.values()))[0]
@@ -99,8 +100,11 @@ def model_log(seed, count):
                 data["reason"] = r.choice(["spam", "nudity", "", "Spam", "b;c"])
         elif kind == "review.added":
             data = {"review": r.choice(reviews), "post": r.choice(posts), "text": "nice"}
-        elif kind in ("review.flagged", "review.removed"):
+        elif kind in ("review.flagged", "review.removed", "review.agreed"):
             data = {"review": r.choice(reviews)}
+        elif kind == "quickadd.shown":
+            # Now and then the viewer among them, or a user twice.
+            data = {"suggested": r.sample(users, r.randint(1, min(4, len(users)))) + ([r.choice(users)] if r.random() < 0.2 else [])}
         elif kind in ("product.hearted", "product.unhearted", "shopping_list.added", "shopping_list.removed"):
             data = {"product": r.choice(products)}
         elif kind == "product.suggested":
@@ -111,6 +115,8 @@ def model_log(seed, count):
             item = r.choice(["post", "review"])
             data = {"item": f"{item}:" + r.choice(posts if item == "post" else reviews),
                     "action": r.choice(["remove", "dismiss"])}
+            if r.random() < 0.3:
+                data["note"] = r.choice(["spam, clearly", "", "=ok", "fine\nreally"])
         elif kind == "user.signed_up":
             data = {"provider": "google", "name": r.choice([user.upper(), "ann", "Ann", "Émile", "bob", "@zoe", "=1+1"])}
         elif kind == "user.profile_updated":
@@ -162,6 +168,9 @@ class Community:
         self.signups = {}      # user -> (day, provider) of the first sign-up
         self.actions = {}      # (day, action) -> count
         self.events = []       # in view, in seq order
+        self.decisions = []    # the decisions applied: the rows of `decisions`
+        self.shown = {}        # (viewer, suggested user) -> the day the pair was first shown
+        self.accepted = set()  # shown pairs then followed with via: quickadd
         self.first_signup = {}
         self.ignored = {}      # type -> valid events the rules ignored
         self.now = None
@@ -239,6 +248,18 @@ class Community:
                 self.edges[(user, target)] = "requested" if self.private.get(target, False) else "following"
             else:
                 self.ignore(kind)
+            # Accepted when shown before (in seq) and the follow leaves an edge, new or not.
+            if data.get("via") == "quickadd" and (user, target) in self.shown and (user, target) in self.edges:
+                self.accepted.add((user, target))
+        elif kind == "quickadd.shown":
+            for suggested in data["suggested"]:
+                self.shown.setdefault((user, suggested), day)
+        elif kind == "review.agreed":
+            review = self.live_review(data["review"])
+            if not review or review["author"] == user or user in review["agreers"]:
+                self.ignore(kind)
+            else:
+                review["agreers"].add(user)
         elif kind == "user.unfollowed":
             self.users.add(data["target"])
             if self.edges.pop((user, data["target"]), None) is None:
@@ -309,7 +330,7 @@ class Community:
         elif kind == "review.added":
             if self.live_post(data["post"]) and data["review"] not in self.reviews:
                 self.count(at, "reviews")
-                self.reviews[data["review"]] = {"author": user, "post": data["post"], "removed": False}
+                self.reviews[data["review"]] = {"author": user, "post": data["post"], "removed": False, "agreers": set()}
             else:
                 self.ignore(kind)
         elif kind == "review.flagged":
@@ -339,6 +360,9 @@ class Community:
             flaggers = self.open_flags.get(item)
             if not flaggers:
                 return self.ignore(kind)
+            first = min(flaggers.values(), key=lambda flag: (flag[0], flag[1]))[0]
+            self.decisions.append([seq, iso(at), item, data["action"], user, len(flaggers), iso(first),
+                                   max(0, at - first) / 3_600_000, data.get("note", "")])
             credited = self.upheld if data["action"] == "remove" else self.dismissed
             for flagger in flaggers:
                 credited.setdefault(flagger, set()).add(item)
@@ -402,7 +426,14 @@ class Community:
                 + [signups.count(p) for p in ("facebook", "aol", "google", "twitter", "yahoo")]
                 + [self.actions.get((day, a), 0) for a in ("posts", "hearts", "votes", "reviews", "flags", "shares",
                                                             "invites", "suggestions")]
-                + [self.day_events.get(day, 0)])
+                + [self.day_events.get(day, 0)]
+                + self.acceptance_cells(day))
+
+    def acceptance_cells(self, day):
+        """Quick-add pairs first shown on `day`, those accepted since, and the ratio (empty: none shown)."""
+        shown = [pair for pair, first in self.shown.items() if first == day]
+        accepted = sum(pair in self.accepted for pair in shown)
+        return [len(shown), accepted, accepted / len(shown) if shown else ""]
 
     def onboarding_rows(self, first_day, last_day):
         """The onboarding funnel of the devices whose first `app.opened` falls in the days given."""
@@ -627,7 +658,17 @@ def check_models(ask, events, view):
             (f"suggest {user} --page 2", community.suggestion_rows(user, 2, 3),
              ask("suggest", user, "--page", "2", "--page-size", "3")),
         ]
+    verdicts = {row[0]: row for row in community.verdict_rows()}
+    for post in sorted(community.posts)[:3]:
+        # A post without a counted vote, deleted or removed, has no row (EVENTS.md: verdicts).
+        questions.append((f"verdict {post}", [verdicts[post]] if post in verdicts else [], ask("verdict", post)))
+    products = {row[1]: row for row in community.product_rows()}
+    for product in sorted(community.products)[:3]:
+        # Ranked among `products`, or all zeros and no rank when nothing counts now.
+        card = products.get(product, ["", product, 0, 0, 0, 0, ""])
+        questions.append((f"product {product}", [card], ask("product", product)))
     questions += [
+        ("decisions", community.decisions, ask("decisions", *everything)),
         ("products", community.product_rows(), ask("products", *everything)),
         ("places", community.place_rows(), ask("places")),
         ("places --near", community.place_rows((40.71, -74.0), 3.0), ask("places", "--near", "40.71,-74.0", "--km", "3")),
@@ -1136,6 +1177,32 @@ def same(mine, theirs):
         return str(mine) == str(theirs)
 
 
+def json_differences(name, table, done):
+    """Where the JSON of an answer says other than its CSV: the same keys in the header's order, a
+    number for a number, null or "" for an empty cell, true or false for a flag."""
+    if done.returncode != 0:
+        return [f"{name} --format json: exit {done.returncode}, {done.stderr.strip()}"]
+    rows = json.loads(done.stdout)
+    if not isinstance(rows, list):
+        rows = [rows]
+    found = []
+    if len(rows) != len(table) - 1:
+        found.append(f"{name}: {len(table) - 1} CSV rows, {len(rows)} JSON objects")
+    for number, (row, cells) in enumerate(zip(rows, table[1:]), 1):
+        if list(row) != table[0]:
+            found.append(f"{name} --format json, row {number}: keys {list(row)}, CSV header {table[0]}")
+            break
+        for key, value, cell in zip(table[0], row.values(), cells):
+            agrees = (cell == "" and value in (None, "")) if value is None or cell == "" else \
+                cell == ("true" if value else "false") if isinstance(value, bool) else \
+                same(value, cell) if isinstance(value, (int, float)) and not isinstance(value, bool) else \
+                isinstance(value, str) and value == cell
+            if not agrees:
+                found.append(f"{name} --format json, row {number}, {key}: JSON {value!r}, CSV {cell!r}")
+                return found
+    return found
+
+
 def compare(name, mine, theirs):
     """The rows that differ; gtio's columns past the contract's (the queue's extras) are not compared."""
     found = []
@@ -1175,19 +1242,27 @@ def run_seed(gtio, seed, count, parts, postgres=None, console=False):
                     file.write(json.dumps({**event, "at": iso(event["at"])}, ensure_ascii=False) + "\n")
             subprocess.run([gtio, "ingest", chunk, "--store", store, "--quiet"], check=True, capture_output=True)
         view = View(events, r)
+        # In one seed of four every answer is also asked as JSON, which must say what the CSV says.
+        with_json, formats_differ = r.random() < 0.25, []
+
+        def run(words, output):
+            command = [*words, *view.options, "--format", output] + (["--raw-csv"] if output == "csv" else [])
+            if console:
+                return subprocess.run([gtio, "--store", store, "-c", shlex.join(command)], capture_output=True, text=True)
+            return subprocess.run([gtio, *command, "--store", store], capture_output=True, text=True)
 
         def ask(*words):
             # As the text is (--raw-csv): a spreadsheet's guard against formulas is not the rules'.
-            command = [*words, *view.options, "--format", "csv", "--raw-csv"]
-            if console:
-                done = subprocess.run([gtio, "--store", store, "-c", shlex.join(command)], capture_output=True, text=True)
-            else:
-                done = subprocess.run([gtio, *command, "--store", store], capture_output=True, text=True)
+            done = run(words, "csv")
             if done.returncode != 0:
                 return [["exit " + str(done.returncode), done.stderr.strip()]]
-            return list(csv.reader(io.StringIO(done.stdout)))[1:]
+            table = list(csv.reader(io.StringIO(done.stdout)))
+            if with_json:
+                formats_differ.extend(json_differences(" ".join(words), table, run(words, "json")))
+            return table[1:]
 
         differences = check_models(ask, events, view) if part == "models" else check_insights(ask, events, view, r)
+        differences += formats_differ
         found += [f"{part} ({path}{', ' + ' '.join(view.options) if view.options else ''}): {line}" for line in differences]
     if not found:
         shutil.rmtree(folder)
