@@ -51,16 +51,14 @@ public struct ChangeSet: Sendable {
     }
 
     /// The days whose `rm_days` rows must be rewritten now that the log spans `range`,
-    /// ascending: each day whose own figures or whose WAU or MAU changed, and the days `range`
-    /// gained.
+    /// ascending: each day whose own figures or whose WAU or MAU changed, and the days after
+    /// the log's former last one that its users' months still reach (they move from
+    /// `rm_days_after` into the span). A day the span gained without either has no row.
     public func dayRows(within range: ClosedRange<Int64>) -> [Int64] {
         var rows = days.filter(range.contains)
         for moved in windowDays where moved.overlaps(range) { rows.formUnion(moved.clamped(to: range)) }
-        if let before = daysBefore {
-            if range.lowerBound < before.lowerBound { rows.formUnion(range.lowerBound..<before.lowerBound) }
-            if range.upperBound > before.upperBound { rows.formUnion(before.upperBound + 1...range.upperBound) }
-        } else {
-            rows.formUnion(range)
+        if let before = daysBefore, range.upperBound > before.upperBound {
+            rows.formUnion(before.upperBound + 1...min(range.upperBound, before.upperBound + ActiveWindows.month - 1))
         }
         return rows.sorted()
     }

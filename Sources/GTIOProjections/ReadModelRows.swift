@@ -204,11 +204,13 @@ extension ReadModels {
         row.append(tally.dismissed)
     }
 
-    /// The `rm_days` row of `day`: every day from the log's first to its last has one, days
-    /// without events included, as their WAU and MAU still count the days before them.
+    /// The `rm_days` row of `day`, a day of the log's span with events, or whose WAU and MAU
+    /// count users active before it. Any other day's figures are all 0 and it has no row: one
+    /// event dated centuries away must not fill the table with the days between.
     func dayRow(_ day: Int64, into row: inout some RowSink) -> Bool {
         guard let days = dayRange, days.contains(day) else { return false }
         let figures = engagement(on: day)
+        guard figures.events > 0 || figures.mau > 0 else { return false }
         row.append(figures.date)
         row.append(figures.dau)
         row.append(figures.wau)
@@ -292,7 +294,17 @@ extension ReadModels {
     /// The log's first to last UTC day with events, nil for an empty log.
     var dayRange: ClosedRange<Int64>? { state.dayRange }
 
-    var allDays: [Int64] { dayRange.map(Array.init) ?? [] }
+    /// The days that may have an `rm_days` row, ascending: those with events and the month
+    /// after each (a MAU counts 30 days), within the log's span.
+    var daysWithRows: [Int64] {
+        guard let range = dayRange else { return [] }
+        var days: [Int64] = []
+        for day in state.eventsByDay.keys.sorted() {
+            let first = max(day, (days.last ?? .min) + 1), last = min(day + ActiveWindows.month - 1, range.upperBound)
+            if first <= last { days.append(contentsOf: first...last) }
+        }
+        return days
+    }
 
     // MARK: Rows by key, as values
 

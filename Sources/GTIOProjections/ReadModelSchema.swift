@@ -5,9 +5,9 @@ import GTIOStore
 /// so a changed definition is migrated by dropping them all and rebuilding from the log.
 public enum ReadModelSchema {
     /// Bumped whenever a table's columns, keys or indexes change, or the rows a rule writes
-    /// into it (19: the index of the looks' walk carries the post, so that PostgreSQL reads a
-    /// page from the index alone), so that every store's tables are rebuilt by the new rules.
-    public static let version: Int64 = 19
+    /// into it (20: `rm_days` keeps no row for a quiet day, one with no event and nobody active
+    /// in the month before), so that every store's tables are rebuilt by the new rules.
+    public static let version: Int64 = 20
 
     static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)
 

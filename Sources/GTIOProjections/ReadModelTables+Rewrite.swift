@@ -130,7 +130,7 @@ extension ReadModelTables {
         case .engagement:
             var days = packed("rm_days", capacity: state.eventsByDay.count)
             var signups = packed("rm_signups"), anomalies = packed("rm_anomaly_days"), after = packed("rm_days_after")
-            for day in models.allDays {
+            for day in models.daysWithRows {
                 _ = models.dayRow(day, into: &days)
                 models.signupRows(day, into: &signups)
                 models.anomalyRows(on: day, into: &anomalies)

@@ -118,11 +118,39 @@ import Testing
         // The changed days, and the windows moved (merged where they meet), cut at the log's last day.
         #expect(changes.windowDays == [150...185, 195...224])
         #expect(changes.dayRows(within: 100...200) == Array(150...185) + [190] + Array(195...200))
-        // A day before the log's first day, and a last day moved weeks on: the days between are
-        // new rows, and 100…149 stay as they were.
+        // A day before the log's first day, and a last day moved weeks on: the month after the
+        // former last day moves from rm_days_after into the span (201…229); the other days
+        // gained had no event and nobody active in the month before, so they get no row.
         changes.touch(day: 40)
-        #expect(changes.dayRows(within: 40...260) == Array(40...99) + Array(150...185) + [190] + Array(195...260))
-        #expect(ChangeSet(decisions: 0, daysBefore: nil).dayRows(within: 5...7) == [5, 6, 7])
+        #expect(changes.dayRows(within: 40...260) == [40] + Array(150...185) + [190] + Array(195...229))
+        #expect(ChangeSet(decisions: 0, daysBefore: nil).dayRows(within: 5...7) == [])
+    }
+
+    /// One event dated far from the others (a phone's clock years off; the contract allows any
+    /// year from 0001 to 9999) must not give `rm_days` a row for every day between: only days
+    /// with events and the month after each have one, whether written by catch-ups or by a
+    /// rebuild.
+    @Test func aDayFarFromTheOthersAddsItsOwnRowsNotTheDaysBetween() throws {
+        let lines = [
+            ("a", "2012-04-23T10:00:00Z"), ("b", "2012-04-24T10:00:00Z"), ("a", "2099-12-31T23:00:00Z"),
+            ("c", "2012-06-15T10:00:00Z"), ("b", "1970-01-01T00:00:00Z"),
+        ]
+        let events = lines.enumerated().map { index, line in
+            let json = #"{"id":"e\#(index)","type":"track","at":"\#(line.1)","user":"\#(line.0)","data":{"name":"Feed"}}"#
+            guard case .success(let event) = EventValidator.validate(json) else { fatalError(json) }
+            return event
+        }
+        for seed in UInt64(1)...2 { expectOneLiveInstanceExact(events, seed: seed) { $0.below(3) } }
+        let models = LogView.latest.readModels(from: events.enumerated().map { LogRecord(seq: Int64($0.offset + 1), $0.element) })
+        let days = try #require(tables(models)["rm_days"]).map { $0[0].string ?? "" }
+        // Each day with events and the 29 after it, within the log's span: of 47,482 days.
+        #expect(days.count == 30 + 31 + 30 + 1)
+        #expect(days.first == "1970-01-01")
+        #expect(days.contains("2012-05-23") && !days.contains("2012-05-24"))
+        #expect(days.last == "2099-12-31")
+        let stored = try models.stored()
+        #expect(try stored.engagement(on: Timestamp(date: "2012-06-01")!.day) == .quiet(Timestamp(date: "2012-06-01")!.day))
+        #expect(try stored.engagement(on: Timestamp(date: "2012-05-20")!.day).mau == 2)
     }
 
     /// Two writers of one store (a server and an ingest, say), each catching up when it appends:
