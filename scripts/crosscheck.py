@@ -289,7 +289,8 @@ class Community:
                 return self.ignore(kind)
             self.blocks.discard((user, data["target"]))
         elif kind == "post.created":
-            if "product" in data:
+            # One that reuses a post's id is ignored whole: it names no product (docs/DECISIONS.md).
+            if "product" in data and data["post"] not in self.posts:
                 self.products.add(data["product"])
             if data["post"] not in self.posts:
                 self.count(at, "posts")

@@ -50,7 +50,7 @@ public enum AnswerTable {
 
     public static func products(_ products: [ProductLine]) -> ResultTable {
         ResultTable(columns: productColumns, rows: products.map { line in
-            [.integer(Int64(line.rank)), .text(line.product), .integer(Int64(line.hearts)), .integer(Int64(line.lists)),
+            [Cell(line.rank.map(Int64.init)), .text(line.product), .integer(Int64(line.hearts)), .integer(Int64(line.lists)),
              .integer(Int64(line.suggestions)), .integer(Int64(line.posts)), line.price.map(amount) ?? .null]
         })
     }

@@ -3,7 +3,9 @@ import GTIOStore
 
 /// One product as `products` ranks it.
 public struct ProductLine: Sendable, Equatable {
-    public var rank: Int
+    /// Its place in `products`; nil for a product named once that nothing counts for now, which
+    /// `products` leaves out (a card still shows it).
+    public var rank: Int?
     public var product: String
     public var hearts: Int
     public var lists: Int
@@ -71,17 +73,18 @@ extension StoredReadModels {
                     seq: row[4].int64 ?? 0, life: CommunityState.Life(column: row[5].string ?? ""), price: row[6].double,
                     verdict: row[7].int64 == nil ? nil : VoteVerdict(post: row[0].string ?? "", wearIt: row[7].int, changeIt: row[8].int))
             }
-            // Its rank among all products, as `products` would give it.
-            let rank = try tables.row("""
+            // Its rank among all products, as `products` would give it: none when it has no row there.
+            let counted = row[1].int + row[2].int + row[3].int + row[4].int > 0
+            let rank = try !counted ? nil : tables.row("""
                 SELECT COUNT(*) + 1 FROM rm_products WHERE hearts + lists + suggestions + posts > 0
                 AND (hearts > ?1 OR (hearts = ?1 AND (lists > ?2 OR (lists = ?2 AND (suggestions > ?3
                      OR (suggestions = ?3 AND product < ?4))))))
-                """, [row[1], row[2], row[3], row[0]])?[0].int ?? 0
+                """, [row[1], row[2], row[3], row[0]])?[0].int
             return ProductCard(line: Self.productLine(row, rank: rank), channels: channels, posts: posts)
         }
     }
 
-    private static func productLine(_ row: [StoreValue], rank: Int) -> ProductLine {
+    private static func productLine(_ row: [StoreValue], rank: Int?) -> ProductLine {
         ProductLine(rank: rank, product: row[0].string ?? "", hearts: row[1].int, lists: row[2].int, suggestions: row[3].int,
                     posts: row[4].int, price: row[5].double)
     }

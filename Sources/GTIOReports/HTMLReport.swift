@@ -195,7 +195,7 @@ struct HTMLReport {
                             data: HTML.table(["channel", "suggestions"], channels.map { [$0.channel, ReportText.grouped($0.count)] }, numeric: [1]))
         guard !report.products.isEmpty else { return section("Products", "<p>No product has a heart, a list entry, a suggestion or a post yet.</p>\n" + figure) }
         let table = HTML.table(["rank", "product", "hearts", "on lists", "suggestions", "posts", "price"], report.products.map {
-            [String($0.rank), $0.product, ReportText.grouped($0.hearts), ReportText.grouped($0.lists), ReportText.grouped($0.suggestions),
+            [$0.rank.map(String.init) ?? "", $0.product, ReportText.grouped($0.hearts), ReportText.grouped($0.lists), ReportText.grouped($0.suggestions),
              ReportText.grouped($0.posts), $0.price.map { AnswerTable.amount($0).plainText } ?? ""]
         }, numeric: [0, 2, 3, 4, 5, 6], caption: "Most hearted products at the end of the day (hearts, then shopping lists, then suggestions)")
         return section("Products", table + figure)

@@ -19,8 +19,10 @@ import Testing
         #expect(lines[0].hearts == 1 && lines[0].lists == 1 && lines[0].suggestions == 0)
         #expect(models.state.anomalies[.init(type: .productHearted, anomaly: .repeated)] == 1)
         #expect(models.state.anomalies[.init(type: .productUnhearted, anomaly: .notInSet)] == 1)
-        // pr2 is known (its card answers) but has nothing: not listed.
+        // pr2 is known (its card answers) but has nothing: not listed, so it has no rank.
         #expect(try models.stored().productCard("pr2")?.line.lists == 0)
+        #expect(try models.stored().productCard("pr2")?.line.rank == nil)
+        #expect(try models.stored().productCard("pr1")?.line.rank == 1)
         #expect(try models.stored().productCard("nope") == nil)
     }
 
