@@ -84,6 +84,9 @@ import Yams
         let item = try #require(flagged.first?["item"] as? String), version = try #require(flagged.first?["version"] as? Int)
 
         let server = try ServerProcess(store: store, folder: folder.path)
+        // Listening comes before the read models are loaded: /ready says 503 until then, on a
+        // busy machine long enough for the walk below to reach it.
+        #expect(try await server.becomesReady(within: 30))
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         var checked = 0
         for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
