@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A second, independent reading of the rules, held against gtio's answers on random small logs.
 
-The read models (looks, verdicts and `verdict P`, followers and following, suggestions, products
+The read models (looks and `post P`, verdicts and `verdict P`, followers and following, suggestions, products
 and `product ID`, places, prices, flaggers, the moderation queue and the decisions, a day's
 `stats` with its quick-add acceptance, the funnel, retention and anomalies; docs/EVENTS.md) and the insights (trend, breakdown, funnel, retention, paths; docs/INSIGHTS.md)
 are computed here again, in plain Python straight from the events, and compared with what
@@ -520,6 +520,21 @@ class Community:
         return [[rank + 1, post_id, post["author"], points, len(post["hearts"]), len(post["voters"]),
                  self.live_review_count(post_id), score] for rank, (post, post_id, points, score) in enumerate(rows)]
 
+    def post_row(self, post_id):
+        """`post P` of a live post: its figures, flags, place in popular, and what it was created with
+        (the price as sent, an outfit's too; its distinct brands by code point, as the card lists them)."""
+        post = self.posts[post_id]
+        w, c = post["wear_it"], post["change_it"]
+        label = "no votes" if w + c == 0 else "pending" if w + c < 5 else "wear it" if w > c else "change it" if c > w else "split"
+        flaggers = len(self.open_flags.get("post:" + post_id, {}))
+        ranks = {row[1]: row[0] for row in self.look_rows("popular")}
+        place = post["location"] or {}
+        return [post_id, post["author"], post["kind"], iso(post["created"]), "live", self.points(post_id),
+                len(post["hearts"]), w, c, self.live_review_count(post_id), label, flaggers,
+                "true" if flaggers >= 3 else "false", ranks.get(post_id, ""), post["product"] or "", post["price"],
+                place.get("name"), place.get("lat"), place.get("lon"),
+                ";".join(sorted(set(post["brands"]), key=lambda brand: brand.encode()))]
+
     def verdict_rows(self):
         rows = []
         for post_id, post in self.posts.items():
@@ -663,6 +678,8 @@ def check_models(ask, events, view):
     for post in sorted(community.posts)[:3]:
         # A post without a counted vote, deleted or removed, has no row (EVENTS.md: verdicts).
         questions.append((f"verdict {post}", [verdicts[post]] if post in verdicts else [], ask("verdict", post)))
+    for post in sorted(p for p in community.posts if community.live_post(p))[:3]:
+        questions.append((f"post {post}", [community.post_row(post)], ask("post", post)))
     products = {row[1]: row for row in community.product_rows()}
     for product in sorted(community.products)[:3]:
         # Ranked among `products`, or all zeros and no rank when nothing counts now.
