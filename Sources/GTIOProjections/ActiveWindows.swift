@@ -9,10 +9,11 @@ struct ActiveWindows: Sendable {
     static let week: Int64 = 7
     static let month: Int64 = 30
 
-    /// The day of index 0 in `wau` and `mau`.
-    private var firstDay: Int64 = 0
-    private var wau: [Int32] = []
-    private var mau: [Int32] = []
+    /// The WAU, then the MAU, of the 64 days of each span (`day >> 6`) that someone's window
+    /// reaches. Spans rather than one array from the first day to the last, so that one event
+    /// dated centuries away costs its own spans, not the days between.
+    private var spans: [Int64: [Int32]] = [:]
+    private static let quiet = [Int32](repeating: 0, count: 128)
 
     /// Adds a user newly active on `day`, whose nearest other active days within a month are
     /// `before` and `after` (nil when none); returns the days whose WAU or MAU rose, if any.
@@ -20,19 +21,18 @@ struct ActiveWindows: Sendable {
         let week = Self.uncovered(day, before, after, width: Self.week)
         let month = Self.uncovered(day, before, after, width: Self.month)
         guard week != nil || month != nil else { return nil }
-        makeRoom(for: day...(day + Self.month - 1))
-        if let week { for index in indices(week) { wau[index] += 1 } }
-        if let month { for index in indices(month) { mau[index] += 1 } }
+        if let week { raise(week, at: 0) }
+        if let month { raise(month, at: 64) }
         let lower = min(week?.lowerBound ?? .max, month?.lowerBound ?? .max)
         let upper = max(week?.upperBound ?? .min, month?.upperBound ?? .min)
         return lower...upper
     }
 
-    /// The WAU and MAU of `day`: 0 and 0 before any activity.
+    /// The WAU and MAU of `day`: 0 and 0 where nobody's window reaches.
     func figures(on day: Int64) -> (wau: Int, mau: Int) {
-        let index = day - firstDay
-        guard index >= 0, index < wau.count else { return (0, 0) }
-        return (Int(wau[Int(index)]), Int(mau[Int(index)]))
+        guard let counts = spans[day >> 6] else { return (0, 0) }
+        let index = Int(day & 63)
+        return (Int(counts[index]), Int(counts[64 + index]))
     }
 
     /// The days of the window of `width` days from `day` that the user's active days `before`
@@ -43,55 +43,42 @@ struct ActiveWindows: Sendable {
         return first <= last ? first...last : nil
     }
 
-    private func indices(_ days: ClosedRange<Int64>) -> Range<Int> {
-        Int(days.lowerBound - firstDay)..<Int(days.upperBound - firstDay + 1)
+    /// Adds 1 to the WAU (`offset` 0) or the MAU (64) of each of `days`, span by span.
+    private mutating func raise(_ days: ClosedRange<Int64>, at offset: Int) {
+        for span in (days.lowerBound >> 6)...(days.upperBound >> 6) {
+            let first = Int(max(days.lowerBound, span << 6) & 63), last = Int(min(days.upperBound, span << 6 + 63) & 63)
+            Self.raise(&spans[span, default: Self.quiet], from: offset + first, through: offset + last)
+        }
     }
 
-    /// Grows the arrays to hold `days`: at the end by doubling, as days mostly come in order; at
-    /// the front (a late event before every other) by what is missing.
-    private mutating func makeRoom(for days: ClosedRange<Int64>) {
-        if wau.isEmpty { firstDay = days.lowerBound }
-        if days.lowerBound < firstDay {
-            let missing = Int(firstDay - days.lowerBound)
-            wau.insert(contentsOf: repeatElement(0, count: missing), at: 0)
-            mau.insert(contentsOf: repeatElement(0, count: missing), at: 0)
-            firstDay = days.lowerBound
-        }
-        let needed = Int(days.upperBound - firstDay + 1)
-        if needed > wau.count {
-            let count = max(needed, wau.count * 2)
-            wau.append(contentsOf: repeatElement(0, count: count - wau.count))
-            mau.append(contentsOf: repeatElement(0, count: count - mau.count))
-        }
+    private static func raise(_ counts: inout [Int32], from first: Int, through last: Int) {
+        for index in first...last { counts[index] += 1 }
     }
 }
 
 extension ActiveWindows {
-    /// The first day, then each day's WAU and MAU up to the last with a MAU above 0 (a day in
-    /// someone's week is in their month too).
+    /// The spans in ascending order, each its number then its 128 counts.
     func write(to writer: inout StateWriter) {
-        let used = (mau.lastIndex { $0 != 0 } ?? -1) + 1
-        writer.write(firstDay)
-        writer.write(used)
-        for index in 0..<used {
-            writer.write(Int(wau[index]))
-            writer.write(Int(mau[index]))
+        writer.write(spans.keys.sorted()) { writer, span in
+            writer.write(span)
+            for count in spans[span]! { writer.write(Int(count)) }
         }
     }
 
     init(from reader: inout StateReader) throws {
         self.init()
-        firstDay = try reader.readInt64()
         let count = try reader.readCount()
-        wau.reserveCapacity(count)
-        mau.reserveCapacity(count)
+        spans.reserveCapacity(count)
         for _ in 0..<count {
-            let week = try reader.readInt(), month = try reader.readInt()
-            guard let week32 = Int32(exactly: week), let month32 = Int32(exactly: month), week32 >= 0, month32 >= 0 else {
-                throw FoldSnapshotError.malformed("a WAU or MAU out of range")
+            let span = try reader.readInt64()
+            var counts = [Int32](repeating: 0, count: 128)
+            for index in counts.indices {
+                guard let value = Int32(exactly: try reader.readInt()), value >= 0 else {
+                    throw FoldSnapshotError.malformed("a WAU or MAU out of range")
+                }
+                counts[index] = value
             }
-            wau.append(week32)
-            mau.append(month32)
+            spans[span] = counts
         }
     }
 }

@@ -130,4 +130,32 @@ import Testing
         #expect(models.engagement(on: first + 49).mau == 2)
         #expect(models.engagement(on: first + 50).mau == 1)
     }
+
+    /// Activity ten thousand years apart (years 0001 and 9999, both valid) keeps the counts of
+    /// the days near each, and what the fold state saves of them is the spans near each, not
+    /// every day between.
+    @Test func windowsFarApartKeepOnlyTheSpansNearEach() throws {
+        var windows = ActiveWindows()
+        let first = Timestamp(rfc3339: "0001-01-01T00:00:00Z")!.day, last = Timestamp(rfc3339: "9999-12-31T00:00:00Z")!.day
+        #expect(windows.add(day: first, before: nil, after: nil) == first...(first + 29))
+        #expect(windows.add(day: last, before: nil, after: nil) == last...(last + 29))
+        #expect(windows.add(day: first + 3, before: nil, after: nil) == (first + 3)...(first + 32))  // someone else
+        #expect(windows.figures(on: first + 5) == (wau: 2, mau: 2))
+        #expect(windows.figures(on: first + 31) == (wau: 0, mau: 1))
+        #expect(windows.figures(on: first + 33) == (wau: 0, mau: 0))
+        #expect(windows.figures(on: last + 29) == (wau: 0, mau: 1))
+        #expect(windows.figures(on: (first + last) / 2) == (wau: 0, mau: 0))
+        var writer = StateWriter(chunkSize: 1 << 20)
+        windows.write(to: &writer)
+        let bytes = writer.chunks.flatMap { $0 }
+        // Two spans of 64 days near 0001-01-01 (its month crosses one), one or two near 9999-12-31.
+        #expect(bytes.count < 4 * (128 + 4))
+        let read = try bytes.withUnsafeBytes { buffer in
+            var reader = StateReader(buffer)
+            return try ActiveWindows(from: &reader)
+        }
+        for day in [first, first + 5, first + 31, first + 33, last, last + 29, last + 30] {
+            #expect(read.figures(on: day) == windows.figures(on: day), "day \(day)")
+        }
+    }
 }
