@@ -3,8 +3,8 @@ import GTIOStore
 
 /// One product as `products` ranks it.
 public struct ProductLine: Sendable, Equatable {
-    /// Its place in `products`; nil for a product named once that nothing counts for now, which
-    /// `products` leaves out (a card still shows it).
+    /// Its place in `products`; nil for a product that events named but that nothing counts for
+    /// now, which `products` leaves out (its card still answers).
     public var rank: Int?
     public var product: String
     public var hearts: Int
