@@ -148,7 +148,7 @@ import Testing
         var writer = StateWriter(chunkSize: 1 << 20)
         windows.write(to: &writer)
         let bytes = writer.chunks.flatMap { $0 }
-        // Two spans of 64 days near 0001-01-01 (its month crosses one), one or two near 9999-12-31.
+        // The spans of 64 days that the windows reach: one or two near each end, 128 counts each.
         #expect(bytes.count < 4 * (128 + 4))
         let read = try bytes.withUnsafeBytes { buffer in
             var reader = StateReader(buffer)
