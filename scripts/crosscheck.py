@@ -1211,14 +1211,21 @@ def json_differences(name, table, done):
             found.append(f"{name} --format json, row {number}: keys {list(row)}, CSV header {table[0]}")
             break
         for key, value, cell in zip(table[0], row.values(), cells):
-            agrees = (cell == "" and value in (None, "")) if value is None or cell == "" else \
-                cell == ("true" if value else "false") if isinstance(value, bool) else \
-                same(value, cell) if isinstance(value, (int, float)) and not isinstance(value, bool) else \
-                isinstance(value, str) and value == cell
-            if not agrees:
+            if not json_says(value, cell):
                 found.append(f"{name} --format json, row {number}, {key}: JSON {value!r}, CSV {cell!r}")
                 return found
     return found
+
+
+def json_says(value, cell):
+    """Whether a JSON value says what its CSV cell does."""
+    if value is None or cell == "":
+        return cell == "" and value in (None, "")
+    if isinstance(value, bool):
+        return cell == ("true" if value else "false")
+    if isinstance(value, (int, float)):
+        return same(value, cell)
+    return isinstance(value, str) and value == cell
 
 
 def compare(name, mine, theirs):

@@ -77,8 +77,7 @@ extension AnswerTable {
             queue: queue.items, hidden: queue.hidden, decisions: decided.count, removed: decided.removed,
             dismissed: decided.dismissed, medianWait: decided.medianWait, p90Wait: decided.p90Wait,
             byModerator: decided.byModerator.map { (moderator: $0.0, decisions: $0.1) })
-        // Quick-add acceptance of the pairs first shown on the day, followed at any time up to "now".
-        let acceptance = try models.quickAddAcceptance(shownOn: figures.day...figures.day)
+        let acceptance = QuickAddAcceptance(shown: figures.quickAddShown, accepted: figures.quickAddAccepted)
         columns += ["quickadd_shown", "quickadd_accepted", "quickadd_acceptance"]
         row += [.integer(Int64(acceptance.shown)), .integer(Int64(acceptance.accepted)), Cell(acceptance.rate)]
         columns += ["queue", "queue_hidden", "decisions", "decision_median_h", "decision_p90_h"]

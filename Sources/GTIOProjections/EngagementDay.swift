@@ -10,6 +10,10 @@ public struct EngagementDay: Sendable, Equatable {
     public var signups: [String: Int]
     public var actions: [CommunityState.Action: Int]
     public var events: Int
+    /// Quick-add pairs first shown on the day, and how many of them were followed with
+    /// `via: quickadd` since, up to "now".
+    public var quickAddShown = 0
+    public var quickAddAccepted = 0
 
     public var date: String { Timestamp.dateString(ofDay: day) }
 
@@ -29,7 +33,8 @@ extension ReadModels {
         return EngagementDay(
             day: day, dau: state.dauByDay[day] ?? 0, wau: windows.wau, mau: windows.mau,
             devices: state.devicesByDay[day] ?? 0, signups: state.signupsByDay[day] ?? [:],
-            actions: state.actionsByDay[day] ?? [:], events: state.eventsByDay[day] ?? 0)
+            actions: state.actionsByDay[day] ?? [:], events: state.eventsByDay[day] ?? 0,
+            quickAddShown: state.quickAddShownByDay[day] ?? 0, quickAddAccepted: state.quickAddAcceptedByDay[day] ?? 0)
     }
 
     /// Ignored events by type and reason, most first: in the whole view, or on one UTC `day`.

@@ -219,8 +219,8 @@ extension ReadModels {
         row.append(figures.signups.values.reduce(0, +))
         for action in CommunityState.Action.allCases { row.append(figures.actions[action] ?? 0) }
         row.append(figures.events)
-        row.append(state.quickAddShownByDay[day] ?? 0)
-        row.append(state.quickAddAcceptedByDay[day] ?? 0)
+        row.append(figures.quickAddShown)
+        row.append(figures.quickAddAccepted)
         return true
     }
 

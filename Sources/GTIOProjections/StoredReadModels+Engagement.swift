@@ -13,7 +13,7 @@ extension StoredReadModels {
         let date = StoreValue.text(Timestamp.dateString(ofDay: day))
         return try read { tables in
             guard let row = try tables.row(
-                "SELECT dau, wau, mau, devices, events, \(actions.map(\.rawValue).joined(separator: ", ")) FROM rm_days WHERE date = ?",
+                "SELECT dau, wau, mau, devices, events, quickadd_shown, quickadd_accepted, \(actions.map(\.rawValue).joined(separator: ", ")) FROM rm_days WHERE date = ?",
                 [date])
             else {
                 var quiet = EngagementDay.quiet(day)
@@ -27,9 +27,10 @@ extension StoredReadModels {
                 signups[signup[0].string ?? ""] = signup[1].int
             }
             var counts: [CommunityState.Action: Int] = [:]
-            for (index, action) in actions.enumerated() where row[5 + index].int > 0 { counts[action] = row[5 + index].int }
+            for (index, action) in actions.enumerated() where row[7 + index].int > 0 { counts[action] = row[7 + index].int }
             return EngagementDay(day: day, dau: row[0].int, wau: row[1].int, mau: row[2].int, devices: row[3].int,
-                                 signups: signups, actions: counts, events: row[4].int)
+                                 signups: signups, actions: counts, events: row[4].int,
+                                 quickAddShown: row[5].int, quickAddAccepted: row[6].int)
         }
     }
 

@@ -108,7 +108,7 @@ public struct NightlyReport: Sendable {
             headline: headline, trend: trend, looks: looks, lookVerdicts: lookVerdicts, verdicts: try models.verdicts(),
             funnel: try models.onboardingFunnel(firstOpenedOn: trendRange), funnelByDay: try models.onboardingFunnelByDay(trendRange),
             retention: try models.retention(cohorts: (day - trendDays)...(day - 1)),
-            quickAddToday: try models.quickAddAcceptance(shownOn: day...day),
+            quickAddToday: QuickAddAcceptance(shown: now.quickAddShown, accepted: now.quickAddAccepted),
             quickAddTrend: try models.quickAddAcceptance(shownOn: trendRange),
             moderationToday: try models.moderationFigures(decidedOn: day...day, queue: queue),
             moderationTrend: try models.moderationFigures(decidedOn: trendRange, queue: queue),
