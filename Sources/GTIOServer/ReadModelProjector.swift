@@ -82,7 +82,9 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                await WorkerThread.run(named: "gtio-projector", priority: .background, stop: { self.stop() }) { self.loop() }
+                // It loads the read models at the server's priority, since the server is not
+                // ready until they are loaded, and only then gives way (`catchUp`).
+                await WorkerThread.run(named: "gtio-projector", stop: { self.stop() }) { self.loop() }
             }
             group.addTask {
                 await WorkerThread.run(named: "gtio-log-watch", priority: .background, stop: { self.stop() }) { self.watchLog() }
@@ -204,6 +206,8 @@ final class ReadModelProjector: Service, @unchecked Sendable {
                 models = try LiveReadModels(store: store)
                 models.eventsPerWrite = Self.eventsPerWrite
                 logger.info("read models loaded", metadata: ["seconds": "\(Date().timeIntervalSince(started))"])
+                // Loaded: from now on the catch-ups may lag, and give way to commits and requests.
+                ThreadPriority.moveCallingThreadToBackground()
             }
             let led = try !leads()
             condition.lock()
