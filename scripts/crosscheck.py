@@ -118,9 +118,9 @@ def model_log(seed, count):
             if r.random() < 0.3:
                 data["note"] = r.choice(["spam, clearly", "", "=ok", "fine\nreally"])
         elif kind == "user.signed_up":
-            data = {"provider": "google", "name": r.choice([user.upper(), "ann", "Ann", "Émile", "bob", "@zoe", "=1+1"])}
+            data = {"provider": "google", "name": r.choice([user.upper(), "ann", "Ann", "Émile", "bob", "@zoe", "=1+1", "ΟΔΟΣ", "οδοσ"])}
         elif kind == "user.profile_updated":
-            data = {"name": r.choice(["zed", "Ann", "", "ébé"])} if r.random() < 0.8 else {}
+            data = {"name": r.choice(["zed", "Ann", "", "ébé", "ΣΑΣ"])} if r.random() < 0.8 else {}
         elif kind in ("user.followed", "user.unfollowed", "user.blocked", "user.unblocked"):
             data = {"target": r.choice(users)}
             if kind == "user.followed" and r.random() < 0.5:

@@ -114,15 +114,9 @@ public struct ReadModels: Sendable {
         return name
     }
 
-    /// Sorts users by lowercased display name (or id when nameless) by code points, then id.
-    /// UTF-8 byte order is code point order, so the keys compare as bytes, built once per user.
+    /// Sorts users by display name (or id when nameless), as `NameOrder` does.
     func sortedByName(_ users: [String]) -> [String] {
-        users.map { user in (key: Array((name(of: user) ?? user).lowercased().utf8), id: Array(user.utf8), user: user) }
-            .sorted { a, b in
-                if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
-                return a.id.lexicographicallyPrecedes(b.id)
-            }
-            .map(\.user)
+        NameOrder.sorted(users, name: { name(of: $0) ?? $0 }, id: { $0 })
     }
 
     /// Users with a *following* edge to `user`, by display name.

@@ -22,17 +22,11 @@ extension StoredReadModels {
             """, user)
     }
 
-    /// Users and names sorted by lowercased display name (or id when nameless) by code points,
-    /// then id: UTF-8 byte order is code point order, so the keys compare as bytes.
+    /// Users and names sorted by display name (or id when nameless), as `NameOrder` does.
     private func list(_ sql: String, _ user: String) throws -> [(user: String, name: String?)] {
-        try read { tables in try tables.rows(sql, [.text(user)]) }
+        let entries = try read { tables in try tables.rows(sql, [.text(user)]) }
             .map { row in (user: row[0].string ?? "", name: row[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
-            .map { entry in (key: Array((entry.name ?? entry.user).lowercased().utf8), id: Array(entry.user.utf8), entry: entry) }
-            .sorted { a, b in
-                if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
-                return a.id.lexicographicallyPrecedes(b.id)
-            }
-            .map(\.entry)
+        return NameOrder.sorted(entries, name: { $0.name ?? $0.user }, id: \.user)
     }
 
     /// Quick-add suggestions for `user`, page by page (`page` from 1; refresh is the next page).

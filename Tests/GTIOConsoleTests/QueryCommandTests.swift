@@ -51,6 +51,17 @@ private let community = [
         #expect(unknown.stderr == "gtio: unknown post \"p9\": no post.created with that id in the log (try: looks new)\n")
     }
 
+    /// The lists read from the tables sort names lowercased as Unicode says, final sigma included.
+    @Test func followListsSortAFinalCapitalSigmaAsAFinalSigma() throws {
+        let lines = [("a", "οδοσ"), ("z", "ΟΔΟΣ"), ("m", "ΣΑΣ")].enumerated().flatMap { index, person in [
+            #"{"id":"s\#(index)","type":"user.signed_up","at":"2012-04-25T00:00:00Z","user":"\#(person.0)","data":{"provider":"google","name":"\#(person.1)"}}"#,
+            #"{"id":"f\#(index)","type":"user.followed","at":"2012-04-25T00:01:00Z","user":"\#(person.0)","data":{"target":"star"}}"#,
+        ] }
+        let path = folder.write("sigma.jsonl", lines.joined(separator: "\n") + "\n")
+        _ = try GTIOBinary.run(["ingest", path, "--store", store])
+        #expect(try gtio("followers star --format csv").stdout == "user,name\r\nz,ΟΔΟΣ\r\na,οδοσ\r\nm,ΣΑΣ\r\n")
+    }
+
     @Test func followListsSuggestionsAndTheQueue() throws {
         #expect(try gtio("followers ann --format csv").stdout == "user,name\r\nbob,Bob\r\n")
         #expect(try gtio("following bob --format csv").stdout == "user,name\r\nann,Ann\r\n")

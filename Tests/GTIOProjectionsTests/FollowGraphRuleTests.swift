@@ -140,6 +140,24 @@ import Testing
         #expect(models.state.signups["u6"]?.provider == "facebook")
     }
 
+    /// A capital sigma ending a word lowercases to a final sigma (U+03C2), which sorts before
+    /// σ (U+03C3): "ΟΔΟΣ" is "οδος" and comes before "οδοσ" rather than tying with it.
+    @Test func aCapitalSigmaEndingAWordLowercasesToAFinalSigma() {
+        var log = TestLog()
+        log.signUp("a", name: "οδοσ")
+        log.signUp("z", name: "ΟΔΟΣ")
+        log.signUp("m", name: "ΣΑΣ")
+        for user in ["a", "z", "m"] { log.follow(user, "star") }
+        #expect(log.models().followers(of: "star") == ["z", "a", "m"])
+        // What Python's str.lower() gives for each.
+        #expect(NameOrder.lowercased("ΣΑΣ") == "σας")
+        #expect(NameOrder.lowercased("Σ") == "σ")
+        #expect(NameOrder.lowercased("ΑΣ'") == "ας'")
+        #expect(NameOrder.lowercased("AΣ.b") == "aσ.b")
+        #expect(NameOrder.lowercased("ΌΣΟΣ Σ") == "όσος σ")
+        #expect(NameOrder.lowercased("İ Émile") == "i\u{307} émile")
+    }
+
     @Test func usersWhoNeverSignedUpAreTreatedLikeAnyoneElse() {
         var log = TestLog()
         log.follow("ghost", "star")
