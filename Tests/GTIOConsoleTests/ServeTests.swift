@@ -412,7 +412,7 @@ import Testing
         try projector.run()
         defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
         let output = { (try? String(contentsOfFile: projectorLog, encoding: .utf8)) ?? "" }
-        #expect(try eventually(30) { output().contains("leading the read models") })
+        #expect(eventually(30) { output().contains("leading the read models") })
         let server = try ServerProcess(store: keys.store, folder: folder.path)
         for start in stride(from: 0, to: lines.count, by: 500) {
             let reply = try await server.post(lines[start..<min(start + 500, lines.count)].joined(separator: "\n"), key: keys.write)
@@ -519,11 +519,11 @@ import Testing
         let store = try SQLiteStore(path: keys.store)
         #expect(try eventually(30) { try store.isLed(ReadModelFollower.role) })
         let server = try ServerProcess(store: keys.store, folder: folder.path)
-        #expect(try eventually(10) { server.log.contains("read models: left to the projector that leads") })
+        #expect(eventually(10) { server.log.contains("read models: left to the projector that leads") })
         kill(projector.processIdentifier, SIGTERM)
         projector.waitUntilExit()
         // No commit comes: the server's idle look finds no leader and takes the lead.
-        #expect(try eventually(10) { server.log.contains("read models: applied by this server again") })
+        #expect(eventually(10) { server.log.contains("read models: applied by this server again") })
         #expect(try store.isLed(ReadModelFollower.role))
         #expect(server.stop() == 0)
         #expect(try !store.isLed(ReadModelFollower.role))
