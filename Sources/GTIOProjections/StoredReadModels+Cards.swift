@@ -181,12 +181,12 @@ extension StoredReadModels {
         }
     }
 
-    /// Users with a pending follow request to `user`, by id.
+    /// Users with a pending follow request to `user`, by id (by code points).
     public func pendingRequests(to user: String) throws -> [String] {
         try read { tables in
             try tables.rows("SELECT follower FROM rm_follows WHERE target = ? AND state = 'requested'", [.text(user)])
                 .compactMap { $0[0].string }
         }
-        .sorted()
+        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }

@@ -89,7 +89,7 @@ extension StoredReadModels {
 
     /// The decisions in numbers: how many (removed, dismissed), how long their items had waited
     /// (ms, at the rounded positions p × (n − 1) of the sorted waits for p = 0.5 and 0.9), and
-    /// how many each moderator took, by moderator id.
+    /// how many each moderator took, by moderator id (by code points, as ids sort everywhere).
     public func decisionFigures(decidedOn days: ClosedRange<Int64>? = nil) throws
         -> (count: Int, removed: Int, dismissed: Int, medianWait: Int64?, p90Wait: Int64?, byModerator: [(String, Int)])
     {
@@ -99,7 +99,7 @@ extension StoredReadModels {
                 let desk = try tables.row(
                     "SELECT decisions, removed, dismissed, median_wait, p90_wait FROM rm_desk WHERE scope = ?", [.text(DeskTotals.scope)])
                 let byModerator = try tables.rows("SELECT moderator, decisions FROM rm_moderators")
-                    .map { ($0[0].string ?? "", $0[1].int) }.sorted { $0.0 < $1.0 }
+                    .map { ($0[0].string ?? "", $0[1].int) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
                 return (desk?[0].int ?? 0, desk?[1].int ?? 0, desk?[2].int ?? 0, desk?[3].int64, desk?[4].int64, byModerator)
             }
         }
@@ -117,7 +117,7 @@ extension StoredReadModels {
                     "SELECT waited FROM rm_decisions\(filter) ORDER BY waited LIMIT 1 OFFSET ?", arguments + [.integer(Int64(position))])?[0].int64
             }
             let byModerator = try tables.rows("SELECT moderator, COUNT(*) FROM rm_decisions\(filter) GROUP BY moderator", arguments)
-                .map { ($0[0].string ?? "", $0[1].int) }.sorted { $0.0 < $1.0 }
+                .map { ($0[0].string ?? "", $0[1].int) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
             return (count, counts?[1].int ?? 0, counts?[2].int ?? 0, try wait(0.5), try wait(0.9), byModerator)
         }
     }

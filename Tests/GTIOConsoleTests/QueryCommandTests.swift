@@ -62,6 +62,23 @@ private let community = [
         #expect(try gtio("followers star --format csv").stdout == "user,name\r\nz,ΟΔΟΣ\r\na,οδοσ\r\nm,ΣΑΣ\r\n")
     }
 
+    /// Pending requests list by the ids' code points: "e" with a combining accent (U+0065
+    /// U+0301) before "f" before "é" (U+00E9), where Swift's `<` takes the first and the last
+    /// for the same text and puts both after "f".
+    @Test func pendingRequestsListByTheIdsCodePoints() throws {
+        let followers = ["\u{E9}", "e\u{301}", "f"]
+        let lines = [#"{"id":"pv","type":"user.privacy_changed","at":"2012-04-25T00:00:00Z","user":"star","data":{"private":true}}"#]
+            + followers.enumerated().map { index, follower in
+                #"{"id":"rq\#(index)","type":"user.followed","at":"2012-04-25T00:01:00Z","user":"\#(follower)","data":{"target":"star"}}"#
+            }
+        let path = folder.write("requests.jsonl", lines.joined(separator: "\n") + "\n")
+        _ = try GTIOBinary.run(["ingest", path, "--store", store])
+        let card = try gtio("user star").stdout
+        let section = try #require(card.range(of: "pending follow requests"), "\(card)")
+        let listed = card[section.upperBound...].split(separator: "\n").prefix(3).map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(listed.map { Array($0.unicodeScalars) } == ["e\u{301}", "f", "\u{E9}"].map { Array($0.unicodeScalars) }, "\(card)")
+    }
+
     @Test func followListsSuggestionsAndTheQueue() throws {
         #expect(try gtio("followers ann --format csv").stdout == "user,name\r\nbob,Bob\r\n")
         #expect(try gtio("following bob --format csv").stdout == "user,name\r\nann,Ann\r\n")
