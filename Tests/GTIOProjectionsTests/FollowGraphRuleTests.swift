@@ -156,6 +156,7 @@ import Testing
         #expect(NameOrder.lowercased("AΣ.b") == "aσ.b")
         #expect(NameOrder.lowercased("ΌΣΟΣ Σ") == "όσος σ")
         #expect(NameOrder.lowercased("İ Émile") == "i\u{307} émile")
+        #expect(NameOrder.lowercased("İΣ") == "i\u{307}ς")
     }
 
     @Test func usersWhoNeverSignedUpAreTreatedLikeAnyoneElse() {
