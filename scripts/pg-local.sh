@@ -7,6 +7,12 @@
 #   scripts/pg-local.sh stop  [PORT]   stop it and delete its folder
 #
 # Needs Debian's postgresql-15 (`apt-get install postgresql-15`); run as root or as postgres.
+#
+# The cluster's default collation is C (byte order), unless GTIO_PG_ICU_LOCALE names an ICU
+# locale (say en-US): then text compares as people read it there, as on most servers set up by
+# hand. The store's own columns are C whatever the default; CI runs the tests under en-US to
+# check that no answer depends on it. Benchmarks keep C: the limit's table has no collation of
+# its own.
 set -euo pipefail
 
 action=${1:-start}
@@ -29,7 +35,11 @@ case "$action" in
     mkdir -p "$folder"
     chown postgres "$folder" 2>/dev/null || true
     chmod 755 "$folder"
-    as_postgres "$bin/initdb" -D "$folder/data" -U postgres --auth=trust -E UTF8 --locale=C >"$folder/initdb.log"
+    collation=(--locale=C)
+    if [ -n "${GTIO_PG_ICU_LOCALE:-}" ]; then
+      collation=(--locale=C.UTF-8 --locale-provider=icu "--icu-locale=$GTIO_PG_ICU_LOCALE")
+    fi
+    as_postgres "$bin/initdb" -D "$folder/data" -U postgres --auth=trust -E UTF8 "${collation[@]}" >"$folder/initdb.log"
     # fsync off: the cluster is thrown away; what the tests check is the store's logic, and
     # benchmarks that quote a limit measure it on this same server.
     as_postgres "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -o \
