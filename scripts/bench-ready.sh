@@ -3,7 +3,8 @@
 # from the store's saved fold state and current), on an idle machine or one whose cores other
 # work keeps full. Prints the seconds from the server's start to its first 200.
 # Usage: scripts/bench-ready.sh STORE [BUSY]
-#   STORE: an up-to-date store (copied first: the server may write to it);
+#   STORE: an up-to-date SQLite store (it and its -tables file are copied first: the server
+#          may write to them);
 #   BUSY:  busy loops to run beside the server at nice 0 (default 0; `nproc` fills the cores).
 # GTIO=path/to/gtio times that binary instead of this checkout's release build (to pair two
 # builds with `farm-bench --vs`).
