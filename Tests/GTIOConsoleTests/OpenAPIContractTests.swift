@@ -84,10 +84,9 @@ import Yams
         let item = try #require(flagged.first?["item"] as? String), version = try #require(flagged.first?["version"] as? Int)
 
         let server = try ServerProcess(store: store, folder: folder.path)
-        // Listening comes before the read models are loaded (on a thread of low priority): /ready
-        // says 503 until then, on a machine busy with other tests long enough for the walk below
-        // to reach it.
-        if try await !server.becomesReady(within: 120) {
+        // Listening comes before the read models are loaded: /ready says 503 until then, on a
+        // machine busy with other tests long enough for the walk below to reach it.
+        if try await !server.becomesReady() {
             Issue.record("not ready after 120 s: \(try await server.request("GET", "/ready").text)")
         }
         let paths = try #require(document["paths"] as? [String: [String: Any]])

@@ -362,7 +362,7 @@ import Testing
         let keys = try storeWithKeys(events: 300, seed: 31)
         let server = try ServerProcess(store: keys.store, folder: folder.path)
         // It loads the read models at the server's priority, and gives way once they are loaded.
-        #expect(try await server.becomesReady(within: 120))
+        #expect(try await server.becomesReady())
         let (nice, threads) = try await threadPriorities(
             of: server.process.processIdentifier, naming: ["gtio-projector", "gtio-commit", "gtio-checkpoint", "gtio-log-watch"])
         let projector = try #require(nice["gtio-projector"], "\(nice)")
