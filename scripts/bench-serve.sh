@@ -8,11 +8,20 @@
 #   4. the server's peak RSS over all of it.
 # Usage: scripts/bench-serve.sh [SECONDS] [WORK_FOLDER]
 # GTIO=path/to/gtio times that binary instead of building this checkout (to pair two builds).
+# SERVE_ARGS="..." adds options to `gtio serve`.
+# BATCH_RATE=EVENTS_PER_SECOND offers the batches at that rate rather than as fast as the server
+# answers (below: "paced"), to read the latency at a given load rather than at saturation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
 work=${2:-}
-if [ -z "$work" ]; then work=$(mktemp -d); trap 'rm -rf "$work"; kill "$pid" 2>/dev/null || true' EXIT; fi
+pid=
+if [ -z "$work" ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"; [ -z "$pid" ] || kill "$pid" 2>/dev/null || true' EXIT
+else
+  trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true' EXIT
+fi
 mkdir -p "$work"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
@@ -40,9 +49,15 @@ rm -f "$work/serve.gtio"*
 "$gtio" ingest --store "$work/serve.gtio" "$work/empty.jsonl" --quiet
 write=$("$gtio" keys add bench-write --role write --store "$work/serve.gtio" 2>/dev/null)
 read=$("$gtio" keys add bench-read --role read --store "$work/serve.gtio" 2>/dev/null)
-"$gtio" serve --store "$work/serve.gtio" --port "$port" --log-level warning > "$work/serve.out" 2> "$work/serve.err" &
+# SERVE_ARGS: more options for the server (for experiments), split on spaces.
+# shellcheck disable=SC2086
+"$gtio" serve --store "$work/serve.gtio" --port "$port" --log-level warning ${SERVE_ARGS:-} \
+  > "$work/serve.out" 2> "$work/serve.err" &
 pid=$!
-until grep -q listening "$work/serve.out" 2>/dev/null; do sleep 0.1; done
+until grep -q listening "$work/serve.out" 2>/dev/null; do
+  kill -0 "$pid" 2>/dev/null || { echo "gtio serve ended before listening: $(tail -1 "$work/serve.err")" >&2; exit 1; }
+  sleep 0.1
+done
 
 # Each wrk thread sends its own share of the demo lines, a request's lines at a time, in order. The
 # shares are cut before wrk starts, one file per thread with a blank line after each request's
@@ -74,6 +89,65 @@ function request()
 end
 LUA
 
+# Paced: wrk otherwise sends a connection's next request as soon as the last is answered, so
+# the load is as high as the server allows and the latency is the one at saturation. Here each
+# wrk thread's k-th request is due at its start + k periods: a connection that is free before its
+# request is due waits for it, one that is free later sends at once. The late ones were held up
+# by the connections all being busy, and wrk times a request from when it was sent, so their
+# true latency is longer than wrk's by their lateness; the script counts them and bounds the p99
+# counted from when each request was due (below), 1 ms added for wrk's timer (a request may go
+# out up to 1 ms after it is due).
+if [ -n "${BATCH_RATE:-}" ]; then
+  cp "$work/post.lua" "$work/paced.lua"
+  cat >> "$work/paced.lua" <<LUA
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
+int clock_gettime(int clock, bench_timespec *ts);
+]]
+local clock = ffi.new("bench_timespec")
+local function milliseconds()
+  ffi.C.clock_gettime(1, clock)  -- CLOCK_MONOTONIC
+  return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
+end
+local threads = {}
+local setup_share = setup
+function setup(thread)
+  setup_share(thread)
+  table.insert(threads, thread)
+end
+period = 1000 / tonumber(os.getenv("RATE_PER_THREAD"))  -- ms between a thread's requests
+due_count = 0
+late = 0
+worst = 0
+function delay()
+  local now = milliseconds()
+  if first_due == nil then first_due = now end
+  local wait = first_due + due_count * period - now
+  due_count = due_count + 1
+  if wait >= 0 then return math.floor(wait) end
+  late = late + 1
+  if -wait > worst then worst = -wait end
+  return 0
+end
+function done(summary, latency, requests)
+  local all, worst_all = 0, 0
+  for _, thread in ipairs(threads) do
+    all = all + thread:get("late")
+    worst_all = math.max(worst_all, thread:get("worst"))
+  end
+  local share = 100 * all / math.max(summary.requests, 1)
+  -- Lateness only lengthens: at most share % of the requests can it move above wrk's p(99 + share),
+  -- and none by more than the latest one's lateness.
+  local bound = latency:percentile(99) / 1000 + worst_all
+  if share < 1 then bound = math.min(bound, latency:percentile(99 + share) / 1000) end
+  io.write(string.format("paced: %d requests, %d sent late (%.2f %%), the latest %.1f ms after it was due\\n",
+    summary.requests, all, share, worst_all))
+  io.write(string.format("paced: p99 counted from when each request was due: at most %.1f ms\\n", bound + 1))
+end
+LUA
+fi
+
 # Lines [first, end) of the demo file in requests of `batch` lines, request k to thread k % 2.
 cut_shares() {  # batch first-line end-line
   awk -v size="$1" -v from="$2" -v to="$3" -v out="$work/share" '
@@ -90,25 +164,33 @@ last_seq() { curl -s "http://127.0.0.1:$port/ready" | sed 's/.*"last_seq":\([0-9
 # How far the read models stand behind the log: appends do not wait for them.
 lag() { curl -s "http://127.0.0.1:$port/ready" | sed 's/.*"lag":\([0-9]*\).*/\1/'; }
 
-run_post() {  # batch connections label first-line end-line
-  local before after
+run_post() {  # batch connections label first-line end-line [requests/s per wrk thread, paced]
+  local before after out script=post
+  [ -z "${6:-}" ] || script=paced
+  out=$work/wrk-$(echo "$3" | tr -c "a-z0-9" "-").txt
   rm -f "$work/share".*
   cut_shares "$1" "$4" "$5"
   before=$(last_seq)
-  KEY=$write SHARE=$work/share wrk -t2 -c"$2" -d"${seconds}s" --latency -s "$work/post.lua" \
-    "http://127.0.0.1:$port" > "$work/wrk-$3.txt"
+  KEY=$write SHARE=$work/share RATE_PER_THREAD=${6:-} wrk -t2 -c"$2" -d"${seconds}s" --latency \
+    -s "$work/$script.lua" "http://127.0.0.1:$port" > "$out"
   after=$(last_seq)
   echo "$3: $(( (after - before) / seconds )) events/s appended ($((after - before)) in ${seconds}s);" \
-    "$(grep 'Requests/sec' "$work/wrk-$3.txt")"
+    "$(grep 'Requests/sec' "$out")"
   echo "   read models $(lag) events behind at the end of the load"
-  grep -E '^ +(50|90|99)%' "$work/wrk-$3.txt" | tr -s ' ' | sed 's/^/   latency/'
-  grep -E 'Non-2xx|Socket errors' "$work/wrk-$3.txt" || true
+  grep -E '^ +(50|90|99)%' "$out" | tr -s ' ' | sed 's/^/   latency/'
+  grep -E '^paced:' "$out" | sed 's/^paced:/  /' || true
+  grep -E 'Non-2xx|Socket errors' "$out" || true
 }
 # Each run posts its own lines, so that its events are new: the batches the first 11/15 of the
 # file (each wrk thread takes every other batch of 100, and one may run well ahead of the other),
 # the single events the rest.
 split=$(( events * 11 / 15 ))
-run_post 100 32 "batches of 100, 32 connections" 0 "$split"
+if [ -n "${BATCH_RATE:-}" ]; then
+  run_post 100 32 "batches of 100, 32 connections, offered at $BATCH_RATE events/s" 0 "$split" \
+    "$(echo "$BATCH_RATE / 200" | bc -l)"
+else
+  run_post 100 32 "batches of 100, 32 connections" 0 "$split"
+fi
 run_post 1 64 "single events, 64 connections" "$split" "$events"
 
 for i in $(seq 1 50); do curl -s "http://127.0.0.1:$port/ready" | grep -q '"ready":true' && break; sleep 0.2; done
