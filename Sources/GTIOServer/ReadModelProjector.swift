@@ -34,6 +34,8 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     private let logger: Logger
     private let interval: Double
     private let moved: @Sendable () -> Void
+    /// Runs the catch-ups under the idle policy, and moves them out of it when they starve there.
+    private let starvation: StarvationGuard
 
     /// - Parameters:
     ///   - interval: seconds between the starts of two catch-ups at most once: under a
@@ -46,7 +48,13 @@ final class ReadModelProjector: Service, @unchecked Sendable {
         self.metrics = metrics
         self.logger = logger
         self.interval = interval
+        starvation = StarvationGuard(patience: Self.patience) { [metrics] in metrics.starvedCatchUps.increment() }
     }
+
+    /// How long a catch-up may wait for cores under the idle policy before its thread moves to
+    /// the background priority: a few intervals, far beyond what one takes on cores with room
+    /// (tens of milliseconds), short enough that a decision waiting for it is not held long.
+    static let patience = 1.0
 
     /// New events were committed: apply them soon.
     func nudge() {
@@ -88,6 +96,10 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             }
             group.addTask {
                 await WorkerThread.run(named: "gtio-log-watch", priority: .background, stop: { self.stop() }) { self.watchLog() }
+            }
+            group.addTask {
+                // At the server's priority: a catch-up starved under the idle policy is rescued from here.
+                await WorkerThread.run(named: "gtio-idle-guard", stop: { self.starvation.stop() }) { self.starvation.run() }
             }
         }
     }
@@ -208,6 +220,9 @@ final class ReadModelProjector: Service, @unchecked Sendable {
                 logger.info("read models loaded", metadata: ["seconds": "\(Date().timeIntervalSince(started))"])
                 // Loaded: from now on the catch-ups may lag, and give way to commits and requests.
                 ThreadPriority.moveCallingThreadToBackground()
+                if starvation.enter() {
+                    logger.info("read models: catch-ups run under the idle policy, at nice \(ThreadPriority.backgroundNice) once one waits \(Self.patience) s for cores")
+                }
             }
             let led = try !leads()
             condition.lock()
@@ -217,6 +232,8 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             if led != wasDeferring {
                 logger.info(led ? "read models: left to the projector that leads" : "read models: applied by this server again")
             }
+            starvation.workBegan()
+            defer { starvation.workEnded() }
             let appliedSeq = led ? try StoredReadModels(source: store).lastSeq : try models.catchUp().state.lastSeq
             moved()
             condition.lock()

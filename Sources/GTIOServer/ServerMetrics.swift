@@ -18,4 +18,7 @@ struct ServerMetrics: Sendable {
     let queueRefusals = Counter(label: "gtio_queue_refusals_total")
     /// Events in the log that the read models have not applied yet.
     let readModelLag = Gauge(label: "gtio_read_model_lag_events")
+    /// Catch-ups that waited so long for a core under the idle policy that they were moved to
+    /// the background priority (`StarvationGuard`): other work kept the cores busy.
+    let starvedCatchUps = Counter(label: "gtio_read_model_starved_catch_ups_total")
 }

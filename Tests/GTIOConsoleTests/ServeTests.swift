@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GTIOProjections
 import GTIOSimulation
+import GTIOStore
 import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
@@ -318,10 +319,14 @@ import Testing
     }
 
     #if os(Linux)
-    /// The nice value of each of a process's threads by name (the main thread's under `main`),
-    /// and how many threads bear each name, once every name in `named` is there.
-    func threadPriorities(of pid: Int32, naming named: [String]) async throws -> (nice: [String: Int], threads: [String: Int]) {
+    /// The nice value and scheduling policy of each of a process's threads by name (the main
+    /// thread's under `main`), and how many threads bear each name, once every name in `named`
+    /// is there.
+    func threadPriorities(
+        of pid: Int32, naming named: [String]
+    ) async throws -> (nice: [String: Int], policy: [String: Int], threads: [String: Int]) {
         var nice: [String: Int] = [:]
+        var policy: [String: Int] = [:]
         var threads: [String: Int] = [:]
         // The threads are named as they start, which may be after the server listens.
         for _ in 0..<50 where named.contains(where: { nice[$0] == nil }) {
@@ -334,13 +339,15 @@ import Testing
                       let afterName = stat.range(of: ") ", options: .backwards)
                 else { continue }
                 let name = task == "\(pid)" ? "main" : comm.trimmingCharacters(in: .newlines)
-                // Fields after the name start at the state, field 3; nice is field 19.
+                // Fields after the name start at the state, field 3; nice is field 19, the
+                // scheduling policy field 41.
                 let fields = stat[afterName.upperBound...].split(separator: " ")
                 nice[name] = Int(fields[16])
+                policy[name] = Int(fields[38])
                 threads[name, default: 0] += 1
             }
         }
-        return (nice, threads)
+        return (nice, policy, threads)
     }
 
     /// Whether this process may raise a thread's priority: `CAP_SYS_NICE` (bit 23 of the
@@ -356,25 +363,31 @@ import Testing
     /// The read models' catch-ups give way to commits, which clients wait for: the projector's
     /// thread runs at nice 10 (or lower, in a process already niced more), below the commit
     /// thread, which runs 10 steps above the main thread where the server may raise it (and the
-    /// checkpoint thread, which it starts, stays as it was). Each of the server's own threads
-    /// shows under its own name.
+    /// checkpoint thread, which it starts, stays as it was); and under the idle policy where the
+    /// server may also move it back (`StarvationGuard`). Each of the server's own threads shows
+    /// under its own name.
     @Test func theProjectorsThreadGivesWayToTheCommitThread() async throws {
         let keys = try storeWithKeys(events: 300, seed: 31)
         let server = try ServerProcess(store: keys.store, folder: folder.path)
         // It loads the read models at the server's priority, and gives way once they are loaded.
         #expect(try await server.becomesReady())
-        let (nice, threads) = try await threadPriorities(
-            of: server.process.processIdentifier, naming: ["gtio-projector", "gtio-commit", "gtio-checkpoint", "gtio-log-watch"])
+        let (nice, policy, threads) = try await threadPriorities(
+            of: server.process.processIdentifier,
+            naming: ["gtio-projector", "gtio-commit", "gtio-checkpoint", "gtio-log-watch", "gtio-idle-guard"])
         let projector = try #require(nice["gtio-projector"], "\(nice)")
         let commit = try #require(nice["gtio-commit"], "\(nice)")
         let checkpoint = try #require(nice["gtio-checkpoint"], "\(nice)")
         let main = try #require(nice["main"], "\(nice)")
         #expect(projector >= 10 && projector > commit, "\(nice)")
+        // SCHED_IDLE (5) where the server may leave it again, as this process may.
+        #expect(policy["gtio-projector"] == (ThreadPriority.mayLeaveIdle ? 5 : 0), "\(policy)")
+        #expect(policy["gtio-idle-guard"] == 0 && policy["gtio-commit"] == 0, "\(policy)")
         if mayRaisePriority {
             #expect(commit == max(main - 10, -20), "\(nice)")
             #expect(checkpoint > commit, "\(nice)")
         }
         #expect(threads["gtio-commit"] == 1 && threads["gtio-checkpoint"] == 1 && threads["gtio-log-watch"] == 1, "\(threads)")
+        #expect(threads["gtio-idle-guard"] == 1, "\(threads)")
         #expect(server.stop() == 0)
     }
 
@@ -385,9 +398,13 @@ import Testing
         // (dropping it from the bounding set needs that the tests have CAP_SETPCAP as well).
         let launcher = ["/usr/bin/prlimit", "--nice=0"] + (mayRaisePriority ? ["/usr/bin/setpriv", "--bounding-set=-sys_nice"] : [])
         let server = try ServerProcess(store: keys.store, folder: folder.path, launcher: launcher)
-        let (nice, _) = try await threadPriorities(of: server.process.processIdentifier, naming: ["gtio-commit"])
+        #expect(try await server.becomesReady())
+        let (nice, policy, _) = try await threadPriorities(
+            of: server.process.processIdentifier, naming: ["gtio-commit", "gtio-projector"])
         let commit = try #require(nice["gtio-commit"], "\(nice)")
         #expect(commit >= nice["main"] ?? 0, "\(nice)")
+        // Nor may it leave the idle policy: the catch-ups stay at nice 10, where they cannot starve.
+        #expect(policy["gtio-projector"] == 0 && (nice["gtio-projector"] ?? 0) >= 10, "\(policy) \(nice)")
         let lines = try demoLines(events: 20, seed: 33)
         let reply = try await server.post(lines.joined(separator: "\n"), key: keys.write)
         #expect(reply.status == 200)

@@ -26,5 +26,48 @@ struct ThreadPriorityTests {
         #expect(inherited == lowered)
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == before)
     }
+
+    /// A thread under the idle policy whose work lasts longer than the guard's patience is moved
+    /// to the normal policy (at its background nice value), and back to the idle policy once that
+    /// work ends; work that ends in time leaves it idle. Where the process may not leave the idle
+    /// policy, the thread never takes it.
+    @Test
+    func aGuardMovesAThreadWhoseWorkOutlastsItsPatienceOutOfTheIdlePolicy() {
+        let starvation = StarvationGuard(patience: 0.2)
+        let guarding = Thread { starvation.run() }
+        guarding.start()
+        defer { starvation.stop() }
+        nonisolated(unsafe) var policies: [Int32] = []
+        nonisolated(unsafe) var nice: Int32 = 0
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            ThreadPriority.moveCallingThreadToBackground()
+            _ = starvation.enter()
+            policies.append(sched_getscheduler(0))
+            starvation.workBegan()
+            starvation.workEnded()
+            policies.append(sched_getscheduler(0))
+            starvation.workBegan()
+            // The guard moves the thread once the work has lasted 0.2 s; a loaded machine may
+            // take longer to let it.
+            let deadline = Date().addingTimeInterval(10)
+            while sched_getscheduler(0) != SCHED_OTHER && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            policies.append(sched_getscheduler(0))
+            nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            starvation.workEnded()
+            policies.append(sched_getscheduler(0))
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        let idle: Int32 = 5  // SCHED_IDLE
+        if ThreadPriority.mayLeaveIdle {
+            #expect(policies == [idle, idle, SCHED_OTHER, idle])
+            #expect(nice >= ThreadPriority.backgroundNice)
+            #expect(starvation.rescueCount == 1)
+        } else {
+            #expect(policies == [SCHED_OTHER, SCHED_OTHER, SCHED_OTHER, SCHED_OTHER])
+            #expect(starvation.rescueCount == 0)
+        }
+    }
 }
 #endif

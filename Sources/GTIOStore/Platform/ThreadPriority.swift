@@ -41,6 +41,86 @@ public enum ThreadPriority {
         #endif
     }
 
+    /// A thread that `moveCallingThreadToIdle` moved, which another thread can move back.
+    public struct IdleThread: @unchecked Sendable {
+        // @unchecked: a pthread_t is an id, valid for as long as the thread runs.
+        #if os(Linux)
+        fileprivate let thread: pthread_t
+        #endif
+    }
+
+    /// Linux's idle scheduling policy, which Swift's Glibc module leaves out (`<sched.h>` names
+    /// it for `_GNU_SOURCE` only); its value is part of the kernel's interface.
+    private static let idlePolicy: Int32 = 5
+
+    /// Whether a thread of this process that took the idle policy may leave it again, for the
+    /// background priority: Linux allows it with `CAP_SYS_NICE` or an `RLIMIT_NICE` that reaches
+    /// `backgroundNice`. Asked of the kernel on a thread of its own, since a thread that took the
+    /// policy without that right keeps it.
+    public static let mayLeaveIdle: Bool = {
+        #if os(Linux)
+        nonisolated(unsafe) var left = false
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let which = __priority_which_t(PRIO_PROCESS.rawValue)
+            _ = setpriority(which, 0, max(getpriority(which, 0), backgroundNice))
+            var parameters = sched_param()
+            if sched_setscheduler(0, idlePolicy, &parameters) == 0 {
+                left = sched_setscheduler(0, SCHED_OTHER, &parameters) == 0
+            }
+            done.signal()
+        }.start()
+        done.wait()
+        return left
+        #else
+        return false
+        #endif
+    }()
+
+    /// Moves the calling thread, at the background priority already, to Linux's idle policy: it
+    /// then runs only on a core no other thread wants, and a thread that wakes takes its core at
+    /// once, where at nice 10 it would wait for the scheduler's next turn. Done only where the
+    /// process may move it back (`mayLeaveIdle`), since an idle thread gets almost nothing of
+    /// cores that other work keeps busy; nil, with the thread as it was, otherwise.
+    public static func moveCallingThreadToIdle() -> IdleThread? {
+        #if os(Linux)
+        guard mayLeaveIdle else { return nil }
+        var parameters = sched_param()
+        guard sched_setscheduler(0, idlePolicy, &parameters) == 0 else { return nil }
+        return IdleThread(thread: pthread_self())
+        #else
+        return nil
+        #endif
+    }
+
+    /// Moves `idle` back from the idle policy to the background priority (the normal policy at
+    /// the nice value it kept); from any thread. False when the kernel refused.
+    @discardableResult
+    public static func moveToBackground(_ idle: IdleThread) -> Bool {
+        #if os(Linux)
+        schedule(idle, SCHED_OTHER)
+        #else
+        false
+        #endif
+    }
+
+    /// Moves `idle` to the idle policy again (after `moveToBackground`); from any thread.
+    @discardableResult
+    public static func moveToIdle(_ idle: IdleThread) -> Bool {
+        #if os(Linux)
+        schedule(idle, idlePolicy)
+        #else
+        false
+        #endif
+    }
+
+    #if os(Linux)
+    private static func schedule(_ idle: IdleThread, _ policy: Int32) -> Bool {
+        var parameters = sched_param()
+        return pthread_setschedparam(idle.thread, policy, &parameters) == 0
+    }
+    #endif
+
     /// Raises the calling thread's priority `urgentSteps` above the process's main thread (so a
     /// server started under `nice` keeps the operator's baseline), for the one thread every
     /// client waits for: the collector's commit thread. Linux allows it to a process with
