@@ -14,6 +14,7 @@ public enum BackgroundRelease {
     public static func release<Value: Sendable>(_ value: consuming Value) {
         let holder = Holder(consume value)
         Thread {
+            ThreadPriority.leaveInheritedIdle()
             ThreadPriority.lowerCallingThread()
             holder.value = nil
         }.start()

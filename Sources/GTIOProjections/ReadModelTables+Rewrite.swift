@@ -17,6 +17,7 @@ extension ReadModelTables {
         let built = BatchChannel<(ReadModelName, [String: PackedRows])>(capacity: max(names.count, 1))
         let finished = DispatchSemaphore(value: 0)
         let builder = Thread {
+            ThreadPriority.leaveInheritedIdle()
             defer {
                 built.close()
                 finished.signal()

@@ -69,5 +69,28 @@ struct ThreadPriorityTests {
             #expect(starvation.rescueCount == 0)
         }
     }
+
+    /// A helper started by a thread under the idle policy, which its starter waits for, leaves
+    /// the policy it inherited for the background priority: the starter's guard cannot see it.
+    @Test
+    func aHelperOfAnIdleThreadLeavesTheIdlePolicy() {
+        nonisolated(unsafe) var inherited: Int32 = -1, helper: Int32 = -1, helperNice: Int32 = 0
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            ThreadPriority.moveCallingThreadToBackground()
+            _ = ThreadPriority.moveCallingThreadToIdle()
+            Thread {
+                inherited = sched_getscheduler(0)
+                ThreadPriority.leaveInheritedIdle()
+                helper = sched_getscheduler(0)
+                helperNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                done.signal()
+            }.start()
+        }.start()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(inherited == (ThreadPriority.mayLeaveIdle ? 5 : SCHED_OTHER))
+        #expect(helper == SCHED_OTHER)
+        #expect(helperNice >= ThreadPriority.backgroundNice)
+    }
 }
 #endif

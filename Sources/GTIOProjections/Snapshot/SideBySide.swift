@@ -1,4 +1,5 @@
 import Foundation
+import GTIOStore
 
 /// Two pieces of work at once, on a thread of their own and this one, for the fold state's
 /// halves: each touches only its own half, and neither result is read before both finished.
@@ -11,6 +12,7 @@ enum SideBySide {
             let work = Unchecked<(() throws -> Void)?>(first), failure = Unchecked<(any Error)?>(nil)
             let finished = DispatchSemaphore(value: 0)
             Thread {
+                ThreadPriority.leaveInheritedIdle()
                 do { try work.value?() } catch { failure.value = error }
                 // Let go of `first` before saying so: it must not outlive this call.
                 work.value = nil

@@ -54,6 +54,7 @@ public final class KeyedScan: @unchecked Sendable {
         }
         let finished = DispatchSemaphore(value: 0)
         let reader = Thread { [self] in
+            ThreadPriority.leaveInheritedIdle()
             defer {
                 full.close()
                 finished.signal()

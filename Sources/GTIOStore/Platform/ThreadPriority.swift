@@ -93,6 +93,19 @@ public enum ThreadPriority {
         #endif
     }
 
+    /// Moves the calling thread, if it inherited the idle policy from the thread that started it,
+    /// to the background priority (the normal policy at the nice value it inherited). For a
+    /// helper whose starter waits for it: the starter's `StarvationGuard` moves only the starter,
+    /// and a helper left under the idle policy could starve it. A process only takes the idle
+    /// policy where it may leave it (`mayLeaveIdle`), so the kernel allows this.
+    public static func leaveInheritedIdle() {
+        #if os(Linux)
+        guard sched_getscheduler(0) == idlePolicy else { return }
+        var parameters = sched_param()
+        _ = sched_setscheduler(0, SCHED_OTHER, &parameters)
+        #endif
+    }
+
     /// Moves `idle` back from the idle policy to the background priority (the normal policy at
     /// the nice value it kept); from any thread. False when the kernel refused.
     @discardableResult
