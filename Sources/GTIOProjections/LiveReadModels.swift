@@ -81,7 +81,7 @@ public final class LiveReadModels: @unchecked Sendable {
     public func catchUp() throws -> ReadModels {
         lock.lock()
         defer { lock.unlock() }
-        let end = try store.lastSeq()
+        let end = try ThreadPriority.outsideIdle { try store.lastSeq() }
         while true {
             let (models, reached) = try catchUp(towards: end)
             if reached { return models }
@@ -107,12 +107,16 @@ public final class LiveReadModels: @unchecked Sendable {
         let before = state.lastSeq
         // Each window is read whole before it is applied, so that the log's read transaction
         // lasts the reading only: on SQLite, one held while the events were folded held up a
-        // collector's commits beside it (docs/PERFORMANCE.md).
+        // collector's commits beside it (docs/PERFORMANCE.md). For the same reason a server's
+        // catch-up under the idle policy reads at the background priority, not to wait for a core
+        // in the middle of a read.
         while state.lastSeq < end {
             var records: [LogRecord] = []
             records.reserveCapacity(Int(min(window, end - state.lastSeq)))
-            try store.scan(LogScope(afterSeq: state.lastSeq, throughSeq: min(state.lastSeq + window, end))) {
-                records.append($0)
+            try ThreadPriority.outsideIdle {
+                try store.scan(LogScope(afterSeq: state.lastSeq, throughSeq: min(state.lastSeq + window, end))) {
+                    records.append($0)
+                }
             }
             if records.isEmpty { break }
             for record in records { state.apply(record) }

@@ -92,5 +92,24 @@ struct ThreadPriorityTests {
         #expect(helper == SCHED_OTHER)
         #expect(helperNice >= ThreadPriority.backgroundNice)
     }
+
+    /// A thread under the idle policy runs what it may not wait for a core in the middle of
+    /// (a read of the log) at the background priority, and is idle again after.
+    @Test
+    func anIdleThreadRunsAReadOutsideTheIdlePolicy() {
+        nonisolated(unsafe) var policies: [Int32] = []
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            ThreadPriority.moveCallingThreadToBackground()
+            _ = ThreadPriority.moveCallingThreadToIdle()
+            policies.append(sched_getscheduler(0))
+            policies.append(ThreadPriority.outsideIdle { sched_getscheduler(0) })
+            policies.append(sched_getscheduler(0))
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let idle: Int32 = ThreadPriority.mayLeaveIdle ? 5 : SCHED_OTHER
+        #expect(policies == [idle, SCHED_OTHER, idle])
+    }
 }
 #endif

@@ -106,6 +106,20 @@ public enum ThreadPriority {
         #endif
     }
 
+    /// Runs `body` at the background priority when the calling thread is under the idle policy,
+    /// and moves it back after. For what must not wait for a core with something held that
+    /// others need: on SQLite, a read of the log keeps the write-ahead log from starting over
+    /// until it ends, and each commit behind it then checkpoints (docs/PERFORMANCE.md).
+    public static func outsideIdle<T>(_ body: () throws -> T) rethrows -> T {
+        #if os(Linux)
+        guard sched_getscheduler(0) == idlePolicy else { return try body() }
+        var parameters = sched_param()
+        guard sched_setscheduler(0, SCHED_OTHER, &parameters) == 0 else { return try body() }
+        defer { _ = sched_setscheduler(0, idlePolicy, &parameters) }
+        #endif
+        return try body()
+    }
+
     /// Moves `idle` back from the idle policy to the background priority (the normal policy at
     /// the nice value it kept); from any thread. False when the kernel refused.
     @discardableResult
