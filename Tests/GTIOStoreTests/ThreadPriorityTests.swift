@@ -111,5 +111,35 @@ struct ThreadPriorityTests {
         let idle: Int32 = ThreadPriority.mayLeaveIdle ? 5 : SCHED_OTHER
         #expect(policies == [idle, SCHED_OTHER, idle])
     }
+
+    /// A read outside the idle policy that is under way when the guard moves its thread does not
+    /// put the thread back under the policy for the rest of the work.
+    @Test
+    func aThreadMovedDuringAReadOutsideTheIdlePolicyStaysMoved() {
+        guard ThreadPriority.mayLeaveIdle else { return }
+        let starvation = StarvationGuard(patience: 0.1)
+        Thread { starvation.run() }.start()
+        defer { starvation.stop() }
+        nonisolated(unsafe) var later: Int32 = -1
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            ThreadPriority.moveCallingThreadToBackground()
+            _ = starvation.enter()
+            starvation.workBegan()
+            ThreadPriority.outsideIdle {
+                let deadline = Date().addingTimeInterval(10)
+                while starvation.rescueCount == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            // The read's end put the thread back under the policy; the guard moves it out again.
+            let deadline = Date().addingTimeInterval(10)
+            while sched_getscheduler(0) != SCHED_OTHER && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            later = sched_getscheduler(0)
+            starvation.workEnded()
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(starvation.rescueCount == 1)
+        #expect(later == SCHED_OTHER)
+    }
 }
 #endif

@@ -65,7 +65,11 @@ public final class StarvationGuard: @unchecked Sendable {
         defer { condition.unlock() }
         began = nil
         if rescued, let idle, ThreadPriority.moveToIdle(idle) { rescued = false }
+        condition.signal()
     }
+
+    /// How often the guard looks again at a thread it moved while that work goes on.
+    static let recheck = 0.05
 
     /// Watches the guarded thread's work until `stop`. Runs on a thread of normal priority, which
     /// one starved under the idle policy could not be.
@@ -73,8 +77,16 @@ public final class StarvationGuard: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !stopping {
-            guard let idle, let began, !rescued else {
+            guard let idle, let began else {
                 condition.wait()
+                continue
+            }
+            if rescued {
+                // The work goes on. A read outside the idle policy (`ThreadPriority.outsideIdle`)
+                // that was under way when the thread was moved puts it back under the policy as
+                // it ends: keep it out until the work ends.
+                if ThreadPriority.isIdle(idle) { ThreadPriority.moveToBackground(idle) }
+                _ = condition.wait(until: Date().addingTimeInterval(Self.recheck))
                 continue
             }
             let deadline = began.addingTimeInterval(patience)

@@ -42,11 +42,10 @@ public enum ThreadPriority {
     }
 
     /// A thread that `moveCallingThreadToIdle` moved, which another thread can move back.
-    public struct IdleThread: @unchecked Sendable {
-        // @unchecked: a pthread_t is an id, valid for as long as the thread runs.
-        #if os(Linux)
-        fileprivate let thread: pthread_t
-        #endif
+    public struct IdleThread: Sendable {
+        /// The kernel's id of the thread. Not its `pthread_t`: glibc remembers the policy it last
+        /// set through one and answers that, not what the thread set for itself since.
+        fileprivate let id: pid_t
     }
 
     /// Linux's idle scheduling policy, which Swift's Glibc module leaves out (`<sched.h>` names
@@ -84,10 +83,10 @@ public enum ThreadPriority {
     /// cores that other work keeps busy; nil, with the thread as it was, otherwise.
     public static func moveCallingThreadToIdle() -> IdleThread? {
         #if os(Linux)
-        guard mayLeaveIdle else { return nil }
+        guard mayLeaveIdle, let id = callingThreadID() else { return nil }
         var parameters = sched_param()
         guard sched_setscheduler(0, idlePolicy, &parameters) == 0 else { return nil }
-        return IdleThread(thread: pthread_self())
+        return IdleThread(id: id)
         #else
         return nil
         #endif
@@ -141,10 +140,29 @@ public enum ThreadPriority {
         #endif
     }
 
+    /// Whether `idle` is under the idle policy now; from any thread.
+    public static func isIdle(_ idle: IdleThread) -> Bool {
+        #if os(Linux)
+        sched_getscheduler(idle.id) == idlePolicy
+        #else
+        false
+        #endif
+    }
+
     #if os(Linux)
     private static func schedule(_ idle: IdleThread, _ policy: Int32) -> Bool {
         var parameters = sched_param()
-        return pthread_setschedparam(idle.thread, policy, &parameters) == 0
+        return sched_setscheduler(idle.id, policy, &parameters) == 0
+    }
+
+    /// The calling thread's id in the kernel, read from `/proc/thread-self` (a link to
+    /// `<pid>/task/<tid>`): Swift's Glibc module leaves `gettid` out.
+    private static func callingThreadID() -> pid_t? {
+        var link = [CChar](repeating: 0, count: 64)
+        let length = readlink("/proc/thread-self", &link, link.count - 1)
+        guard length > 0 else { return nil }
+        let text = String(decoding: link[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: "/").last.flatMap { pid_t($0) }
     }
     #endif
 
