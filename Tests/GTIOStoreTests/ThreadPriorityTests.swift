@@ -141,5 +141,25 @@ struct ThreadPriorityTests {
         #expect(starvation.rescueCount == 1)
         #expect(later == SCHED_OTHER)
     }
+
+    /// A named thread, which serves the whole process, does not keep the idle policy of the
+    /// thread that started it.
+    @Test
+    func aNamedThreadStartedByAnIdleThreadIsNotIdle() {
+        nonisolated(unsafe) var starter: Int32 = -1, named: Int32 = -1
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            ThreadPriority.moveCallingThreadToBackground()
+            _ = ThreadPriority.moveCallingThreadToIdle()
+            starter = sched_getscheduler(0)
+            NamedThread.start("test-named") {
+                named = sched_getscheduler(0)
+                done.signal()
+            }
+        }.start()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(starter == (ThreadPriority.mayLeaveIdle ? 5 : SCHED_OTHER))
+        #expect(named == SCHED_OTHER)
+    }
 }
 #endif

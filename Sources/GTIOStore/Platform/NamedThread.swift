@@ -3,10 +3,13 @@ import Foundation
 /// Threads under names the system shows (`top -H`, `perf`, `/proc/<pid>/task`), so that an
 /// operator looking at a busy server can tell its threads apart.
 public enum NamedThread {
-    /// Starts `body` on a new thread named `name`: at most 15 bytes, Linux's limit.
+    /// Starts `body` on a new thread named `name`: at most 15 bytes, Linux's limit. A named
+    /// thread serves the whole process, so it does not keep the idle policy of a thread that
+    /// happened to start it (`ThreadPriority.leaveInheritedIdle`).
     public static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
         precondition(name.utf8.count <= 15, "a thread's name is at most 15 bytes: \(name)")
         let thread = Thread {
+            ThreadPriority.leaveInheritedIdle()
             nameCallingThread(name)
             body()
         }
