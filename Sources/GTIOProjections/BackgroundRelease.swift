@@ -13,11 +13,10 @@ public enum BackgroundRelease {
     /// so that the caller's copy is not the one left to free it.
     public static func release<Value: Sendable>(_ value: consuming Value) {
         let holder = Holder(consume value)
-        Thread {
-            ThreadPriority.leaveInheritedIdle()
+        NamedThread.start("gtio-release") {
             ThreadPriority.lowerCallingThread()
             holder.value = nil
-        }.start()
+        }
     }
 
     // @unchecked: the value is only touched by the thread that empties the holder.

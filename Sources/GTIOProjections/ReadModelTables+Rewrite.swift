@@ -16,8 +16,7 @@ extension ReadModelTables {
         work.close()
         let built = BatchChannel<(ReadModelName, [String: PackedRows])>(capacity: max(names.count, 1))
         let finished = DispatchSemaphore(value: 0)
-        let builder = Thread {
-            ThreadPriority.leaveInheritedIdle()
+        NamedThread.start("gtio-rows") {
             defer {
                 built.close()
                 finished.signal()
@@ -26,7 +25,6 @@ extension ReadModelTables {
                 guard built.send((name, packedRows(of: name, models))) else { return }
             }
         }
-        builder.start()
         defer { finished.wait() }
         var written: [ReadModelName: Int] = [:]
         do {

@@ -11,13 +11,12 @@ enum SideBySide {
             // Unchecked: the thread is joined (`finished.wait()`) before anything it wrote is read.
             let work = Unchecked<(() throws -> Void)?>(first), failure = Unchecked<(any Error)?>(nil)
             let finished = DispatchSemaphore(value: 0)
-            Thread {
-                ThreadPriority.leaveInheritedIdle()
+            NamedThread.start("gtio-half") {
                 do { try work.value?() } catch { failure.value = error }
                 // Let go of `first` before saying so: it must not outlive this call.
                 work.value = nil
                 finished.signal()
-            }.start()
+            }
             var secondFailure: (any Error)?
             do { try second() } catch { secondFailure = error }
             finished.wait()

@@ -53,8 +53,7 @@ public final class KeyedScan: @unchecked Sendable {
             _ = free.send((buffer, ChunkDevices()))
         }
         let finished = DispatchSemaphore(value: 0)
-        let reader = Thread { [self] in
-            ThreadPriority.leaveInheritedIdle()
+        NamedThread.start("gtio-scan") { [self] in
             defer {
                 full.close()
                 finished.signal()
@@ -66,7 +65,6 @@ public final class KeyedScan: @unchecked Sendable {
                 _ = full.send(.failure(error))
             }
         }
-        reader.start()
         defer { finished.wait() }
         do {
             while let item = full.receive() {

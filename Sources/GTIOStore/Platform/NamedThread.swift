@@ -3,9 +3,11 @@ import Foundation
 /// Threads under names the system shows (`top -H`, `perf`, `/proc/<pid>/task`), so that an
 /// operator looking at a busy server can tell its threads apart.
 public enum NamedThread {
-    /// Starts `body` on a new thread named `name`: at most 15 bytes, Linux's limit. A named
-    /// thread serves the whole process, so it does not keep the idle policy of a thread that
-    /// happened to start it (`ThreadPriority.leaveInheritedIdle`).
+    /// Starts `body` on a new thread named `name`: at most 15 bytes, Linux's limit. It does not
+    /// keep the idle policy of the thread that started it (`ThreadPriority.leaveInheritedIdle`):
+    /// a helper its starter waits for would starve the starter where the starter's
+    /// `StarvationGuard` cannot see it, and a thread that serves the whole process would keep a
+    /// policy chosen for one piece of work.
     public static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
         precondition(name.utf8.count <= 15, "a thread's name is at most 15 bytes: \(name)")
         let thread = Thread {

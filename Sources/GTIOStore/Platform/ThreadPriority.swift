@@ -63,10 +63,7 @@ public enum ThreadPriority {
         Thread {
             let which = __priority_which_t(PRIO_PROCESS.rawValue)
             _ = setpriority(which, 0, max(getpriority(which, 0), backgroundNice))
-            var parameters = sched_param()
-            if sched_setscheduler(0, idlePolicy, &parameters) == 0 {
-                left = sched_setscheduler(0, SCHED_OTHER, &parameters) == 0
-            }
+            if setPolicy(idlePolicy) { left = setPolicy(SCHED_OTHER) }
             done.signal()
         }.start()
         done.wait()
@@ -83,9 +80,7 @@ public enum ThreadPriority {
     /// cores that other work keeps busy; nil, with the thread as it was, otherwise.
     public static func moveCallingThreadToIdle() -> IdleThread? {
         #if os(Linux)
-        guard mayLeaveIdle, let id = callingThreadID() else { return nil }
-        var parameters = sched_param()
-        guard sched_setscheduler(0, idlePolicy, &parameters) == 0 else { return nil }
+        guard mayLeaveIdle, let id = callingThreadID(), setPolicy(idlePolicy) else { return nil }
         return IdleThread(id: id)
         #else
         return nil
@@ -99,9 +94,7 @@ public enum ThreadPriority {
     /// policy where it may leave it (`mayLeaveIdle`), so the kernel allows this.
     public static func leaveInheritedIdle() {
         #if os(Linux)
-        guard sched_getscheduler(0) == idlePolicy else { return }
-        var parameters = sched_param()
-        _ = sched_setscheduler(0, SCHED_OTHER, &parameters)
+        _ = leaveIdle()
         #endif
     }
 
@@ -111,10 +104,8 @@ public enum ThreadPriority {
     /// until it ends, and each commit behind it then checkpoints (docs/PERFORMANCE.md).
     public static func outsideIdle<T>(_ body: () throws -> T) rethrows -> T {
         #if os(Linux)
-        guard sched_getscheduler(0) == idlePolicy else { return try body() }
-        var parameters = sched_param()
-        guard sched_setscheduler(0, SCHED_OTHER, &parameters) == 0 else { return try body() }
-        defer { _ = sched_setscheduler(0, idlePolicy, &parameters) }
+        guard leaveIdle() else { return try body() }
+        defer { _ = setPolicy(idlePolicy) }
         #endif
         return try body()
     }
@@ -124,7 +115,7 @@ public enum ThreadPriority {
     @discardableResult
     public static func moveToBackground(_ idle: IdleThread) -> Bool {
         #if os(Linux)
-        schedule(idle, SCHED_OTHER)
+        setPolicy(SCHED_OTHER, of: idle.id)
         #else
         false
         #endif
@@ -134,7 +125,7 @@ public enum ThreadPriority {
     @discardableResult
     public static func moveToIdle(_ idle: IdleThread) -> Bool {
         #if os(Linux)
-        schedule(idle, idlePolicy)
+        setPolicy(idlePolicy, of: idle.id)
         #else
         false
         #endif
@@ -150,9 +141,16 @@ public enum ThreadPriority {
     }
 
     #if os(Linux)
-    private static func schedule(_ idle: IdleThread, _ policy: Int32) -> Bool {
+    /// Puts the thread `id` (0: the calling thread) under `policy`; false when the kernel refused.
+    private static func setPolicy(_ policy: Int32, of id: pid_t = 0) -> Bool {
         var parameters = sched_param()
-        return sched_setscheduler(idle.id, policy, &parameters) == 0
+        return sched_setscheduler(id, policy, &parameters) == 0
+    }
+
+    /// Moves the calling thread from the idle policy to the normal one; false when it was not
+    /// under the idle policy, or the kernel refused.
+    private static func leaveIdle() -> Bool {
+        sched_getscheduler(0) == idlePolicy && setPolicy(SCHED_OTHER)
     }
 
     /// The calling thread's id in the kernel, read from `/proc/thread-self` (a link to
