@@ -159,7 +159,10 @@ final class ReadModelProjector: Service, @unchecked Sendable {
         var started = Date.distantPast
         var retry = Self.idleCheck
         var applied: Int64?
+        // The guard watches the thread whenever it is not waiting here: under the idle policy
+        // any of its work (a look at the log, taking the lead, a catch-up) could starve.
         while true {
+            starvation.workEnded()
             condition.lock()
             // A commit of this server's wakes the loop; without one it looks at the log now and
             // then, for other writers' events and to try again after a failure (backing off).
@@ -170,6 +173,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             // that the server takes the lead as soon as that one ends, not at its next commit.
             var due = dirty || stopping || failed || deferring
             condition.unlock()
+            starvation.workBegan()
             let end = try? store.lastSeq()
             if !due, let applied, let end, end != applied { due = true }
             guard due else { continue }
@@ -178,12 +182,14 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             // before it. More wait for the interval, so that a stream of commits is applied in
             // fewer, larger catch-ups.
             let few = applied.flatMap { applied in end.map { $0 - applied <= Self.fewEvents } } ?? false
+            starvation.workEnded()
             condition.lock()
             let next = started.addingTimeInterval(interval)
             while !few && !stopping && condition.wait(until: next) {}
             let last = stopping
             dirty = false
             condition.unlock()
+            starvation.workBegan()
             started = Date()
             applied = catchUp()
             // After a failure, the next try comes in a second, then in 2, 4 … up to a minute.
@@ -192,6 +198,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
         }
         lease?.release()
         lease = nil
+        starvation.workEnded()
     }
 
     /// Whether this server applies the log to the tables: it holds the projector's lead, or
@@ -232,8 +239,6 @@ final class ReadModelProjector: Service, @unchecked Sendable {
             if led != wasDeferring {
                 logger.info(led ? "read models: left to the projector that leads" : "read models: applied by this server again")
             }
-            starvation.workBegan()
-            defer { starvation.workEnded() }
             let appliedSeq = led ? try StoredReadModels(source: store).lastSeq : try models.catchUp().state.lastSeq
             moved()
             condition.lock()

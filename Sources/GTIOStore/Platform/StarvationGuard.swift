@@ -39,6 +39,8 @@ public final class StarvationGuard: @unchecked Sendable {
         guard let thread = ThreadPriority.moveCallingThreadToIdle() else { return false }
         condition.lock()
         idle = thread
+        // Work under way (loading, at the thread's earlier priority) counts from now.
+        if began != nil { began = Date() }
         condition.signal()
         condition.unlock()
         return true
