@@ -66,6 +66,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         Timestamp(milliseconds: (day + 1) * millisecondsPerDay - 1)
     }
 
+    /// The day number of the first day of the month `months` months after the one holding `day`.
+    ///
+    /// Computed on the calendar rather than through text, so that it also answers past
+    /// 9999-12 (the month after a log's last month may be 10000-01, which no timestamp shows).
+    public static func firstDayOfMonth(holding day: Int64, adding months: Int64 = 0) -> Int64 {
+        let (year, month, _) = civil(fromDays: day)
+        let index = year * 12 + (month - 1) + months
+        let (newYear, newMonth) = (index >= 0 ? index / 12 : (index - 11) / 12, (index % 12 + 12) % 12 + 1)
+        return days(fromCivil: newYear, newMonth, 1)
+    }
+
     // MARK: Parsing
 
     /// Parses RFC 3339 as EVENTS.md §4 allows it: `T` or `t`, `Z`, `z` or `±HH:MM`,

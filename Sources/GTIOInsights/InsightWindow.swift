@@ -49,9 +49,7 @@ public enum InsightInterval: String, Sendable, CaseIterable {
         switch self {
         case .day: return day
         case .week: return day - ((day + 3) % 7 + 7) % 7
-        case .month:
-            let date = Timestamp.dateString(ofDay: day)
-            return Timestamp(rfc3339: String(date.prefix(8)) + "01T00:00:00Z")!.day
+        case .month: return Timestamp.firstDayOfMonth(holding: day)
         }
     }
 
@@ -60,13 +58,7 @@ public enum InsightInterval: String, Sendable, CaseIterable {
         switch self {
         case .day: return start + Int64(count)
         case .week: return start + 7 * Int64(count)
-        case .month:
-            let date = Timestamp.dateString(ofDay: start)
-            var year = Int(date.prefix(4))!, month = Int(date.dropFirst(5).prefix(2))! + count
-            year += (month - 1) / 12
-            month = (month - 1) % 12 + 1
-            func padded(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }
-            return Timestamp(rfc3339: "\(padded(year, 4))-\(padded(month, 2))-01T00:00:00Z")!.day
+        case .month: return Timestamp.firstDayOfMonth(holding: start, adding: Int64(count))
         }
     }
 
@@ -90,6 +82,10 @@ public enum InsightInterval: String, Sendable, CaseIterable {
 
 /// A length of time: `30m`, `12h`, `7d`, `2w`, `90s`.
 public enum InsightDuration {
+    /// The milliseconds of `text`, at most the span of the times an event can have.
+    ///
+    /// A longer duration (`1e300d`) reaches every event just as that span does, so it is cut to
+    /// it rather than refused, and never overflows a 64-bit count.
     public static func milliseconds(_ text: String) throws(InsightError) -> Int64 {
         guard let unit = text.last, let amount = Double(text.dropLast()), amount >= 0, amount.isFinite else {
             throw .badDuration(text)
@@ -103,6 +99,7 @@ public enum InsightDuration {
         case "w": scale = 604_800_000
         default: throw .badDuration(text)
         }
-        return Int64((amount * scale).rounded())
+        let span = Timestamp.representable.upperBound - Timestamp.representable.lowerBound
+        return min(Int64(exactly: (amount * scale).rounded()) ?? span, span)
     }
 }

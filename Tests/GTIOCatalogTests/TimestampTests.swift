@@ -52,6 +52,19 @@ import Testing
         #expect(Timestamp(date: "2012-02-30") == nil)
     }
 
+    @Test func stepsByMonthsOnTheCalendarPastTheLastYearShown() throws {
+        func day(_ date: String) throws -> Int64 { try #require(Timestamp(date: date)).day }
+        #expect(Timestamp.firstDayOfMonth(holding: try day("2012-04-23")) == (try day("2012-04-01")))
+        #expect(Timestamp.firstDayOfMonth(holding: try day("2012-12-31"), adding: 1) == (try day("2013-01-01")))
+        #expect(Timestamp.firstDayOfMonth(holding: try day("2012-03-31"), adding: -13) == (try day("2011-02-01")))
+        #expect(Timestamp.firstDayOfMonth(holding: try day("0001-01-15"), adding: -1) == (try day("0001-01-01")) - 31)
+        // The month after December 9999 starts on day 2,932,897 (10000-01-01), which no
+        // RFC 3339 text names: asked through text, it was a nil forced open.
+        let last = try day("9999-12-31")
+        #expect(Timestamp.firstDayOfMonth(holding: last) == (try day("9999-12-01")))
+        #expect(Timestamp.firstDayOfMonth(holding: last, adding: 1) == last + 1)
+    }
+
     @Test func formattingThenParsingGivesTheSameMoment() async {
         // Years 0001 to 9999: every moment RFC 3339 can write.
         await propertyCheck(input: Gen.int64(in: -62_135_596_800_000...253_402_300_799_999)) { millis in

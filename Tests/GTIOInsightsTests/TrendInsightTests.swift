@@ -40,6 +40,14 @@ import Testing
         #expect(months.lines == ["2012-03,all,0", "2012-04,all,2"])
     }
 
+    @Test func monthsReachTheLastMonthTheCalendarShows() throws {
+        let log = InsightLog()
+        heart(log, "9999-12-31T23:59")
+        let months = try trend("post.hearted") { $0.interval = .month }
+            .run(try log.reader(), window: InsightLog.days("9999-11-15", "9999-12-31"))
+        #expect(months.lines == ["9999-11,all,0", "9999-12,all,1"])
+    }
+
     @Test func groupsBeyondTheTopAreSummedIntoOtherForCountsAndDroppedForUsers() throws {
         let log = InsightLog()
         for (channel, user) in [("facebook", "a"), ("facebook", "b"), ("facebook", "a"), ("twitter", "a"), ("twitter", "c")] {
