@@ -67,8 +67,9 @@ public struct PathsInsight: Sendable {
             close()
         }
         var rows: [[Cell]] = []
-        for step in 1..<depth {
-            var ranked = paths.keys.filter { $0.step == step }.sorted { a, b in
+        // The steps some path reached, not 1..<depth: a depth of 2^63 must not count them all.
+        for (step, reached) in Dictionary(grouping: paths.keys, by: \.step).sorted(by: { $0.key < $1.key }) {
+            var ranked = reached.sorted { a, b in
                 if paths[a]! != paths[b]! { return paths[a]! > paths[b]! }
                 if a.from != b.from { return a.from.text.unicodeScalars.lexicographicallyPrecedes(b.from.text.unicodeScalars) }
                 return a.to.text.unicodeScalars.lexicographicallyPrecedes(b.to.text.unicodeScalars)

@@ -21,10 +21,19 @@ public struct RetentionInsight: Sendable {
     public func run(_ reader: InsightReader, window: InsightWindow) throws -> ResultTable {
         guard interval != .month else { throw InsightError.badOption("retention --interval takes day or week") }
         let periods = max(1, self.periods ?? (interval == .day ? 7 : 4)), periodDays: Int64 = interval == .day ? 1 : 7
+        let calendar = (Timestamp.representable.upperBound - Timestamp.representable.lowerBound) / InsightWindow.day / periodDays
+        guard periods <= calendar else {
+            throw InsightError.badOption("--periods: at most \(calendar) \(interval)s fit between 0001-01-01 and 9999-12-31, got \(periods)")
+        }
         // Intervals are counted from the window's first. Returns come after the window too, up
         // to now, but not past the last period of a cohort of the window's last interval.
         let base = interval.start(of: window.from)
-        let span = Int((interval.start(of: window.to) - base) / periodDays) + periods + 1, words = span / 64 + 1
+        let span = Int((interval.start(of: window.to) - base) / periodDays) + periods + 1
+        // No return lies past the newest event in view: a bit for each interval up to it is
+        // enough, however many periods were asked for.
+        let newest = try reader.extent()?.upperBound ?? window.times.upperBound
+        let reach = min(span, max(1, Int((interval.start(of: Timestamp(milliseconds: newest).day) - base) / periodDays) + 1))
+        let words = reach / 64 + 1
         let end = (base + periodDays * Int64(span)) * InsightWindow.day - 1
         let startFilters = start.filters + filters, returnFilters = comeback.filters + filters
         let types = start.types.flatMap { starts in comeback.types.map { starts.union($0) } }
@@ -50,7 +59,7 @@ public struct RetentionInsight: Sendable {
             if starts, first[slot].map({ ($0.at, $0.seq) > (event.at, event.seq) }) ?? true { first[slot] = (event.at, event.seq) }
             if returns {
                 let k = Int((interval.start(of: Timestamp(milliseconds: event.at).day) - base) / periodDays)
-                if k < span { returned[slot * words + k / 64] |= 1 << UInt64(k % 64) }
+                if k < reach { returned[slot * words + k / 64] |= 1 << UInt64(k % 64) }
             }
         }
         // Each cohort's users, by the index of its interval.
@@ -64,7 +73,7 @@ public struct RetentionInsight: Sendable {
             let users = members[cohort]!
             for period in 1...periods {
                 let k = cohort + period
-                let retained = users.count { returned[$0 * words + k / 64] & (1 << UInt64(k % 64)) != 0 }
+                let retained = k < reach ? users.count { returned[$0 * words + k / 64] & (1 << UInt64(k % 64)) != 0 } : 0
                 rows.append([.text(interval.label(base + periodDays * Int64(cohort))), .integer(Int64(users.count)),
                              .integer(Int64(period)), .integer(Int64(retained)), .number(Double(retained) / Double(users.count))])
             }

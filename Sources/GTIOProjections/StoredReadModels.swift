@@ -124,8 +124,9 @@ public struct StoredReadModels: Sendable {
         case chosen(reads: Int)
 
         /// For a page of `limit` looks: more posts than a page of a live log reads, even a
-        /// large log's (docs/PERFORMANCE.md), so that only a log far behind now turns.
-        static func usual(limit: Int?) -> PopularWalk { chosen(reads: 2_000 + 20 * max(limit ?? 0, 0)) }
+        /// large log's (docs/PERFORMANCE.md), so that only a log far behind now turns. A page
+        /// past 2^40 reads as far as one of 2^40 (every post), and its count cannot overflow.
+        static func usual(limit: Int?) -> PopularWalk { chosen(reads: 2_000 + 20 * min(max(limit ?? 0, 0), 1 << 40)) }
     }
 
     /// The ranked looks of `tab`; `limit` nil or 0 for all; with `place`, only looks taken

@@ -77,4 +77,41 @@ import Testing
         let again = try GTIOBinary.run(["ingest", folder.file("many.jsonl"), "--store", store, "--format", "json"])
         #expect(again.stdout.contains(#""appended":\#(20_000 - appended),"duplicates":\#(appended)"#), "\(again.stdout)")
     }
+
+    /// Numbers at the ends of their range, and a log whose "now" is the calendar's last day:
+    /// each was a trap (exit 132) or a loop without end.
+    @Test func numbersAtTheEndsOfTheirRangeAreAnsweredOrRefusedNeverACrash() throws {
+        let events = [
+            #"{"id":"a","type":"track","at":"2012-04-23T10:00:00Z","user":"u1","data":{"name":"Feed"}}"#,
+            #"{"id":"b","type":"track","at":"2012-04-23T10:01:00Z","user":"u1","data":{"name":"Shop"}}"#,
+            #"{"id":"c","type":"post.created","at":"2012-04-23T10:02:00Z","user":"u1","data":{"post":"p1","kind":"outfit","voting":true}}"#,
+            #"{"id":"d","type":"post.flagged","at":"2012-04-23T10:03:00Z","user":"u2","data":{"post":"p1"}}"#,
+            #"{"id":"e","type":"track","at":"9999-12-31T23:59:59Z","user":"u1","data":{"name":"Feed"}}"#,
+        ]
+        _ = try GTIOBinary.run(["ingest", folder.write("edges.jsonl", events.joined(separator: "\n") + "\n"), "--store", store])
+        let max = String(Int64.max)
+        let answered: [[String]] = [
+            ["looks", "popular", "--limit", max],
+            ["looks", "top", "--limit", max],
+            ["flags", "--older-than", "1e300h"],
+            ["flags", "--older-than", "99999999999999999d"],
+            ["paths", "--depth", max, "--from", "2012-04-23", "--to", "2012-04-23"],
+            ["funnel", "track", "track", "--within", "1e300d", "--from", "2012-04-23", "--to", "2012-04-23"],
+            ["trend", "track", "--interval", "month"],
+            ["retention", "--start", "track", "--return", "track", "--periods", "100000", "--from", "2012-04-23", "--to", "2012-04-23"],
+        ]
+        for arguments in answered {
+            let result = try GTIOBinary.run(arguments + ["--store", store, "--format", "csv"])
+            #expect(result.status == 0, "\(arguments): \(result.status) \(result.stderr)")
+        }
+        let flagged = try GTIOBinary.run(["flags", "--older-than", "1e300h", "--store", store, "--format", "csv"])
+        #expect(flagged.stdout == "item,flaggers,first_flagged,hidden,reasons,last_flagged,version,author,preview\r\n", "nothing was flagged before the calendar began: \(flagged.stdout)")
+        let paths = try GTIOBinary.run(["paths", "--depth", max, "--from", "2012-04-23", "--to", "2012-04-23", "--store", store, "--format", "csv"])
+        #expect(paths.stdout.hasSuffix("1,Feed,Shop,1,1\r\n"), "\(paths.stdout)")
+        let months = try GTIOBinary.run(["trend", "track", "--interval", "month", "--store", store, "--format", "csv"])
+        #expect(months.stdout == "bucket,group,value\r\n9999-12,all,1\r\n", "\(months.stdout)")
+        let retention = try GTIOBinary.run(["retention", "--start", "track", "--return", "track", "--periods", max, "--store", store])
+        #expect(retention.status == 2, "\(retention.status)")
+        #expect(retention.stderr.contains("--periods: at most 3652058 days fit between 0001-01-01 and 9999-12-31"), "\(retention.stderr)")
+    }
 }

@@ -37,6 +37,23 @@ import Testing
         #expect(tight.lines[2] == "3,post.shared,all,1,0.3333333333333333,0.5,2.0")
     }
 
+    @Test func aDurationLongerThanTheCalendarIsTheCalendar() throws {
+        #expect(try InsightDuration.milliseconds("90s") == 90_000)
+        #expect(try InsightDuration.milliseconds("1.5h") == 5_400_000)
+        let span: Int64 = 253_402_300_799_999 + 62_135_596_800_000
+        // 1e300 days, and 1e14 days (past 2^63 ms), were a conversion that stopped the process.
+        #expect(try InsightDuration.milliseconds("1e300d") == span)
+        #expect(try InsightDuration.milliseconds("99999999999999d") == span)
+        #expect(try InsightDuration.milliseconds("3652058d") == 3_652_058 * 86_400_000)
+        #expect(throws: InsightError.self) { try InsightDuration.milliseconds("infd") }
+        let log = InsightLog()
+        log.add("post.hearted", "2012-04-23T10:00", user: "a", #"{"post":"p1"}"#)
+        log.add("post.shared", "9999-12-31T23:59", user: "a", #"{"post":"p1","channel":"twitter"}"#)
+        let table = try funnel(["post.hearted", "post.shared"]) { $0.within = try InsightDuration.milliseconds("1e300d") }
+            .run(try log.reader(), window: window)
+        #expect(table.lines[1].hasPrefix("2,post.shared,all,1,1.0,1.0,"))
+    }
+
     @Test func anEventReachesOneStepOnly() throws {
         let log = InsightLog()
         log.add("post.hearted", "2012-04-23T10:00", user: "a", #"{"post":"p1"}"#)

@@ -26,6 +26,20 @@ import Testing
                                 "2012-04-23,3,4,0,0.0"])
     }
 
+    @Test func periodsPastTheNewestEventAreListedRetainingNoOne() throws {
+        let log = InsightLog()
+        log.add("user.signed_up", "2012-04-24T11:00", user: "c", #"{"provider":"google","name":"C"}"#)
+        log.add("post.hearted", "2012-04-30T01:00", user: "c", #"{"post":"p1"}"#)
+        var retention = RetentionInsight(start: try EventSelector("user.signed_up"), comeback: try EventSelector("post.hearted"))
+        retention.periods = 100_000
+        let table = try retention.run(try log.reader(), window: InsightLog.days("2012-04-24", "2012-04-24"))
+        #expect(table.rows.count == 100_000)
+        #expect(table.lines[4...6] == ["2012-04-24,1,5,0,0.0", "2012-04-24,1,6,1,1.0", "2012-04-24,1,7,0,0.0"])
+        #expect(table.lines.last == "2012-04-24,1,100000,0,0.0")
+        retention.periods = 3_652_059
+        #expect(throws: InsightError.self) { try retention.run(try log.reader(), window: InsightLog.days("2012-04-24", "2012-04-24")) }
+    }
+
     /// A screen named with é (U+00E9) then with e + U+0301 is no repeat: names compare as exact text.
     @Test func namesThatDifferOnlyInNormalizationAreTwoScreens() throws {
         let log = InsightLog()

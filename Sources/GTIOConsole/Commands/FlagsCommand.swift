@@ -1,6 +1,7 @@
 import ArgumentParser
 import GTIOAnalytics
 import GTIOCatalog
+import GTIOInsights
 import GTIOProjections
 import GTIOTables
 
@@ -30,15 +31,11 @@ struct FlagsCommand: ParsableCommand {
         if posts && reviews { throw ValidationError("give --posts or --reviews, not both") }
         if let minFlaggers, minFlaggers < 0 { throw ValidationError("--min-flaggers must be 0 or more, got \(minFlaggers)") }
         if let olderThan, Self.milliseconds(olderThan) == nil {
-            throw ValidationError("--older-than: \"\(olderThan)\" is not a duration (expected a number and m, h or d, e.g. 12h)")
+            throw ValidationError("--older-than: \"\(olderThan)\" is not a duration (expected a number and s, m, h, d or w, e.g. 12h)")
         }
     }
 
-    static func milliseconds(_ duration: String) -> Int64? {
-        guard let unit = duration.last, let amount = Double(duration.dropLast()), amount >= 0 else { return nil }
-        let scale: Double? = switch unit { case "m": 60_000; case "h": 3_600_000; case "d": 86_400_000; default: nil }
-        return scale.map { Int64(amount * $0) }
-    }
+    static func milliseconds(_ duration: String) -> Int64? { try? InsightDuration.milliseconds(duration) }
 
     func run() throws {
         try query.withStoredModels { models in
