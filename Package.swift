@@ -77,6 +77,7 @@ let package = Package(
                 "GTIOCatalog", "GTIOStore",
                 .product(name: "Algorithms", package: "swift-algorithms"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]),
         // Answers as named columns and rows, and their plain-text formats: CSV, Markdown, JSON.
         .target(name: "GTIOTables", dependencies: ["GTIOCatalog"]),

@@ -1,6 +1,7 @@
 import Foundation
 import GTIOCatalog
 import GTIOStore
+import HeapModule
 
 /// The read models as a store keeps them: every answer is read from the `rm_` tables, taking
 /// the rows it needs and no more, so it costs the same at any length of the log. "Now" comes
@@ -148,7 +149,7 @@ public struct StoredReadModels: Sendable {
             @discardableResult
             func walk(_ order: String, join: String = "", extra: String = "", eligible: String = Self.eligible, key: (Look) -> Double,
                       atMost: Int = .max, expecting: Int? = nil, bound: ((Look, Double) -> Bool)? = nil) throws -> Bool {
-                var kth: [Double] = []  // the best `count` keys so far, descending
+                var kth = Heap<Double>()  // the best `count` keys so far: a page of any size costs log(count) a row
                 var read = 0, cut = false
                 let columns = Self.lookColumns + (tab == .wearIt ? ", v.wilson" : "")
                 let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(eligible)\(placeFilter) \(extra) ORDER BY \(order)"
@@ -164,16 +165,16 @@ public struct StoredReadModels: Sendable {
                         return true
                     }
                     let value = key(look)
-                    if kth.count == count {
+                    if kth.count == count, let least = kth.min {
                         // Sorted descending by the walk's own order: nothing later can beat the kth.
-                        if let bound { if bound(look, kth[count - 1]) { return false } }
-                        else if value < kth[count - 1] { return false }
+                        if let bound { if bound(look, least) { return false } }
+                        else if value < least { return false }
                     }
                     candidates.append(look)
-                    if kth.count < count || value > kth[kth.count - 1] {
-                        let place = kth.firstIndex { $0 < value } ?? kth.count
-                        kth.insert(value, at: place)
-                        if kth.count > count { kth.removeLast() }
+                    if kth.count < count {
+                        kth.insert(value)
+                    } else if let least = kth.min, value > least {
+                        kth.replaceMin(with: value)
                     }
                     return true
                 }
