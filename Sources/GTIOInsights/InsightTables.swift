@@ -40,20 +40,23 @@ public enum InsightTables {
         if totals {
             rows.append([.text("total")] + groups.map { group in
                 let sum = buckets.reduce(0.0) { $0 + (number(values[$1]?[group]) ?? 0) }
-                return sum == sum.rounded() ? .integer(Int64(sum)) : .number(sum)
+                return Int64(exactly: sum).map(Cell.integer) ?? .number(sum)
             })
         }
         rows.append([.text("trend")] + groups.map { group in .text(sparkline(buckets.map { number(values[$0]?[group]) })) })
         return ResultTable(columns: ["bucket"] + groups.map(\.text), rows: rows)
     }
 
-    /// One block per value, scaled to the largest; a space for a missing one.
+    /// One block per value, scaled to the largest; a space for a missing one. Values at or
+    /// below 0 take the lowest block; with an infinite largest (a sum past the doubles), only
+    /// the infinite ones take the highest.
     static func sparkline(_ values: [Double?]) -> String {
         let top = values.compactMap { $0 }.max() ?? 0
         return String(values.map { value -> Character in
             guard let value else { return " " }
-            guard top > 0 else { return blocks[0] }
-            return blocks[min(blocks.count - 1, Int((value / top * Double(blocks.count - 1)).rounded()))]
+            guard top > 0, value > 0 else { return blocks[0] }
+            let share = top.isInfinite ? (value.isInfinite ? 1 : 0) : value / top
+            return blocks[min(blocks.count - 1, Int((share * Double(blocks.count - 1)).rounded()))]
         })
     }
 

@@ -231,13 +231,22 @@ struct HTMLReport {
     }
 
     /// Prices in bins of one axis step from 0 to the axis maximum: "0–50", "50–100" …, a price
-    /// on a bound in the bin above it (the highest bin takes its upper bound).
+    /// on a bound in the bin above it (the highest bin takes its upper bound). Prices past the
+    /// largest axis a chart draws (any number ≥ 0 is a valid price) fall in the highest bin,
+    /// then labelled "… or more".
     static func histogram(_ prices: [Double]) -> [(label: String, value: Int, note: String)] {
-        let (top, step) = SVGChart.scale(Int((prices.max() ?? 0).rounded(.up)))
+        let highest = prices.max() ?? 0, largest = Double(SVGChart.largest)
+        let (top, step) = SVGChart.scale(Int(min(highest, largest).rounded(.up)))
         let count = max(1, top / max(step, 1))
         var counts = [Int](repeating: 0, count: count)
-        for price in prices { counts[min(count - 1, max(0, Int(price / Double(step))))] += 1 }
-        return counts.indices.map { (label: "\($0 * step)–\(($0 + 1) * step)", value: counts[$0], note: "") }
+        for price in prices {
+            let bin = price / Double(step)
+            counts[bin < Double(count) ? max(0, Int(bin)) : count - 1] += 1
+        }
+        return counts.indices.map {
+            let label = $0 == count - 1 && highest > Double(top) ? "\($0 * step) or more" : "\($0 * step)–\(($0 + 1) * step)"
+            return (label: label, value: counts[$0], note: "")
+        }
     }
 
     private func insights() -> String {

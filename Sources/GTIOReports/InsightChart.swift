@@ -19,12 +19,15 @@ public enum InsightChart {
         return body.map { "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + $0 + "\n" }
     }
 
-    /// A whole number for the chart's integer scale.
+    /// A whole number for the chart's integer scale, within its largest value either way.
     private static func whole(_ cell: Cell) -> Int {
+        let largest = SVGChart.largest
         switch cell {
-        case .integer(let value): Int(value)
-        case .number(let value): value.isFinite ? Int(value.rounded()) : 0
-        default: 0
+        case .integer(let value): return Int(max(Int64(-largest), min(Int64(largest), value)))
+        case .number(let value):
+            guard !value.isNaN else { return 0 }
+            return Int(max(Double(-largest), min(Double(largest), value.rounded())))
+        default: return 0
         }
     }
 

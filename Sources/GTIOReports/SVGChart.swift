@@ -140,6 +140,10 @@ struct SVGChart {
     }
 
     /// An axis maximum at or above `value` in round steps of 1, 2 or 5 × 10ⁿ, at most five steps.
+    /// The largest value an axis reaches: callers draw larger ones at it, so that the scale's
+    /// arithmetic stays far from overflow.
+    static let largest = 1_000_000_000_000_000
+
     static func scale(_ value: Int) -> (maximum: Int, step: Int) {
         guard value > 0 else { return (1, 1) }
         var magnitude = 1

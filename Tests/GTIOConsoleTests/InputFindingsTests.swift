@@ -114,4 +114,29 @@ import Testing
         #expect(retention.status == 2, "\(retention.status)")
         #expect(retention.stderr.contains("--periods: at most 3652058 days fit between 0001-01-01 and 9999-12-31"), "\(retention.stderr)")
     }
+
+    /// A price is any number ≥ 0: 1e300, or the largest double, whose sum is infinite. Each
+    /// stopped the process where a figure, a chart or the nightly report made it a whole number.
+    @Test func pricesPastWhatIntegersHoldAreTabledChartedAndReported() throws {
+        let events = [
+            #"{"id":"a","type":"post.created","at":"2012-05-01T00:01:00Z","user":"u1","data":{"post":"p1","kind":"product","voting":true,"product":"pr1","price":1e300}}"#,
+            #"{"id":"b","type":"post.created","at":"2012-05-01T00:02:00Z","user":"u1","data":{"post":"p2","kind":"product","voting":true,"product":"pr1","price":1.7976931348623157e308}}"#,
+            #"{"id":"c","type":"post.created","at":"2012-05-01T00:03:00Z","user":"u1","data":{"post":"p3","kind":"product","voting":true,"product":"pr2","price":12.5}}"#,
+            #"{"id":"d","type":"track","at":"2012-05-02T00:00:00Z","user":"u1","data":{"name":"Feed"}}"#,
+        ]
+        _ = try GTIOBinary.run(["ingest", folder.write("prices.jsonl", events.joined(separator: "\n") + "\n"), "--store", store])
+        let window = ["--from", "2012-05-01", "--to", "2012-05-01", "--store", store]
+        let sum = try GTIOBinary.run(["trend", "post.created", "--measure", "sum:price"] + window)
+        #expect(sum.status == 0, "\(sum.stderr)")
+        #expect(sum.stdout.contains("inf"), "the sum is past the doubles: \(sum.stdout)")
+        let average = try GTIOBinary.run(["trend", "post.created", "--measure", "avg:price", "--chart", folder.file("avg.svg")] + window)
+        #expect(average.status == 0, "\(average.stderr)")
+        #expect(try String(contentsOfFile: folder.file("avg.svg"), encoding: .utf8).hasPrefix("<?xml"))
+        let csv = try GTIOBinary.run(["trend", "post.created", "--measure", "sum:price", "--format", "csv"] + window)
+        #expect(csv.stdout == "bucket,group,value\r\n2012-05-01,all,null\r\n", "\(csv.stdout)")
+        let report = try GTIOBinary.run(["report", "nightly", "--date", "2012-05-01", "--out", folder.file("reports"), "--store", store])
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try String(contentsOfFile: folder.file("reports/2012-05-01/index.html"), encoding: .utf8)
+        #expect(page.contains("or more"), "the prices' highest bin takes every price past the axis")
+    }
 }

@@ -181,6 +181,10 @@ import Testing
         #expect(try await server.request("GET", "/v1/users/nobody", headers: auth).status == 404)
         #expect(try await server.request("GET", "/v1/looks/nope", headers: auth).status == 404)
         #expect(try await server.request("GET", "/v1/looks/new?limit=-1", headers: auth).status == 400)
+        // The largest limit is every look, not a trap that ends the server with all it holds.
+        let all = try await server.request("GET", "/v1/looks/popular?limit=\(Int64.max)", headers: auth)
+        #expect(all.status == 200)
+        #expect(try await server.request("GET", "/health").status == 200)
 
         // A decision against a stale version is 409; against the current one it is appended.
         let queue = try #require(try await server.request("GET", "/v1/flags?limit=1", headers: auth).json as? [[String: Any]])
