@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import GTIOCatalog
 import GTIOIngest
 import GTIOStore
@@ -74,18 +73,8 @@ struct QuarantineCommand: ParsableCommand {
             var replacements: [Int: [UInt8]] = [:]
             var sourceName: String?
             if let from {
-                guard FileManager.default.fileExists(atPath: from) else {
-                    throw IngestError.fileMissing(path: from)
-                }
                 sourceName = IngestSource.file(path: source ?? from).name
-                let text = try Data(contentsOf: URL(fileURLWithPath: from))
-                var number = 0
-                for line in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-                    number += 1
-                    var bytes = Array(line)
-                    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-                    replacements[number] = bytes
-                }
+                replacements = try SourceLines.read(path: from)
             }
             let outcome = try store.retryQuarantine(
                 entries: entries.isEmpty ? nil : entries,
