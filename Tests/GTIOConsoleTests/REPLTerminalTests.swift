@@ -244,4 +244,15 @@ private let community = [
         #expect(result.stderr.contains("sql is read-only"))
         #expect(result.status == 1)
     }
+
+    /// `output off` goes back to the screen, as `asof off` and `timer off` do; it wrote the
+    /// answers after it to a file named "off".
+    @Test func outputOffGoesBackToTheScreen() throws {
+        let file = folder.file("all.csv")
+        let input = "format csv\noutput \(file)\nfollowers ann\noutput off\nfollowing bob\n"
+        let result = try GTIOBinary.run(["--store", store], input: input, directory: folder.path)
+        #expect(result.stdout == "user,name\r\nann,Ann\r\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "user,name\r\nbob,Bob\r\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("off")))
+    }
 }

@@ -110,7 +110,7 @@ struct ConsoleCommandInfo: Sendable {
         .init(name: "format", summary: "answers as table, csv, json or markdown", usage: "format table|csv|json|markdown",
               example: "format csv", argument: .format),
         .init(name: "timer", summary: "print each answer's time", usage: "timer on|off", example: "timer on", argument: .onOff),
-        .init(name: "output", summary: "send all answers to a file (no file: back to the screen)", usage: "output [FILE]",
+        .init(name: "output", summary: "send all answers to a file (off, or no file: back to the screen)", usage: "output [FILE|off]",
               example: "output answers.csv"),
         .init(name: "once", summary: "send the next answer to a file", usage: "once FILE", example: "once looks.json"),
         .init(name: "asof", summary: "answer as of a moment until asof off (shown in the prompt)", usage: "asof TIME|off",

@@ -17,7 +17,7 @@ final class ConsoleSession {
     let interactive: Bool
     var format: OutputFormat?
     var timer = false
-    /// Every answer goes to this file (appended) until `output` alone.
+    /// Every answer goes to this file (appended) until `output off` or `output` alone.
     var outputFile: String?
     /// The next answer goes to this file.
     var onceFile: String?
@@ -78,8 +78,9 @@ final class ConsoleSession {
             guard rest.count == 1, rest[0] == "on" || rest[0] == "off" else { return fail("timer: expected on or off (usage: timer on|off)", code: 2) }
             timer = rest[0] == "on"
         case "output":
-            guard rest.count <= 1 else { return fail("output: expected one file, or none to go back to the screen", code: 2) }
-            outputFile = rest.first
+            guard rest.count <= 1 else { return fail("output: expected one file, or off (or nothing) to go back to the screen", code: 2) }
+            // `off` as `asof off` and `timer off` mean it; a file of that name is `output ./off`.
+            outputFile = rest.first == "off" ? nil : rest.first
         case "once":
             guard rest.count == 1 else { return fail("once: expected one file (usage: once FILE)", code: 2) }
             onceFile = rest[0]
