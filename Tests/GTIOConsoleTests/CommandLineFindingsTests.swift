@@ -34,6 +34,16 @@ import Testing
         #expect(result.stderr.contains("--limit takes a whole number of 0 or more (0: all), got -1"))
     }
 
+    @Test func eventsSinceAfterUntilIsRefusedNotAnsweredEmpty() throws {
+        try makeStore()
+        let reversed = try GTIOBinary.run(["events", "--since", "2012-04-24", "--until", "2012-04-23", "--store", store])
+        #expect(reversed.status == 2)
+        #expect(reversed.stderr.contains(
+            "--since 2012-04-24T00:00:00.000Z is after --until 2012-04-23T23:59:59.999Z: no event can match (swap them?)"), "\(reversed.stderr)")
+        let oneDay = try GTIOBinary.run(["events", "--since", "2012-04-23", "--until", "2012-04-23", "--format", "csv", "--store", store])
+        #expect(oneDay.stdout.components(separatedBy: "\r\n").count == 7, "five events of that day, the header and the end: \(oneDay.stdout)")
+    }
+
     @Test func decisionsTakeALimitOfTheNewest() throws {
         try makeStore()
         let result = try GTIOBinary.run(["decisions", "--limit", "1", "--format", "csv", "--store", store])

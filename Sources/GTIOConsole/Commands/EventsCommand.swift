@@ -38,6 +38,11 @@ struct EventsCommand: ParsableCommand {
         }
         if limit < 0 { throw ValidationError("--limit must be 0 (all) or more, got \(limit)") }
         if let tail, tail < 1 { throw ValidationError("--tail must be 1 or more, got \(tail)") }
+        // As insights refuse --from after --to: an empty answer would read as "no such events".
+        if let since, let until, let first = try? TimeArgument.parse(since, option: "--since", endOfDay: false),
+           let last = try? TimeArgument.parse(until, option: "--until", endOfDay: true), first > last {
+            throw ValidationError("--since \(first) is after --until \(last): no event can match (swap them?)")
+        }
     }
 
     func run() throws {
