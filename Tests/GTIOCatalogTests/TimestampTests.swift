@@ -65,6 +65,19 @@ import Testing
         #expect(Timestamp.firstDayOfMonth(holding: last, adding: 1) == last + 1)
     }
 
+    @Test func aMonthsStepIsTheDayItsDateNames() async {
+        // Any day of the years 0001–9999, and a step that keeps the month inside them: the day
+        // found is the first of the month its year and month say, read back through the text.
+        await propertyCheck(input: Gen.int64(in: -719_162...2_932_896), Gen.int64(in: -240...240)) { day, months in
+            let date = Timestamp.dateString(ofDay: day)
+            let index = Int64(date.prefix(4))! * 12 + Int64(date.dropFirst(5).prefix(2))! - 1 + months
+            guard index >= 12, index < 10_000 * 12 else { return }
+            let expected = String(repeating: "0", count: 4 - String(index / 12).count) + String(index / 12)
+                + "-" + (index % 12 < 9 ? "0" : "") + String(index % 12 + 1) + "-01"
+            #expect(Timestamp.dateString(ofDay: Timestamp.firstDayOfMonth(holding: day, adding: months)) == expected)
+        }
+    }
+
     @Test func formattingThenParsingGivesTheSameMoment() async {
         // Years 0001 to 9999: every moment RFC 3339 can write.
         await propertyCheck(input: Gen.int64(in: -62_135_596_800_000...253_402_300_799_999)) { millis in
