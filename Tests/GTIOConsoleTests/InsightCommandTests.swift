@@ -93,6 +93,33 @@ extension InsightCommandTests {
 }
 
 extension InsightCommandTests {
+    /// Where an answer is written, and from which store, are for whoever runs an insight: a saved
+    /// `--out` was honoured by `insight run`, so on a shared store anyone could have planted an
+    /// insight writing over a file of whoever ran it.
+    @Test func aSavedInsightIsTheQuestionWithoutWhereItsAnswerGoes() throws {
+        let target = folder.file("victim.txt")
+        for option in ["--out \(target)", "--chart \(target)", "--out=\(target)", "--store \(store)"] {
+            let save = try GTIOBinary.run(["insight", "save", "planted", "trend post.shared \(option)", "--store", store])
+            #expect(save.status == 2, "\(option)")
+            #expect(save.stderr.contains("a saved insight is the question alone: --"), "\(save.stderr)")
+        }
+        #expect(try gtio("insight list").stdout.contains("planted") == false)
+        let mine = try GTIOBinary.run(["insight", "save", "shares", "trend post.shared", "--store", store])
+        #expect(mine.status == 0)
+        // One saved before this rule, straight into the table: run refuses it and writes nothing.
+        let insert = try GTIOBinary.run(executable: "/usr/bin/sqlite3", [
+            store + "-tables", "INSERT INTO insights (name, command) VALUES ('planted', 'trend post.shared --out \(target)')",
+        ])
+        #expect(insert.status == 0, "\(insert.stderr)")
+        let run = try gtio("insight run planted")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("insight planted was saved with --out, which only its runner may give"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        let written = try gtio("insight run shares --out \(target)")
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(FileManager.default.fileExists(atPath: target))
+    }
+
     @Test func tabCompletesSelectorsPropertiesAndTheValuesSeen() throws {
         let session = ConsoleSession(storeOptions: try StoreOptions.parse(["--store", store]), interactive: false)
         #expect(session.completions(before: "trend ", word: "post.sh").contains("post.shared"))

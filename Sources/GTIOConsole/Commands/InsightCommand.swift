@@ -37,6 +37,10 @@ struct InsightCommand: ParsableCommand {
             guard rest.count >= 2 else { throw ConsoleError.badArgument("usage: insight save NAME 'COMMAND' (e.g. insight save hearts 'trend post.hearted')") }
             let name = rest[0], command = rest.dropFirst().joined(separator: " ")
             try Self.checkName(name)
+            if let option = try Self.runnersOption(in: command) {
+                throw ConsoleError.badArgument(
+                    "a saved insight is the question alone: \(option) is for whoever runs it (insight run \(name) \(option) …)")
+            }
             // Asked once now, so that a mistake is found when saving rather than at night.
             _ = try Self.parsed(command, adding: ["--store", store.path]).answer()
             try SavedInsights.save(name, command: command, in: try store.open())
@@ -47,6 +51,11 @@ struct InsightCommand: ParsableCommand {
             guard let command = saved.first(where: { $0.name == name })?.command else {
                 let known = saved.map(\.name).joined(separator: ", ")
                 throw ConsoleError.notFound("no insight saved as \"\(name)\" (saved: \(known.isEmpty ? "none; insight save NAME 'COMMAND'" : known))")
+            }
+            if let option = try Self.runnersOption(in: command) {
+                throw ConsoleError.badArgument(
+                    "insight \(name) was saved with \(option), which only its runner may give: "
+                        + "save it again without it (insight save \(name) '…'), then insight run \(name) \(option) …")
             }
             var parsed = try Self.parsed(command, adding: Array(rest.dropFirst()) + ["--store", store.path])
             try parsed.run()
@@ -59,6 +68,18 @@ struct InsightCommand: ParsableCommand {
         default:
             throw ConsoleError.badArgument("insight: unknown action \"\(action)\" (expected save, run, list or delete)")
         }
+    }
+
+    /// Options that say where an answer is written or which store it reads: the runner's to give.
+    /// Kept in a saved insight, they would let whoever saved it, on a store others share, write
+    /// over a file of whoever runs it.
+    static let runnersOptions = ["--out", "--chart", "--store"]
+
+    /// The first of `runnersOptions` that `command` gives, if any.
+    static func runnersOption(in command: String) throws -> String? {
+        let words: [String]
+        do { words = try CommandLineWords.split(command) } catch { throw ConsoleError.badArgument("\(error)") }
+        return runnersOptions.first { option in words.contains { $0 == option || $0.hasPrefix(option + "=") } }
     }
 
     /// Names are file-name safe: they name the report's CSV files.
