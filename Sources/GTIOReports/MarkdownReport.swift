@@ -70,10 +70,10 @@ struct MarkdownReport {
         out += "## Saved insights\n\n"
         if report.savedInsights.isEmpty { out += "No insight is saved.\n\n" }
         for saved in report.savedInsights {
-            out += "### \(saved.name)\n\n`\(saved.command)`\n\n"
+            out += "### \(saved.name)\n\n\(MarkdownRenderer.code(saved.command))\n\n"
             switch saved.answer {
             case .success(let table): out += table.rows.isEmpty ? "No rows.\n\n" : MarkdownRenderer.render(table) + "\n"
-            case .failure(let failure): out += "Not answered: \(failure.reason)\n\n"
+            case .failure(let failure): out += "Not answered: \(MarkdownRenderer.escape(failure.reason))\n\n"
             }
         }
 

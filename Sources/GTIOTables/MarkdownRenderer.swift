@@ -18,9 +18,10 @@ public enum MarkdownRenderer {
         }
     }
 
-    /// Pipes escaped, and each line break (LF, CR or CRLF) one space: a row is one line. By
-    /// scalars, not `Character`s: a CRLF is one `Character`, and so is a pipe followed by a
-    /// combining mark, which is no pipe.
+    /// Pipes escaped, `<` as `&lt;`, and each line break (LF, CR or CRLF) one space: a row is
+    /// one line, and no text from the log becomes HTML where the Markdown is shown (most
+    /// renderers pass inline HTML through; `&lt;` shows as `<`). By scalars, not `Character`s:
+    /// a CRLF is one `Character`, and so is a pipe followed by a combining mark, which is no pipe.
     public static func escape(_ text: String) -> String {
         var out = ""
         var afterCarriageReturn = false
@@ -28,11 +29,27 @@ public enum MarkdownRenderer {
             defer { afterCarriageReturn = scalar == "\r" }
             switch scalar {
             case "|": out += "\\|"
+            case "<": out += "&lt;"
             case "\n" where afterCarriageReturn: continue
             case "\r", "\n": out += " "
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// `text` as an inline code span, shown as it is: fenced by one backtick more than its
+    /// longest run of them (CommonMark §6.1), so that no backtick inside can end the span and
+    /// let what follows be read as Markdown or HTML; line breaks become spaces.
+    public static func code(_ text: String) -> String {
+        let flat = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : $0 }))
+        var longest = 0, run = 0
+        for scalar in flat.unicodeScalars {
+            run = scalar == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        // A space on each side, which the span drops, keeps a backtick at either end apart from the fence.
+        return longest > 0 ? fence + " " + flat + " " + fence : fence + flat + fence
     }
 }

@@ -72,6 +72,17 @@ import Testing
         #expect(Array(marked.rendered(as: .markdown).utf8) == Array("| text |\n| --- |\n| a\\|\u{301}b |\n".utf8))
     }
 
+    /// Text from the log never becomes HTML where Markdown is shown: a name, place or brand
+    /// `<script>…` was passed through whole, and most renderers pass inline HTML on.
+    @Test func markdownKeepsTextFromBecomingHTML() {
+        let rows = ResultTable(columns: ["name"], rows: [[.text("<script>alert(1)</script> & <b>")]])
+        #expect(rows.rendered(as: .markdown) == "| name |\n| --- |\n| &lt;script>alert(1)&lt;/script> & &lt;b> |\n")
+        // A code span is fenced past every run of backticks inside, so none can end it early.
+        #expect(MarkdownRenderer.code("trend post.shared") == "`trend post.shared`")
+        #expect(MarkdownRenderer.code("track[name=`<img src=x>`]") == "`` track[name=`<img src=x>`] ``")
+        #expect(MarkdownRenderer.code("a``b\nc") == "``` a``b c ```")
+    }
+
     @Test func timestampsBooleansAndFloatsFollowSection4() {
         let row = ResultTable(columns: ["at", "hidden", "score", "whole"],
                               rows: [[.timestamp(Timestamp(milliseconds: 1)), .bool(true), .number(1.0 / 3), .number(2)]])
