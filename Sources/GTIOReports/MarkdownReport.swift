@@ -70,7 +70,7 @@ struct MarkdownReport {
         out += "## Saved insights\n\n"
         if report.savedInsights.isEmpty { out += "No insight is saved.\n\n" }
         for saved in report.savedInsights {
-            out += "### \(saved.name)\n\n\(MarkdownRenderer.code(saved.command))\n\n"
+            out += "### \(MarkdownRenderer.escape(saved.name))\n\n\(MarkdownRenderer.code(saved.command))\n\n"
             switch saved.answer {
             case .success(let table): out += table.rows.isEmpty ? "No rows.\n\n" : MarkdownRenderer.render(table) + "\n"
             case .failure(let failure): out += "Not answered: \(MarkdownRenderer.escape(failure.reason))\n\n"

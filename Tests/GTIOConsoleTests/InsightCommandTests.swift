@@ -120,6 +120,24 @@ extension InsightCommandTests {
         #expect(FileManager.default.fileExists(atPath: target))
     }
 
+    /// A name written into the table by hand, as anyone who may write a shared store can, is left
+    /// without a file: it stopped the whole nightly report ("The file doesn't exist").
+    @Test func aSavedNameNoSaveWouldGiveLeavesTheReportWhole() throws {
+        #expect(try GTIOBinary.run(["insight", "save", "shares", "trend post.shared", "--store", store]).status == 0)
+        let insert = try GTIOBinary.run(executable: "/usr/bin/sqlite3", [
+            store + "-tables", "INSERT INTO insights (name, command) VALUES ('../../escaped', 'trend post.shared')",
+        ])
+        #expect(insert.status == 0, "\(insert.stderr)")
+        let reports = folder.file("deep/Reports")
+        let report = try GTIOBinary.run(["report", "nightly", "--date", "2012-04-23", "--out", reports, "--store", store])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("insight-shares.csv"))
+        #expect(!report.stdout.contains("escaped"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("escaped.csv")))
+        let summary = try String(contentsOfFile: reports + "/2012-04-23/summary.md", encoding: .utf8)
+        #expect(summary.contains("Not answered: its name is not one insight save gives"), "\(summary)")
+    }
+
     @Test func tabCompletesSelectorsPropertiesAndTheValuesSeen() throws {
         let session = ConsoleSession(storeOptions: try StoreOptions.parse(["--store", store]), interactive: false)
         #expect(session.completions(before: "trend ", word: "post.sh").contains("post.shared"))

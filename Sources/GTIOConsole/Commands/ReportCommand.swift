@@ -58,7 +58,14 @@ struct NightlyReportCommand: ParsableCommand {
         let started = Date()
         var report = try NightlyReport.compute(store: store, day: date.flatMap(Timestamp.init(date:))?.day)
         report.savedInsights = try SavedInsights.all(in: store).map { saved in
-            SavedInsightAnswer(name: saved.name, command: saved.command, answer: answer(saved.command, on: report.date))
+            // A name names a file of the report: one written into the table by hand, not by
+            // `insight save`, is answered by no file rather than stopping the whole report.
+            let named = (try? InsightCommand.checkName(saved.name)) != nil
+            return SavedInsightAnswer(
+                name: saved.name, command: saved.command,
+                answer: named ? answer(saved.command, on: report.date) : .failure(SavedInsightFailure(
+                    "its name is not one insight save gives (letters, digits, - and _), and names no file: "
+                        + "insight delete it and save it again")))
         }
         let files = report.files(rawCSV: rawCsv)
         let folder = try ReportWriter.write(files, to: out, as: report.date)
