@@ -8,6 +8,15 @@ public enum SavedInsights {
     /// The commands an insight may be: the six insight commands.
     public static let commands = ["trend", "breakdown", "top", "funnel", "retention", "paths"]
 
+    /// Whether `name` may name an insight: 1–64 letters, digits, `-` and `_`, safe as part of
+    /// a file name (the report writes `insight-NAME.csv`). A name in a shared store's table may
+    /// have been written by hand: whoever turns it into a path asks this first.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.count <= 64 && name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        }
+    }
+
     /// Saves (or replaces) `command` under `name`.
     public static func save(_ name: String, command: String, in store: any TableStore) throws {
         try store.writeTables { tx in

@@ -84,8 +84,7 @@ struct InsightCommand: ParsableCommand {
 
     /// Names are file-name safe: they name the report's CSV files.
     static func checkName(_ name: String) throws {
-        let allowed = name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
-        guard allowed, !name.isEmpty, name.count <= 64 else {
+        guard SavedInsights.isValidName(name) else {
             throw ConsoleError.badArgument("insight name \"\(name)\": use letters, digits, - and _ (up to 64)")
         }
     }

@@ -60,10 +60,9 @@ struct NightlyReportCommand: ParsableCommand {
         report.savedInsights = try SavedInsights.all(in: store).map { saved in
             // A name names a file of the report: one written into the table by hand, not by
             // `insight save`, is answered by no file rather than stopping the whole report.
-            let named = (try? InsightCommand.checkName(saved.name)) != nil
-            return SavedInsightAnswer(
+            SavedInsightAnswer(
                 name: saved.name, command: saved.command,
-                answer: named ? answer(saved.command, on: report.date) : .failure(SavedInsightFailure(
+                answer: SavedInsights.isValidName(saved.name) ? answer(saved.command, on: report.date) : .failure(SavedInsightFailure(
                     "its name is not one insight save gives (letters, digits, - and _), and names no file: "
                         + "insight delete it and save it again")))
         }
