@@ -103,7 +103,7 @@ import Glibc
         let projector = try GTIOBinary.start(["project", "--follow", "--store", location], output: log)
         defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
         let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
-        #expect(try eventually(30) { output().contains("leading the read models") })
+        #expect(eventually(30) { output().contains("leading the read models") })
         #expect(output().hasPrefix("""
             catching up the read models of \(store.location): at seq \(lag.models), the log at seq \(lag.log) \
             (\(lag.log - lag.models) events to apply)
@@ -127,7 +127,7 @@ import Glibc
         let projector = try GTIOBinary.start(["project", "--follow", "--store", location], output: log)
         defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
         let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
-        #expect(try eventually(30) { output().contains("leading the read models") })
+        #expect(eventually(30) { output().contains("leading the read models") })
         #expect(output().hasPrefix("catching up the read models of \(location): at seq 0, the log at seq \(end) (\(end) events to apply)\n"),
                 "\(output())")
         kill(projector.processIdentifier, SIGTERM)
