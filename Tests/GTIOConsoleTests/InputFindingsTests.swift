@@ -123,6 +123,7 @@ import Testing
             #"{"id":"b","type":"post.created","at":"2012-05-01T00:02:00Z","user":"u1","data":{"post":"p2","kind":"product","voting":true,"product":"pr1","price":1.7976931348623157e308}}"#,
             #"{"id":"c","type":"post.created","at":"2012-05-01T00:03:00Z","user":"u1","data":{"post":"p3","kind":"product","voting":true,"product":"pr2","price":12.5}}"#,
             #"{"id":"d","type":"track","at":"2012-05-02T00:00:00Z","user":"u1","data":{"name":"Feed"}}"#,
+            #"{"id":"e","type":"post.created","at":"2012-04-30T00:01:00Z","user":"u1","data":{"post":"p4","kind":"product","voting":true,"product":"pr3","price":1e300}}"#,
         ]
         _ = try GTIOBinary.run(["ingest", folder.write("prices.jsonl", events.joined(separator: "\n") + "\n"), "--store", store])
         let window = ["--from", "2012-05-01", "--to", "2012-05-01", "--store", store]
@@ -132,6 +133,10 @@ import Testing
         let average = try GTIOBinary.run(["trend", "post.created", "--measure", "avg:price", "--chart", folder.file("avg.svg")] + window)
         #expect(average.status == 0, "\(average.stderr)")
         #expect(try String(contentsOfFile: folder.file("avg.svg"), encoding: .utf8).hasPrefix("<?xml"))
+        // A finite average past 2^63 (one price of 1e300 that day) on the chart's integer axis.
+        let finite = try GTIOBinary.run(["trend", "post.created", "--measure", "avg:price", "--chart", folder.file("finite.svg"),
+                                         "--from", "2012-04-30", "--to", "2012-04-30", "--store", store])
+        #expect(finite.status == 0, "\(finite.stderr)")
         let csv = try GTIOBinary.run(["trend", "post.created", "--measure", "sum:price", "--format", "csv"] + window)
         #expect(csv.stdout == "bucket,group,value\r\n2012-05-01,all,null\r\n", "\(csv.stdout)")
         let report = try GTIOBinary.run(["report", "nightly", "--date", "2012-05-01", "--out", folder.file("reports"), "--store", store])
