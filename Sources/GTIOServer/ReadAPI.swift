@@ -20,7 +20,7 @@ struct ReadAPI: Sendable {
 
     func register(on router: Router<ServerContext>) {
         router.get("/v1/looks/{tab}") { request, context in
-            let tabName = context.parameters.get("tab") ?? ""
+            let tabName = try Self.pathParameter("tab", of: context)
             guard let tab = LooksTab(rawValue: tabName) else {
                 throw ServerError.notFound("unknown tab \"\(tabName)\" (popular, new, top or wear-it)")
             }
@@ -37,7 +37,7 @@ struct ReadAPI: Sendable {
             }
         }
         router.get("/v1/posts/{id}") { request, context in
-            let post = context.parameters.get("id") ?? ""
+            let post = try Self.pathParameter("id", of: context)
             return try await self.answer(request) { models in
                 guard let found = try AnswerTable.post(post, in: models) else {
                     throw ServerError.notFound("unknown post \"\(post)\": no post.created with that id in the log")
@@ -46,7 +46,7 @@ struct ReadAPI: Sendable {
             }
         }
         router.get("/v1/users/{id}") { request, context in
-            let user = context.parameters.get("id") ?? ""
+            let user = try Self.pathParameter("id", of: context)
             return try await self.answer(request) { models in
                 guard let found = try AnswerTable.user(user, in: models) else { throw Self.unknown(user) }
                 return .row(found.table)
@@ -59,7 +59,7 @@ struct ReadAPI: Sendable {
             try await self.follows(request, context, StoredReadModels.following)
         }
         router.get("/v1/users/{id}/suggestions") { request, context in
-            let user = context.parameters.get("id") ?? ""
+            let user = try Self.pathParameter("id", of: context)
             let page = try Self.integer(request, "page", default: 1, minimum: 1)
             let size = try Self.integer(request, "page_size", default: 10, minimum: 1)
             return try await self.answer(request) { models in
@@ -104,7 +104,7 @@ struct ReadAPI: Sendable {
         _ request: Request, _ context: ServerContext,
         _ list: @escaping @Sendable (StoredReadModels) -> (String) throws -> [(user: String, name: String?)]
     ) async throws -> Response {
-        let user = context.parameters.get("id") ?? ""
+        let user = try Self.pathParameter("id", of: context)
         let limit = try Self.limit(request, default: nil)
         return try await answer(request) { models in
             guard try models.knows(user: user) else { throw Self.unknown(user) }
@@ -199,7 +199,7 @@ struct ReadAPI: Sendable {
         } catch let error as JSONSyntaxError {
             throw ServerError.notJSON("\(error)")
         }
-        let item = context.parameters.get("item") ?? ""
+        let item = try Self.pathParameter("item", of: context)
         guard case .string(let action)? = object["action"], action == "remove" || action == "dismiss" else {
             throw ServerError.badParameter("\"action\" must be \"remove\" or \"dismiss\"")
         }
@@ -235,6 +235,16 @@ struct ReadAPI: Sendable {
             ]) + "\n"
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
+    }
+
+    /// The path parameter `name`, percent-decoded: an id that is not plain ASCII, or that holds
+    /// a space, reaches the server as URLs carry it (`/v1/users/%C3%A9` for the user `é`).
+    private static func pathParameter(_ name: String, of context: ServerContext) throws -> String {
+        let raw = context.parameters.get(name) ?? ""
+        guard let decoded = raw.removingPercentEncoding else {
+            throw ServerError.badParameter("\(name): \"\(raw)\" is not percent-encoded UTF-8 (a % is written %25)")
+        }
+        return decoded
     }
 
     private static func limit(_ request: Request, default value: Int?) throws -> Int? {

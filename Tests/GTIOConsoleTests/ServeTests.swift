@@ -216,6 +216,41 @@ import Testing
         #expect(logLines.allSatisfy { $0.contains("\"hb.request.id\":") && $0.hasPrefix("{") })
     }
 
+    /// An id that is not plain ASCII, or holds a space, reaches the server percent-encoded, as a
+    /// URL must carry it: each route decodes it and answers as the console does for the id. It
+    /// was looked up still encoded ("unknown user %C3%A9"), so such users and posts were out of reach.
+    @Test func idsThatAURLMustEncodeAreDecoded() async throws {
+        let store = folder.file("unicode.gtio")
+        let lines = [
+            #"{"id":"e1","type":"user.signed_up","at":"2012-05-01T00:00:00Z","user":"é","device":"d1","data":{"provider":"google","name":"E"}}"#,
+            #"{"id":"e2","type":"post.created","at":"2012-05-01T00:01:00Z","user":"é","data":{"post":"p é","kind":"outfit","voting":true,"location":{"name":"Café"}}}"#,
+            #"{"id":"e3","type":"user.followed","at":"2012-05-01T00:02:00Z","user":"u2","data":{"target":"é"}}"#,
+            #"{"id":"e4","type":"post.flagged","at":"2012-05-01T00:03:00Z","user":"u2","data":{"post":"p é"}}"#,
+        ]
+        let ingest = try GTIOBinary.run(["ingest", "--store", store, folder.write("unicode.jsonl", lines.joined(separator: "\n") + "\n")])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let server = try ServerProcess(store: store, ["--no-auth"], folder: folder.path)
+        for (path, command) in [
+            ("/v1/users/%C3%A9", ["user", "é"]), ("/v1/users/%C3%A9/followers", ["followers", "é"]),
+            ("/v1/posts/p%20%C3%A9", ["post", "p é"]), ("/v1/looks/new?place=Caf%C3%A9", ["looks", "new", "--place", "Café"]),
+        ] {
+            let answer = try await server.request("GET", path)
+            #expect(answer.status == 200, "\(path): \(answer.text)")
+            let console = try GTIOBinary.run(command + ["--format", "json", "--store", store])
+            // A card is one object here, a one-row array from the console.
+            let object = answer.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(answer.text == console.stdout || console.stdout == "[\n  \(object)\n]\n", "\(path): \(console.stdout)")
+        }
+        // %C3 alone is no UTF-8 text.
+        let malformed = try await server.request("GET", "/v1/users/%C3")
+        #expect(malformed.status == 400)
+        #expect(malformed.text.contains("is not percent-encoded UTF-8"), "\(malformed.text)")
+        let decided = try await server.request("POST", "/v1/flags/post:p%20%C3%A9/resolve", headers: ["Content-Type": "application/json"],
+                                               body: Data(#"{"action":"dismiss","version":4,"moderator":"ana"}"#.utf8))
+        #expect(decided.status == 200, "\(decided.text)")
+        #expect(server.stop() == 0)
+    }
+
     /// Posts `lines` in requests of `size` from `clients` concurrent senders; the ids each
     /// acknowledged as appended or duplicate.
     func load(_ server: ServerProcess, _ lines: [String], key: String, size: Int, clients: Int) async -> [String] {
