@@ -1,3 +1,5 @@
+import GTIOCatalog
+
 /// What a trend or breakdown counts (INSIGHTS.md §3): matching events, distinct users or
 /// devices, or the sum or average of a numeric property.
 public enum InsightMeasure: Hashable, Sendable {
@@ -46,7 +48,7 @@ public enum InsightMeasure: Hashable, Sendable {
 /// A measure accumulated over some events: a count, a set of actors, or a sum and count.
 struct Tally {
     var count = 0
-    var sum = 0.0
+    var numbers = MeanSum()
     var actors: Set<Int> = []
 
     mutating func add(_ event: InsightEvent, _ measure: InsightMeasure) {
@@ -56,8 +58,7 @@ struct Tally {
             if let actor = event.actor(measure.actor!) { actors.insert(actor) }
         case .sum, .average:
             guard let number = event.number else { return }
-            count += 1
-            sum += number
+            numbers.add(number)
         }
     }
 
@@ -66,8 +67,8 @@ struct Tally {
         switch measure {
         case .events: Double(count)
         case .users, .devices: Double(actors.count)
-        case .sum: sum
-        case .average: count == 0 ? nil : sum / Double(count)
+        case .sum: numbers.sum
+        case .average: numbers.mean
         }
     }
 }

@@ -31,8 +31,8 @@ public struct PriceLine: Sendable, Equatable {
         posts = n
         min = sorted[0]
         max = sorted[n - 1]
-        median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-        mean = sorted.reduce(0, +) / Double(n)
+        median = n % 2 == 1 ? sorted[n / 2] : MeanSum(sorted[n / 2 - 1 ... n / 2]).mean!
+        mean = MeanSum(sorted).mean!
         p90 = sorted[(9 * n + 9) / 10 - 1]
     }
 }

@@ -116,7 +116,8 @@ import Testing
     }
 
     /// A price is any number ≥ 0: 1e300, or the largest double, whose sum is infinite. Each
-    /// stopped the process where a figure, a chart or the nightly report made it a whole number.
+    /// stopped the process where a figure, a chart or the nightly report made it a whole number;
+    /// their means were infinite (empty in CSV) where they are not.
     @Test func pricesPastWhatIntegersHoldAreTabledChartedAndReported() throws {
         let events = [
             #"{"id":"a","type":"post.created","at":"2012-05-01T00:01:00Z","user":"u1","data":{"post":"p1","kind":"product","voting":true,"product":"pr1","price":1e300}}"#,
@@ -139,6 +140,11 @@ import Testing
         #expect(finite.status == 0, "\(finite.stderr)")
         let csv = try GTIOBinary.run(["trend", "post.created", "--measure", "sum:price", "--format", "csv"] + window)
         #expect(csv.stdout == "bucket,group,value\r\n2012-05-01,all,null\r\n", "\(csv.stdout)")
+        // The mean of the same prices is an ordinary number: (1e300 + largest + 12.5) / 3.
+        let mean = try GTIOBinary.run(["trend", "post.created", "--measure", "avg:price", "--format", "csv"] + window)
+        #expect(mean.stdout == "bucket,group,value\r\n2012-05-01,all,5.992310482874386e+307\r\n", "\(mean.stdout)")
+        let prices = try GTIOBinary.run(["prices", "--format", "csv", "--store", store])
+        #expect(prices.stdout.hasPrefix("group,posts,min,median,mean,p90,max\r\nall,4,12.5,1e+300,4.49423288715579e+307,"), "\(prices.stdout)")
         let report = try GTIOBinary.run(["report", "nightly", "--date", "2012-05-01", "--out", folder.file("reports"), "--store", store])
         #expect(report.status == 0, "\(report.stderr)")
         let page = try String(contentsOfFile: folder.file("reports/2012-05-01/index.html"), encoding: .utf8)

@@ -123,6 +123,22 @@ import Testing
         }
     }
 
+    /// Any number ≥ 0 is a price: two near the largest double have a finite median and mean
+    /// although their sum is past it; an infinite price makes them infinite.
+    @Test func pricesWhoseSumPassesTheLargestDoubleHaveTheirMedianAndMean() throws {
+        let largest = Double.greatestFiniteMagnitude
+        let twice = PriceLine(group: "g", prices: [1e308, 1e308])
+        #expect(twice.median == 1e308 && twice.mean == 1e308)
+        let two = PriceLine(group: "g", prices: [largest, 1e300])
+        #expect(two.median == largest / 2 + 1e300 / 2 && two.mean == two.median)
+        let three = PriceLine(group: "g", prices: [largest, largest, 0])
+        #expect(three.median == largest && three.mean == largest / 3 * 2)
+        let infinite = PriceLine(group: "g", prices: [.infinity, 1])
+        #expect(infinite.median == .infinity && infinite.mean == .infinity)
+        // Below the overflow the figures are the plain sum's, to the bit.
+        #expect(PriceLine(group: "g", prices: [0.1, 0.2, 0.4]).mean == (0.1 + 0.2 + 0.4) / 3)
+    }
+
     @Test func noPricedProductPostGivesNoRows() throws {
         var log = TestLog()
         log.post("p1", by: "a", kind: "outfit", price: 10)
