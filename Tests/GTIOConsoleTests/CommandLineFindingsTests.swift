@@ -7,12 +7,12 @@ import Testing
     let folder = TemporaryDirectory()
     var store: String { folder.file("log.gtio") }
 
-    /// A store of a few hearts, a review whose text drives terminals, and two decisions.
+    /// A store of a few hearts, a post and a flag whose texts drive terminals, and two decisions.
     func makeStore() throws {
         let lines = [
             #"{"id":"h1","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u1","data":{"post":"p1"}}"#,
             #"{"id":"p1","type":"post.created","at":"2012-04-22T00:00:00Z","user":"u2","data":{"post":"p1","kind":"outfit","voting":true,"description":"red\u001b[31m dress"}}"#,
-            #"{"id":"f1","type":"post.flagged","at":"2012-04-23T01:00:00Z","user":"u3","data":{"post":"p1"}}"#,
+            #"{"id":"f1","type":"post.flagged","at":"2012-04-23T01:00:00Z","user":"u3","data":{"post":"p1","reason":"spam\u001b]0;owned\u0007"}}"#,
             #"{"id":"m1","type":"moderation.resolved","at":"2012-04-23T02:00:00Z","user":"mod","data":{"item":"post:p1","action":"dismiss"}}"#,
             #"{"id":"f2","type":"post.flagged","at":"2012-04-23T03:00:00Z","user":"u4","data":{"post":"p1"}}"#,
             #"{"id":"m2","type":"moderation.resolved","at":"2012-04-23T04:00:00Z","user":"mod","data":{"item":"post:p1","action":"dismiss"}}"#,
@@ -69,6 +69,17 @@ import Testing
         #expect(!card.stdout.contains("\u{1B}"))
         let table = try GTIOBinary.run(["sql", "SELECT description FROM rm_posts", "--store", store])
         #expect(table.stdout.contains(#"red\u{1B}[31m dress"#))
+        // The moderator's view of an item: its content and each flag's reason.
+        let item = try GTIOBinary.run(["item", "post:p1", "--store", store])
+        #expect(item.status == 0, "\(item.stderr)")
+        #expect(item.stdout.contains(#"red\u{1B}[31m dress"#) && item.stdout.contains(#"u3: spam\u{1B}]0;owned\u{7}"#), "\(item.stdout)")
+        #expect(!item.stdout.contains("\u{1B}"))
+        // A line quarantined as sent, raw escape and all.
+        let raw = folder.write("raw.jsonl", "\u{1B}]0;owned\u{7} not JSON\n")
+        #expect(try GTIOBinary.run(["ingest", raw, "--store", store]).status == 3)
+        let shown = try GTIOBinary.run(["quarantine", "show", "1", "--store", store])
+        #expect(shown.stdout.contains(#"original  \u{1B}]0;owned\u{7} not JSON"#), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("\u{1B}") && !shown.stdout.contains("\u{7}"))
     }
 
     @Test func smallScoresKeepSixSignificantDigitsInTables() throws {

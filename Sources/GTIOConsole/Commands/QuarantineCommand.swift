@@ -41,13 +41,15 @@ struct QuarantineCommand: ParsableCommand {
             guard let found = try storeOptions.openForReading().quarantineEntry(entry) else {
                 throw ConsoleError.notFound("no quarantine entry \(entry) (gtio quarantine --all lists them)")
             }
+            // The line is whatever a producer sent: its control characters are written out
+            // (`\u{1B}`), as in the list, rather than sent to the terminal to act on.
             Terminal.line("""
                 entry     \(found.entry)
-                source    \(found.source), line \(found.line)
+                source    \(found.source.escapingControls), line \(found.line)
                 recorded  \(found.recorded)
                 status    \(found.status)\(found.seq.map { " (seq \($0))" } ?? "")
-                reason    \(found.reason)
-                original  \(found.originalText)
+                reason    \(found.reason.escapingControls)
+                original  \(found.originalText.escapingControls)
                 """)
         }
     }

@@ -44,7 +44,7 @@ struct RebuildCommand: ParsableCommand {
                 } else {
                     differing += 1
                     Terminal.line("\(what): \(differences.count) difference\(differences.count == 1 ? "" : "s")")
-                    differences.forEach { Terminal.line("  " + $0) }
+                    differences.forEach { Terminal.line("  " + $0.escapingControls) }
                 }
             }
             if differing > 0 { throw ExitCode.failure }
