@@ -174,6 +174,7 @@ run_post() {  # batch connections label first-line end-line [requests/s per wrk 
   out=$work/wrk-$(echo "$3" | tr -c "a-z0-9" "-").txt
   rm -f "$work/share".*
   cut_shares "$1" "$4" "$5"
+  sync  # the shares just written (hundreds of MB) go to disk before the load, not during it
   before=$(last_seq)
   KEY=$write SHARE=$work/share RATE_PER_THREAD=${6:-} wrk -t2 -c"$2" -d"${seconds}s" --latency \
     -s "$work/$script.lua" "http://127.0.0.1:$port" > "$out"
