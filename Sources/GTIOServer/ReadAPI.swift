@@ -121,6 +121,12 @@ struct ReadAPI: Sendable {
     private func answer(_ request: Request, _ query: @escaping @Sendable (StoredReadModels) throws -> Answer) async throws -> Response {
         try gate.check(request, needs: .read)
         let parameters = request.uri.queryParameters
+        // As on the command line, where an option given twice is refused: which of the two a
+        // client meant is not for the server to guess.
+        var seen = Set<Substring>()
+        for (name, _) in parameters where !seen.insert(name).inserted {
+            throw ServerError.badParameter("\(name) is given twice; give it once")
+        }
         let asOf = parameters.get("as_of"), atSeq = parameters.get("at_seq")
         if asOf != nil && atSeq != nil { throw ServerError.badParameter("give as_of or at_seq, not both") }
         let view: LogView

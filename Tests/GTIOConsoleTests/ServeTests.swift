@@ -181,6 +181,8 @@ import Testing
         #expect(try await server.request("GET", "/v1/users/nobody", headers: auth).status == 404)
         #expect(try await server.request("GET", "/v1/looks/nope", headers: auth).status == 404)
         #expect(try await server.request("GET", "/v1/looks/new?limit=-1", headers: auth).status == 400)
+        let repeated = try await server.request("GET", "/v1/verdicts?limit=1&limit=2", headers: auth)
+        #expect(repeated.status == 400 && repeated.text.contains("limit is given twice; give it once"), "\(repeated.text)")
         // The largest limit is every look, not a trap that ends the server with all it holds.
         let all = try await server.request("GET", "/v1/looks/popular?limit=\(Int64.max)", headers: auth)
         #expect(all.status == 200)
