@@ -20,6 +20,9 @@ public struct ModerationDesk: Sendable {
     /// Why a decision was refused; nothing was appended.
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         case malformed(String)
+        /// The decision's event would not be valid input (a moderator id holding a control
+        /// character, say): the item and the validator's reason.
+        case invalidDecision(String, reason: String)
         case noSuchItem(String)
         case nothingOpen(String, decidedBy: String?, at: Int64?, action: String?)
         case changed(String, expected: Int64, version: Int64, flaggers: Int)
@@ -28,6 +31,8 @@ public struct ModerationDesk: Sendable {
             switch self {
             case .malformed(let item):
                 "\"\(item)\" is not an item (expected post:<id> or review:<id>)"
+            case .invalidDecision(let item, let reason):
+                "the decision on \(item) is not valid input: \(reason); nothing appended"
             case .noSuchItem(let item):
                 "no such item \(item): nothing with that id was ever created (flags lists the open items)"
             case .nothingOpen(let item, let moderator?, let at?, let action?):
@@ -146,7 +151,7 @@ public struct ModerationDesk: Sendable {
         let line = "{\"id\":\"\(id)\",\"type\":\"moderation.resolved\",\"at\":\"\(at)\",\"user\":\(JSONValue.quoted(moderator)),\"data\":\(data)}"
         switch EventValidator.validate(line) {
         case .success(let event): return event
-        case .failure(let rejection): throw Refusal.malformed("\(item): \(rejection)")
+        case .failure(let rejection): throw Refusal.invalidDecision(item, reason: "\(rejection)")
         }
     }
 }

@@ -230,7 +230,7 @@ struct ReadAPI: Sendable {
                     at: moment, from: models)
             } catch let refusal as ModerationDesk.Refusal {
                 switch refusal {
-                case .malformed: throw ServerError.badParameter(refusal.description)
+                case .malformed, .invalidDecision: throw ServerError.badParameter(refusal.description)
                 case .noSuchItem: throw ServerError.notFound(refusal.description)
                 case .nothingOpen, .changed: throw ServerError.conflict(refusal.description)
                 }

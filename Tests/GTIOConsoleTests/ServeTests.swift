@@ -199,6 +199,11 @@ import Testing
         let byReader = try await server.request("POST", "/v1/flags/\(item)/resolve", headers: auth,
                                                 body: Data("{\"action\":\"dismiss\",\"version\":\(version)}".utf8))
         #expect(byReader.status == 403)
+        // A moderator id the log would refuse (a control character) is the request's fault.
+        let badModerator = try await server.request("POST", "/v1/flags/\(item)/resolve", headers: moderate,
+                                                    body: Data("{\"action\":\"dismiss\",\"version\":\(version),\"moderator\":\"a\\u001bb\"}".utf8))
+        #expect(badModerator.status == 400)
+        #expect(badModerator.text.contains("the decision on \(item) is not valid input: user: holds the control character U+001B"), "\(badModerator.text)")
         let decided = try await server.request("POST", "/v1/flags/\(item)/resolve", headers: moderate,
                                                body: Data("{\"action\":\"dismiss\",\"version\":\(version)}".utf8))
         #expect(decided.status == 200)

@@ -69,6 +69,7 @@ struct ResolveCommand: ParsableCommand {
             // process brings up to date unless a projector leads.
             _ = try ReadModelCache.shared.bringUpToDate(store, quiet: false)
         } catch let refusal as ModerationDesk.Refusal {
+            if case .invalidDecision = refusal { throw ConsoleError.badArgument("resolve refused: \(refusal)") }
             throw ConsoleError.notFound("resolve refused: \(refusal)")
         }
     }
