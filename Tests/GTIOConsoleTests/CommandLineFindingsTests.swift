@@ -82,6 +82,19 @@ import Testing
         #expect(!shown.stdout.contains("\u{1B}") && !shown.stdout.contains("\u{7}"))
     }
 
+    /// A moderator id that the log would refuse is bad usage, named as such, and nothing is appended.
+    @Test func aDecisionTheLogWouldRefuseIsBadUsage() throws {
+        let lines = [
+            #"{"id":"p1","type":"post.created","at":"2012-04-22T00:00:00Z","user":"u2","data":{"post":"p1","kind":"outfit","voting":true}}"#,
+            #"{"id":"f1","type":"post.flagged","at":"2012-04-23T01:00:00Z","user":"u3","data":{"post":"p1"}}"#,
+        ]
+        _ = try GTIOBinary.run(["ingest", folder.write("open.jsonl", lines.joined(separator: "\n") + "\n"), "--store", store])
+        let refused = try GTIOBinary.run(["resolve", "post:p1", "dismiss", "--as", "a\u{1B}b", "--store", store])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("the decision on post:p1 is not valid input: user: holds the control character U+001B"), "\(refused.stderr)")
+        #expect(try GTIOBinary.run(["sql", "SELECT COUNT(*) AS n FROM events", "--format", "csv", "--store", store]).stdout == "n\r\n2\r\n")
+    }
+
     @Test func smallScoresKeepSixSignificantDigitsInTables() throws {
         try makeStore()
         let table = try GTIOBinary.run(["sql", "SELECT 9.967299925835465e-05 AS score", "--store", store])
