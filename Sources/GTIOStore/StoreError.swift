@@ -9,6 +9,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path names a folder, not a store file.
     case isAFolder(path: String)
     case notAGTIOStore(path: String)
+    /// The path names the read models' file beside a store's log, not the store.
+    case tablesFileGiven(path: String)
     case newerStore(path: String)
     case cannotOpen(path: String, reason: String)
     case readOnly(path: String)
@@ -45,6 +47,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) is a folder; a store is a file (pass --store with a file path, such as \(path)/events.gtio)"
         case .notAGTIOStore(let path):
             "\(path) is an SQLite database but not a GTIO store (pass --store with a .gtio file, or a new path to create one)"
+        case .tablesFileGiven(let path):
+            "\(path) is the read models' file beside a store, not a store (pass --store with the store's own file\(path.hasSuffix("-tables") ? ", " + path.dropLast("-tables".count) : ""))"
         case .newerStore(let path):
             "\(path) was written by a newer gtio; upgrade gtio to open it"
         case .cannotOpen(let path, let reason):
@@ -77,7 +81,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
     public var isUsageError: Bool {
         switch self {
-        case .folderMissing, .missing, .notADatabase, .isAFolder, .notAGTIOStore, .writeRefused, .badSQL: true
+        case .folderMissing, .missing, .notADatabase, .isAFolder, .notAGTIOStore, .tablesFileGiven, .writeRefused, .badSQL: true
         default: false
         }
     }

@@ -46,7 +46,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         try Self.checkBeforeOpening(absolute)
         // A store from before the tables had a file of their own is upgraded by a writer.
         if readOnly, !FileManager.default.fileExists(atPath: tablesPath) { throw .needsUpgrade(path: absolute) }
-        try Self.checkBeforeOpening(tablesPath)
+        try Self.checkBeforeOpening(tablesPath, expectingTables: true)
 
         var configuration = Self.configuration(readOnly: readOnly)
         configuration.prepareDatabase { db in
@@ -112,7 +112,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
 
     /// Refuses, before SQLite touches the file, a missing folder, a file that is not SQLite,
     /// and an SQLite database that is not a GTIO store (opening it as a pool would switch it to WAL).
-    private static func checkBeforeOpening(_ path: String) throws(StoreError) {
+    private static func checkBeforeOpening(_ path: String, expectingTables: Bool = false) throws(StoreError) {
         let manager = FileManager.default
         let folder = (path as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
@@ -140,15 +140,24 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         // "database is locked" while another process was writing (the two-moderators race in CI).
         configuration.busyMode = .timeout(300)
         do {
-            let (applicationID, tables) = try retryingWhenBusy {
+            let (applicationID, tables, isTablesFile) = try retryingWhenBusy {
                 let probe = try DatabaseQueue(path: path, configuration: configuration)
                 defer { try? probe.close() }
                 return try probe.read { db in
                     (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
-                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0)
+                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0,
+                     // The read models' file carries the stores' application id too; unlike a
+                     // log's file, old or new, it has checkpoints but no events.
+                     try Bool.fetchOne(db, sql: """
+                         SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'checkpoints')
+                            AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'events')
+                         """) ?? false)
                 }
             }
             if applicationID != StoreSchema.applicationID && tables > 0 { throw StoreError.notAGTIOStore(path: path) }
+            if applicationID == StoreSchema.applicationID && isTablesFile && !expectingTables {
+                throw StoreError.tablesFileGiven(path: path)
+            }
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {

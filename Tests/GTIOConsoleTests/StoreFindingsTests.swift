@@ -17,6 +17,24 @@ import Testing
         }.joined(separator: "\n") + "\n")
     }
 
+    /// The read models' file beside a store given as the store: it carries the stores'
+    /// application id, so it was taken for a store from before the tables had a file of their
+    /// own, and even a query "upgraded" it, making a tables file beside it and failing on the
+    /// way ("table checkpoints already exists").
+    @Test func theTablesFileGivenAsTheStoreIsNamedAndLeftAlone() throws {
+        #expect(try GTIOBinary.run(["ingest", feed("t.jsonl", ids: ["a", "b"]), "--store", store]).status == 0)
+        let tables = store + "-tables"
+        let before = try Data(contentsOf: URL(fileURLWithPath: tables))
+        for command in [["looks"], ["status"], ["ingest", feed("t2.jsonl", ids: ["c"])], ["keys", "add", "k", "--role", "read"]] {
+            let result = try GTIOBinary.run(command + ["--store", tables])
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("\(tables) is the read models' file beside a store, not a store (pass --store with the store's own file, \(store))"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tables + "-tables"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: tables)) == before)
+        #expect(try GTIOBinary.run(["status", "--store", store]).status == 0)
+    }
+
     /// A long-running process (gtio serve) keeps its store working while other programs open
     /// and close it (here Python's sqlite3, as an operator's SQLite shell would): the opening
     /// lock's descriptor once dropped the process's SQLite locks, and the next program to close
