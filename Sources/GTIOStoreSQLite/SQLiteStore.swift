@@ -38,7 +38,11 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         self.path = absolute
         self.isReadOnly = readOnly
         self.signer = signer
-        if readOnly, !FileManager.default.fileExists(atPath: absolute) { throw .missing(path: absolute) }
+        // An empty file is no store yet either (SQLite would take it for an empty database): a
+        // reader must not make one of it.
+        if readOnly, ((try? FileManager.default.attributesOfItem(atPath: absolute))?[.size] as? Int ?? 0) == 0 {
+            throw .missing(path: absolute)
+        }
         // Checking, creating and migrating happen under a lock on the file, so that processes
         // opening a new store at once see it either absent or complete.
         let lock = OpeningLock(path: absolute, exclusive: !readOnly)

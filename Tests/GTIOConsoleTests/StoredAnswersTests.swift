@@ -120,5 +120,12 @@ import Testing
         #expect(output.status == 2)
         #expect(output.stderr.contains("no store at"))
         #expect(!FileManager.default.fileExists(atPath: store))
+        // Nor of an empty file (touch events.gtio), which SQLite would take for an empty database.
+        #expect(FileManager.default.createFile(atPath: store, contents: Data()))
+        let empty = try run(["looks"]).output
+        #expect(empty.status == 2 && empty.stderr.contains("no store at"), "\(empty.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: (store as NSString).deletingLastPathComponent)
+            .filter { $0.hasPrefix((store as NSString).lastPathComponent) } == [(store as NSString).lastPathComponent])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)).isEmpty)
     }
 }
