@@ -69,28 +69,31 @@ public struct GTIOCommand: ParsableCommand {
 
     /// Runs the console with `arguments` and returns the process exit code of CONSOLE.md.
     public static func exitCode(running arguments: [String]) -> Int32 {
+        // Errors quote what was typed or read from a file (`gtio run`, a piped script): its
+        // control characters are written out rather than sent to the terminal to act on.
+        func report(_ message: String) { Terminal.writeError(message.escapingControls(keepingLineBreaks: true) + "\n") }
         do {
             var command = try parse(arguments)
             try command.run()
             return 0
         } catch let error as ConsoleError {
-            Terminal.writeError("gtio: \(error)\n")
+            report("gtio: \(error)")
             return error.exitCode
         } catch let error as StoreError {
-            Terminal.writeError("gtio: \(error)\n")
+            report("gtio: \(error)")
             return error.isUsageError ? 2 : 1
         } catch let error as IngestError {
-            Terminal.writeError("gtio: \(error)\n")
+            report("gtio: \(error)")
             return error.isUsageError ? 2 : 1
         } catch let error as ReportError {
-            Terminal.writeError("gtio: \(error)\n")
+            report("gtio: \(error)")
             return error.isUsageError ? 2 : 1
         } catch let error as SigningKeyError {
             // A key or anchor that cannot be used is always the person's to fix.
-            Terminal.writeError("gtio: \(error)\n")
+            report("gtio: \(error)")
             return 2
         } catch let error as CommandLineWords.SplitError {
-            Terminal.writeError("gtio: \(error)\n")
+            report("gtio: \(error)")
             return 2
         } catch {
             let code = exitCode(for: error)
@@ -99,7 +102,7 @@ public struct GTIOCommand: ParsableCommand {
                 Terminal.line(message)
                 return 0
             }
-            if !message.isEmpty { Terminal.writeError(message + "\n") }
+            if !message.isEmpty { report(message) }
             // ArgumentParser's usage errors exit 64; CONSOLE.md says bad usage is 2.
             return code == .validationFailure ? 2 : code.rawValue
         }

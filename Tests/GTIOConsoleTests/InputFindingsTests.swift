@@ -57,6 +57,24 @@ import Testing
         #expect(try GTIOBinary.run(["run", file, "--store", store]).stdout.isEmpty)
     }
 
+    /// What `run` is given: a folder is named as one, /dev/null is an empty script, and a
+    /// binary file's bytes come back in the error written out, not sent to the terminal.
+    @Test func runNamesAFolderReadsAnyFileAndWritesControlCharactersOut() throws {
+        _ = try GTIOBinary.run(["ingest", folder.write("feed.jsonl", lines), "--store", store])
+        let asFolder = try GTIOBinary.run(["run", folder.path, "--store", store])
+        #expect(asFolder.status == 2 && asFolder.stderr.contains("is a folder (give a file of console commands)"), "\(asFolder.stderr)")
+        let nothing = try GTIOBinary.run(["run", "/dev/null", "--store", store])
+        #expect(nothing.status == 0 && nothing.stderr.isEmpty, "\(nothing.stderr)")
+        let binary = folder.write("binary.txt", "\u{1B}]0;owned\u{7}\u{0}x\n")
+        let garbled = try GTIOBinary.run(["run", binary, "--store", store])
+        #expect(garbled.status == 1)  // a script stops at its first failing command with 1
+        #expect(garbled.stderr == #"gtio: unknown command "\u{1B}]0;owned\u{7}\u{0}x" (help lists the commands)"# + "\n", "\(garbled.stderr)")
+        // And an argument's, in an error of the command line's parser (several lines, kept).
+        let tab = try GTIOBinary.run(["looks", "a\u{1B}[2Jb", "--store", store])
+        #expect(tab.status == 2 && tab.stderr.contains(#"unknown tab "a\u{1B}[2Jb""#) && !tab.stderr.contains("\u{1B}"), "\(tab.stderr)")
+        #expect(tab.stderr.split(separator: "\n").count > 1)
+    }
+
     @Test func aFullDiskStillAnswersInJSONWithWhatWasCommitted() throws {
         let many = (0..<20_000).map {
             #"{"id":"e\#($0)","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u\#($0 % 97)","data":{"post":"p\#($0 % 13)"}}"#

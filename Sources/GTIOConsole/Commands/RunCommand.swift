@@ -16,8 +16,21 @@ struct RunCommand: ParsableCommand {
     @ParentCommand var root: GTIOCommand
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
             throw ConsoleError.badArgument("run: \(file): no such file (give a file of console commands)")
+        }
+        guard !isFolder.boolValue else {
+            throw ConsoleError.badArgument("run: \(file) is a folder (give a file of console commands)")
+        }
+        // Read through a handle, not `contents(atPath:)`, which answers nil for what is not a
+        // regular file (/dev/null, a named pipe).
+        let data: Data
+        do {
+            guard let handle = FileHandle(forReadingAtPath: file) else { throw CocoaError(.fileReadNoPermission) }
+            data = try handle.readToEnd() ?? Data()  // nil: the file is empty
+        } catch {
+            throw ConsoleError.failed("run: \(file) cannot be read (check its permissions)")
         }
         // A CRLF is one `Character`, so a file written on Windows is split on it as well as on LF.
         let lines = String(decoding: data, as: UTF8.self)

@@ -2,12 +2,17 @@ extension String {
     /// The text with its control characters written out (`\u{1B}`), for a terminal: an escape
     /// sequence in someone's review would otherwise drive the terminal, and a NUL cut the line.
     /// Line breaks become `⏎`, so that one value stays on one line.
-    var escapingControls: String {
-        guard unicodeScalars.contains(where: Self.isControl) else { return self }
+    var escapingControls: String { escapingControls(keepingLineBreaks: false) }
+
+    /// The text with its control characters written out; with `keepingLineBreaks`, `\n` stays
+    /// a line break, for a message of several lines (a usage error) that quotes what was typed
+    /// or read from a file.
+    func escapingControls(keepingLineBreaks: Bool) -> String {
+        guard unicodeScalars.contains(where: { Self.isControl($0) && !(keepingLineBreaks && $0 == "\n") }) else { return self }
         var result = ""
         for scalar in unicodeScalars {
             if scalar == "\n" {
-                result += "⏎"
+                if keepingLineBreaks { result.unicodeScalars.append(scalar) } else { result += "⏎" }
             } else if Self.isControl(scalar) {
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {

@@ -60,7 +60,7 @@ final class ConsoleSession {
     }
 
     private func fail(_ message: String, code: Int32) -> Outcome {
-        Terminal.writeError("gtio: \(message)\n")
+        Terminal.writeError("gtio: \(message.escapingControls(keepingLineBreaks: true))\n")
         return .failure(code)
     }
 
