@@ -8,6 +8,7 @@ import Darwin
 import GTIOIngest
 import GTIOReports
 import GTIOStore
+import GTIOTables
 
 /// `gtio`: the GTIO console's one executable.
 public struct GTIOCommand: ParsableCommand {

@@ -18,9 +18,10 @@ public enum MarkdownRenderer {
         }
     }
 
-    /// Pipes escaped, `<` as `&lt;`, and each line break (LF, CR or CRLF) one space: a row is
-    /// one line, and no text from the log becomes HTML where the Markdown is shown (most
-    /// renderers pass inline HTML through; `&lt;` shows as `<`). By scalars, not `Character`s:
+    /// Pipes escaped, `<` as `&lt;`, each line break (LF, CR or CRLF) one space, and any other
+    /// control character written out (`\u{1B}`): a row is one line, no text from the log becomes
+    /// HTML where the Markdown is shown (most renderers pass inline HTML through; `&lt;` shows
+    /// as `<`), and none drives the terminal it is printed on. By scalars, not `Character`s:
     /// a CRLF is one `Character`, and so is a pipe followed by a combining mark, which is no pipe.
     public static func escape(_ text: String) -> String {
         var out = ""
@@ -32,6 +33,7 @@ public enum MarkdownRenderer {
             case "<": out += "&lt;"
             case "\n" where afterCarriageReturn: continue
             case "\r", "\n": out += " "
+            case _ where String.isControl(scalar): out += String.writtenOut(scalar)
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -40,9 +42,12 @@ public enum MarkdownRenderer {
 
     /// `text` as an inline code span, shown as it is: fenced by one backtick more than its
     /// longest run of them (CommonMark §6.1), so that no backtick inside can end the span and
-    /// let what follows be read as Markdown or HTML; line breaks become spaces.
+    /// let what follows be read as Markdown or HTML; line breaks become spaces, and other
+    /// control characters are written out as in `escape`.
     public static func code(_ text: String) -> String {
-        let flat = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : $0 }))
+        let flat = text.unicodeScalars.map { scalar in
+            scalar == "\r" || scalar == "\n" ? " " : String.isControl(scalar) ? String.writtenOut(scalar) : String(scalar)
+        }.joined()
         var longest = 0, run = 0
         for scalar in flat.unicodeScalars {
             run = scalar == "`" ? run + 1 : 0

@@ -81,6 +81,10 @@ import Testing
         #expect(MarkdownRenderer.code("trend post.shared") == "`trend post.shared`")
         #expect(MarkdownRenderer.code("track[name=`<img src=x>`]") == "`` track[name=`<img src=x>`] ``")
         #expect(MarkdownRenderer.code("a``b\nc") == "``` a``b c ```")
+        // Nor does any drive the terminal the Markdown is printed on.
+        let controls = ResultTable(columns: ["text"], rows: [[.text("red\u{1B}[31m\tdress\u{7}")]])
+        #expect(controls.rendered(as: .markdown) == #"| text |"# + "\n| --- |\n" + #"| red\u{1B}[31m\u{9}dress\u{7} |"# + "\n")
+        #expect(MarkdownRenderer.code("a\u{1B}]0;x\u{7}") == #"`a\u{1B}]0;x\u{7}`"#)
     }
 
     @Test func timestampsBooleansAndFloatsFollowSection4() {

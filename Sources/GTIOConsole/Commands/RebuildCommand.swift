@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTIOProjections
 import GTIOStore
+import GTIOTables
 
 /// `rebuild [NAME] [--check]`: recompute read models from seq 1.
 struct RebuildCommand: ParsableCommand {

@@ -1,3 +1,5 @@
+import GTIOTables
+
 /// One thing on one screen: label/value lines, then titled sections of entries.
 enum Card {
     static func render(_ lines: [(String, String)], sections: [(String, [String])] = []) -> String {
