@@ -38,15 +38,17 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         self.path = absolute
         self.isReadOnly = readOnly
         self.signer = signer
-        // An empty file is no store yet either (SQLite would take it for an empty database): a
-        // reader must not make one of it.
-        if readOnly, ((try? FileManager.default.attributesOfItem(atPath: absolute))?[.size] as? Int ?? 0) == 0 {
-            throw .missing(path: absolute)
-        }
+        if readOnly, !FileManager.default.fileExists(atPath: absolute) { throw .missing(path: absolute) }
         // Checking, creating and migrating happen under a lock on the file, so that processes
         // opening a new store at once see it either absent or complete.
         let lock = OpeningLock(path: absolute, exclusive: !readOnly)
         defer { lock.release() }
+        // An empty file is no store yet either (SQLite would take it for an empty database): a
+        // reader must not make one of it. Asked under the lock, since a writer making a store
+        // creates the file empty and fills it while holding the lock.
+        if readOnly, ((try? FileManager.default.attributesOfItem(atPath: absolute))?[.size] as? Int ?? 0) == 0 {
+            throw .missing(path: absolute)
+        }
         try Self.checkBeforeOpening(absolute)
         // A store from before the tables had a file of their own is upgraded by a writer.
         if readOnly, !FileManager.default.fileExists(atPath: tablesPath) { throw .needsUpgrade(path: absolute) }
