@@ -6,6 +6,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
     case dateOutsideLog(String, first: String, last: String)
     case noFullDay(newest: String)
     case cannotWrite(String, String)
+    /// `--out` names a file where the reports' folder should be.
+    case outIsAFile(String)
 
     /// Bad usage (exit code 2) rather than a failure.
     public var isUsageError: Bool {
@@ -25,6 +27,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable {
             "the log has no full UTC day yet (its newest event is at \(newest)): give --date YYYY-MM-DD"
         case let .cannotWrite(path, why):
             "cannot write the report to \(path): \(why)"
+        case let .outIsAFile(path):
+            "--out \(path) is a file; give a folder (each day's report goes in FOLDER/DATE/)"
         }
     }
 }

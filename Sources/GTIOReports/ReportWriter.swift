@@ -7,6 +7,10 @@ public enum ReportWriter {
     @discardableResult
     public static func write(_ files: [(name: String, contents: String)], to folder: String, as name: String) throws -> String {
         let fileManager = FileManager.default
+        var isFolder: ObjCBool = false
+        if fileManager.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ReportError.outIsAFile(folder)
+        }
         let target = (folder as NSString).appendingPathComponent(name)
         let staging = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
         do {

@@ -103,6 +103,12 @@ import Testing
         #expect(empty.status == 2)
         #expect(empty.stderr == "gtio: the log is empty: ingest events first (gtio ingest FILE)\n")
         #expect(!FileManager.default.fileExists(atPath: fixture.out))
+        // --out naming a file is the person's to fix too, and the file is left as it was.
+        let file = fixture.folder.write("not-a-folder", "keep\n")
+        let onFile = try fixture.report(["--date", "2012-04-24", "--out", file])
+        #expect(onFile.status == 2)
+        #expect(onFile.stderr == "gtio: --out \(file) is a file; give a folder (each day's report goes in FOLDER/DATE/)\n", "\(onFile.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep\n")
     }
 
     @Test func funnelAndRetentionAnswerWithTheReportsColumns() throws {
