@@ -75,6 +75,17 @@ import Testing
         #expect(tab.stderr.split(separator: "\n").count > 1)
     }
 
+    /// `catalog --write-schemas` given a file says so: it printed Foundation's error whole.
+    @Test func writeSchemasNamesAFileGivenForTheFolder() throws {
+        let file = folder.write("not-a-folder", "keep\n")
+        let onFile = try GTIOBinary.run(["catalog", "--write-schemas", file])
+        #expect(onFile.status == 2)
+        #expect(onFile.stderr == "gtio: --write-schemas: \(file) is a file; give a folder\n", "\(onFile.stderr)")
+        let written = try GTIOBinary.run(["catalog", "--write-schemas", folder.path])
+        #expect(written.status == 0 && written.stdout.hasPrefix("wrote "), "\(written.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("track.schema.json")))
+    }
+
     @Test func aFullDiskStillAnswersInJSONWithWhatWasCommitted() throws {
         let many = (0..<20_000).map {
             #"{"id":"e\#($0)","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u\#($0 % 97)","data":{"post":"p\#($0 % 13)"}}"#

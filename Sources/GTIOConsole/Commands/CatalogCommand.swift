@@ -15,12 +15,21 @@ struct CatalogCommand: ParsableCommand {
 
     func run() throws {
         if let folder = writeSchemas {
-            guard FileManager.default.fileExists(atPath: folder) else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
                 throw ConsoleError.badArgument("--write-schemas: the folder \(folder) does not exist")
+            }
+            guard isFolder.boolValue else {
+                throw ConsoleError.badArgument("--write-schemas: \(folder) is a file; give a folder")
             }
             for type in EventType.allCases {
                 let text = EventSchema.document(for: type).prettyPrinted() + "\n"
-                try text.write(toFile: folder + "/\(type.rawValue).schema.json", atomically: true, encoding: .utf8)
+                let path = folder + "/\(type.rawValue).schema.json"
+                do {
+                    try text.write(toFile: path, atomically: true, encoding: .utf8)
+                } catch {
+                    throw ConsoleError.failed("--write-schemas: cannot write \(path) (check the folder's permissions and free space)")
+                }
             }
             Terminal.line("wrote \(EventType.allCases.count) schemas to \(folder)")
             return
