@@ -17,9 +17,7 @@ struct OutputOptions: ParsableArguments {
     func emit(_ table: ResultTable) throws {
         if let out {
             let text = table.rendered(as: format, rawCSV: rawCsv)
-            guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
-                throw ConsoleError.badArgument("--out \(out): cannot be written (does its folder exist?)")
-            }
+            try OutputFile.write(Data(text.utf8), to: out, option: "--out")
             Terminal.writeError("wrote \(table.rows.count) row\(table.rows.count == 1 ? "" : "s") to \(out)\n")
         } else {
             Terminal.write(table, as: format, width: Terminal.width, rawCSV: rawCsv)

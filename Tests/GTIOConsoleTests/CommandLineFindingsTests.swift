@@ -95,6 +95,19 @@ import Testing
         #expect(try GTIOBinary.run(["sql", "SELECT COUNT(*) AS n FROM events", "--format", "csv", "--store", store]).stdout == "n\r\n2\r\n")
     }
 
+    /// `--out` and `--chart` say which of their paths is wrong: a folder given for the file, or
+    /// a folder that does not exist (both were "cannot be written (does its folder exist?)").
+    @Test func outAndChartNameWhatIsWrongWithTheirPath() throws {
+        try makeStore()
+        let onFolder = try GTIOBinary.run(["looks", "--out", folder.path, "--store", store])
+        #expect(onFolder.status == 2 && onFolder.stderr == "gtio: --out \(folder.path) is a folder; give a file\n", "\(onFolder.stderr)")
+        let missing = folder.file("none/looks.csv")
+        let noFolder = try GTIOBinary.run(["looks", "--out", missing, "--store", store])
+        #expect(noFolder.status == 2 && noFolder.stderr == "gtio: --out \(missing): the folder \(folder.file("none")) does not exist\n", "\(noFolder.stderr)")
+        let chart = try GTIOBinary.run(["trend", "post.hearted", "--chart", folder.path, "--store", store])
+        #expect(chart.status == 2 && chart.stderr.contains("--chart \(folder.path) is a folder; give a file"), "\(chart.stderr)")
+    }
+
     @Test func smallScoresKeepSixSignificantDigitsInTables() throws {
         try makeStore()
         let table = try GTIOBinary.run(["sql", "SELECT 9.967299925835465e-05 AS score", "--store", store])

@@ -29,9 +29,7 @@ extension InsightAnswering {
         guard let svg = InsightChart.svg(table, title: Self.configuration.commandName ?? "insight") else {
             throw ConsoleError.badArgument("--chart: this answer has no figure")
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(svg.utf8)) else {
-            throw ConsoleError.badArgument("--chart \(path): cannot be written (does its folder exist?)")
-        }
+        try OutputFile.write(Data(svg.utf8), to: path, option: "--chart")
         Terminal.writeError("wrote the chart to \(path)\n")
     }
 
