@@ -3,6 +3,7 @@ import GTIOStore
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 import Prometheus
 import ServiceLifecycle
 
@@ -60,6 +61,12 @@ public struct CollectorServer: Sendable {
                 listening(configuration.host, channel.localAddress?.port ?? configuration.port)
             },
             logger: logger)
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError {
+            throw ListenError(host: configuration.host, port: configuration.port, errno: error.errnoCode, detail: "\(error)")
+        } catch let error as SocketAddressError.UnknownHost {
+            throw ListenError(host: configuration.host, port: configuration.port, errno: nil, detail: "\(error)")
+        }
     }
 }

@@ -592,6 +592,23 @@ import Testing
         #expect(try !store.isLed(ReadModelFollower.role))
     }
 
+    /// A port another program listens on, or a host that does not resolve, is said in words
+    /// (it was NIO's `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`).
+    @Test func aPlaceTheServerCannotListenOnIsNamed() async throws {
+        let keys = try storeWithKeys(events: 0, seed: 5)
+        let server = try ServerProcess(store: keys.store, folder: folder.path)
+        // `timeout`: were the port taken anyway, the second server would never end on its own.
+        let taken = try GTIOBinary.run(executable: "/usr/bin/timeout", [
+            "60", GTIOBinary.path, "serve", "--store", keys.store, "--port", "\(server.port)", "--log-level", "warning"])
+        #expect(taken.status == 1)
+        #expect(taken.stderr == "gtio: cannot listen on 127.0.0.1:\(server.port): another program listens there (pick another --port, or stop that one)\n", "\(taken.stderr)")
+        #expect(server.stop() == 0)
+        let unknown = try GTIOBinary.run(executable: "/usr/bin/timeout", [
+            "60", GTIOBinary.path, "serve", "--store", keys.store, "--bind", "no-such-host.invalid", "--port", "0", "--log-level", "warning"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.hasPrefix("gtio: cannot listen on no-such-host.invalid:0: no-such-host.invalid is not an address this machine resolves"), "\(unknown.stderr)")
+    }
+
     @Test func eventsPostedOverHTTPLandAsIngestPutsThem() async throws {
         let lines = try demoLines(events: 4_000, seed: 21)
         let keys = try storeWithKeys(events: 0, seed: 21)

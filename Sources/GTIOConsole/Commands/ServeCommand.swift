@@ -86,6 +86,7 @@ struct ServeCommand: ParsableCommand {
         }
         done.wait()
         store.settle()
+        if let error = outcome.error as? ListenError { throw ConsoleError.failed("\(error)") }
         if let error = outcome.error { throw ConsoleError.failed("serve stopped: \(error)") }
     }
 }
