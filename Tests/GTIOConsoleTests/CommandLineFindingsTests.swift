@@ -34,6 +34,14 @@ import Testing
         #expect(result.stderr.contains("--limit takes a whole number of 0 or more (0: all), got -1"))
     }
 
+    /// A negative count or seed is named as such, not "Missing value for '--events'".
+    @Test func demoNamesANegativeCountOrSeed() throws {
+        let count = try GTIOBinary.run(["demo", "--events", "-1"])
+        #expect(count.status == 2 && count.stderr.contains("--events must be 1 or more, got -1"), "\(count.stderr)")
+        let seed = try GTIOBinary.run(["demo", "--events", "3", "--seed", "-1"])
+        #expect(seed.status == 2 && seed.stderr.contains("The value '-1' is invalid for '--seed <seed>'"), "\(seed.stderr)")
+    }
+
     @Test func eventsSinceAfterUntilIsRefusedNotAnsweredEmpty() throws {
         try makeStore()
         let reversed = try GTIOBinary.run(["events", "--since", "2012-04-24", "--until", "2012-04-23", "--store", store])

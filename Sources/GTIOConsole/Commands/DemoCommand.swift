@@ -13,8 +13,9 @@ struct DemoCommand: ParsableCommand {
               gtio demo --events 1000000 --out demo.jsonl && gtio ingest demo.jsonl
             """)
 
-    @Option(help: "How many events (lines) to write.") var events = 10_000
-    @Option(help: "The simulation's seed.") var seed: UInt64 = 42
+    // Unconditional: `--events -1` is a value to refuse by name, not a missing one.
+    @Option(parsing: .unconditional, help: "How many events (lines) to write.") var events = 10_000
+    @Option(parsing: .unconditional, help: "The simulation's seed.") var seed: UInt64 = 42
     @Option(help: ArgumentHelp("Where to write; - for standard output.", valueName: "file")) var out = "-"
 
     func validate() throws {
