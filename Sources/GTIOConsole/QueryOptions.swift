@@ -13,7 +13,7 @@ struct QueryOptions: ParsableArguments {
         "Answer as if the log held only events up to this time (YYYY-MM-DD means the end of that UTC day).",
         valueName: "time"))
     var asOf: String?
-    @Option(help: ArgumentHelp("Answer as if the log ended at this seq.", valueName: "N")) var atSeq: Int64?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Answer as if the log ended at this seq.", valueName: "N")) var atSeq: Int64?
 
     func validate() throws {
         if asOf != nil && atSeq != nil { throw ValidationError("give --as-of or --at-seq, not both") }

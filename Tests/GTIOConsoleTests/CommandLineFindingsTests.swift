@@ -42,6 +42,26 @@ import Testing
         #expect(seed.status == 2 && seed.stderr.contains("The value '-1' is invalid for '--seed <seed>'"), "\(seed.stderr)")
     }
 
+    /// Every numeric option reads a negative number as its value and refuses it by name: the
+    /// parser took `-1` for an option and said "Missing value for '--page <page>'".
+    @Test(arguments: [
+        (["suggest", "u1", "--page", "-1"], "--page must be 1 or more, got -1"),
+        (["paths", "--top", "-1"], "--top must be 0 (no limit) or more, got -1"),
+        (["retention", "--start", "track", "--return", "track", "--periods", "-1"], "--periods must be 1 or more, got -1"),
+        (["flags", "--min-flaggers", "-1"], "--min-flaggers must be 0 or more, got -1"),
+        (["places", "--near", "0,0", "--km", "-1"], "--km must be a distance of 0 or more, got -1.0"),
+        (["events", "--tail", "-1"], "--tail must be 1 or more, got -1"),
+        (["looks", "--at-seq", "-1"], "--at-seq must be 0 or more, got -1"),
+        (["serve", "--max-lag", "-1"], "--max-lag must be 0 or more, got -1"),
+        (["serve", "--port", "-1"], "--port must be 0–65535, got -1"),
+    ])
+    func aNegativeNumberIsNamedByItsOption(arguments: [String], message: String) throws {
+        try makeStore()
+        let result = try GTIOBinary.run(arguments + ["--store", store])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
+
     @Test func eventsSinceAfterUntilIsRefusedNotAnsweredEmpty() throws {
         try makeStore()
         let reversed = try GTIOBinary.run(["events", "--since", "2012-04-24", "--until", "2012-04-23", "--store", store])

@@ -25,7 +25,7 @@ struct CopyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The store to copy into, created when missing.", valueName: "path|url"))
     var to: String
 
-    @Option(help: ArgumentHelp("Events per transaction on the destination (whole batches, at least one).", valueName: "events"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Events per transaction on the destination (whole batches, at least one).", valueName: "events"))
     var transactionSize = 20_000
 
     @Flag(help: "Print nothing but errors.")

@@ -24,9 +24,9 @@ struct EventsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only events at or after this time (YYYY-MM-DD or RFC 3339).", valueName: "time"))
     var since: String?
     @Option(help: ArgumentHelp("Only events at or before this time.", valueName: "time")) var until: String?
-    @Option(help: ArgumentHelp("Only events after this seq.", valueName: "seq")) var afterSeq: Int64?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only events after this seq.", valueName: "seq")) var afterSeq: Int64?
     @Option(parsing: .unconditional, help: "At most this many, oldest first (0: all).", transform: Limit.parse) var limit = 100
-    @Option(help: ArgumentHelp("The last N matching events instead of the first.", valueName: "N")) var tail: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The last N matching events instead of the first.", valueName: "N")) var tail: Int?
     @Flag(help: "Keep printing new events as they are appended (stop with Ctrl-C).") var follow = false
     @Option(help: "table, csv or json.") var format: OutputFormat = .table
     @Flag(help: "Every typed column, not the short view (csv and json always have them).") var full = false

@@ -18,13 +18,13 @@ struct FlagsCommand: ParsableCommand {
     @Flag(help: "Only posts.") var posts = false
     @Flag(help: "Only reviews.") var reviews = false
     @Flag(help: "Only hidden items (3 or more flaggers).") var hidden = false
-    @Option(help: ArgumentHelp("Only items first flagged longer ago than this (e.g. 90m, 12h, 3d).", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only items first flagged longer ago than this (e.g. 90m, 12h, 3d).", valueName: "duration"))
     var olderThan: String?
     @Option(help: ArgumentHelp("Only items with this reason among their open flags' (the whole reason).", valueName: "reason"))
     var reason: String?
     @Option(help: ArgumentHelp("Only items this user wrote (a post's author, a review's writer).", valueName: "user"))
     var author: String?
-    @Option(help: ArgumentHelp("Only items with at least this many distinct open flaggers.", valueName: "N")) var minFlaggers: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only items with at least this many distinct open flaggers.", valueName: "N")) var minFlaggers: Int?
     @OptionGroup var query: QueryOptions
 
     func validate() throws {

@@ -47,8 +47,8 @@ struct SuggestCommand: ParsableCommand {
         abstract: "Quick-add and suggested friends for a user, 10 a page (1.8, 6.2).",
         discussion: "A user with no events at all still gets the popular list.")
     @Argument(help: "The user id.") var user: String
-    @Option(help: "The page; refresh (6.2) is the next page.") var page = 1
-    @Option(help: "Suggestions per page.") var pageSize = 10
+    @Option(parsing: .unconditional, help: "The page; refresh (6.2) is the next page.") var page = 1
+    @Option(parsing: .unconditional, help: "Suggestions per page.") var pageSize = 10
     @OptionGroup var query: QueryOptions
 
     func validate() throws {

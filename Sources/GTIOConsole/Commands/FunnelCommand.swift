@@ -21,7 +21,7 @@ struct FunnelCommand: InsightAnswering {
             """)
     @Argument(help: ArgumentHelp("Two or more selectors, in order (none: the onboarding funnel).", valueName: "step"))
     var steps: [String] = []
-    @Option(help: ArgumentHelp("With steps: how long after entering the later steps may come (30m, 12h, 7d).", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With steps: how long after entering the later steps may come (30m, 12h, 7d).", valueName: "duration"))
     var within: String?
     @Option(help: ArgumentHelp("With steps: split actors by this property of their entry event.", valueName: "prop")) var by: String?
     @Option(help: "With steps: user or device.") var actor: String?

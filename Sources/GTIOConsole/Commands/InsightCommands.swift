@@ -51,7 +51,7 @@ struct TrendCommand: InsightAnswering {
     @Option(help: "events, users, devices, sum:PROP or avg:PROP.") var measure = "events"
     @Option(help: ArgumentHelp("Split each bucket by this property.", valueName: "prop")) var by: String?
     @Option(help: "day, week (ISO, labelled by its Monday) or month.") var interval = "day"
-    @Option(help: "Groups kept by their total; the rest are summed into (other) (0: all).") var top = 10
+    @Option(parsing: .unconditional, help: "Groups kept by their total; the rest are summed into (other) (0: all).") var top = 10
     @OptionGroup var options: InsightOptions
 
     var query: QueryOptions { options.query }
@@ -88,7 +88,7 @@ struct BreakdownCommand: InsightAnswering {
     @Argument(help: ArgumentHelp("The events to count.", valueName: "selector")) var selector: String
     @Option(help: ArgumentHelp("The property to split by.", valueName: "prop")) var by: String
     @Option(help: "events, users, devices, sum:PROP or avg:PROP.") var measure = "events"
-    @Option(help: "Rows kept; the rest are summed into (other) (0: all).") var top = 20
+    @Option(parsing: .unconditional, help: "Rows kept; the rest are summed into (other) (0: all).") var top = 20
     @OptionGroup var options: InsightOptions
 
     var query: QueryOptions { options.query }
@@ -141,8 +141,8 @@ struct PathsCommand: InsightAnswering {
         discussion: "Columns step,from,to,actors,paths. Example: gtio -c 'paths --start track[name=Feed] --depth 3'")
     @Option(help: ArgumentHelp("Begin each session's path at its first event matching this.", valueName: "selector"))
     var start: String?
-    @Option(help: "Names in a path (2 or more).") var depth = 4
-    @Option(help: "Transitions kept per step (0: all).") var top = 10
+    @Option(parsing: .unconditional, help: "Names in a path (2 or more).") var depth = 4
+    @Option(parsing: .unconditional, help: "Transitions kept per step (0: all).") var top = 10
     @Option(help: "user or device.") var actor = "user"
     @OptionGroup var options: InsightOptions
 

@@ -14,7 +14,7 @@ struct PlacesCommand: ParsableCommand {
             Example: gtio -c 'places --near 40.7,-74.0 --km 10'
             """)
     @Option(help: ArgumentHelp("Only posts within --km of this point.", valueName: "lat,lon")) var near: String?
-    @Option(help: ArgumentHelp("The radius for --near, in km.", valueName: "km")) var km: Double = 5
+    @Option(parsing: .unconditional, help: ArgumentHelp("The radius for --near, in km.", valueName: "km")) var km: Double = 5
     @Option(parsing: .unconditional, help: "How many (0: all).", transform: Limit.parse) var limit = 20
     @OptionGroup var query: QueryOptions
 

@@ -21,7 +21,7 @@ struct ResolveCommand: ParsableCommand {
     @Option(name: .customLong("as"), help: ArgumentHelp("The moderator deciding.", valueName: "moderator"))
     var moderator: String
     @Option(help: "A note kept with the decision.") var note: String?
-    @Option(help: ArgumentHelp("The version you saw (one item only).", valueName: "N")) var expect: Int64?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The version you saw (one item only).", valueName: "N")) var expect: Int64?
     @Option(help: ArgumentHelp("When the decision was made (default: now).", valueName: "time")) var at: String?
     @OptionGroup var storeOptions: StoreOptions
 

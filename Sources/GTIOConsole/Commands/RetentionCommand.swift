@@ -20,7 +20,7 @@ struct RetentionCommand: InsightAnswering {
     @Option(name: .customLong("return"), help: ArgumentHelp("The event that counts as coming back.", valueName: "selector"))
     var comeback: String?
     @Option(help: "With --start: day or week.") var interval: String?
-    @Option(help: ArgumentHelp("With --start: periods after the cohort's (default 7 days or 4 weeks).", valueName: "N")) var periods: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --start: periods after the cohort's (default 7 days or 4 weeks).", valueName: "N")) var periods: Int?
     @Option(name: .customLong("where"), help: ArgumentHelp("With --start: keep only events with PROP=VALUE or PROP!=VALUE.", valueName: "filter"))
     var filters: [String] = []
     @Option(help: ArgumentHelp("With --start: also write the cohorts' figure to this SVG file.", valueName: "file.svg"))

@@ -17,7 +17,7 @@ struct SQLCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Keep at most this many rows (0: all).", transform: Limit.parse)
     var limit = SQLCommand.rowLimit
-    @Option(help: ArgumentHelp("Stop the statement after this many seconds (0: no limit).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop the statement after this many seconds (0: no limit).", valueName: "seconds"))
     var timeout: Double = SQLLimits.standard.seconds ?? 0
 
     func validate() throws {

@@ -19,17 +19,17 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: ArgumentHelp("The address to listen on.", valueName: "address")) var bind = "127.0.0.1"
-    @Option(help: "The port (0: any free port, printed when listening).") var port = 8080
+    @Option(parsing: .unconditional, help: "The port (0: any free port, printed when listening).") var port = 8080
     @Flag(help: "Take requests without a key (only with a loopback --bind).") var noAuth = false
-    @Option(help: ArgumentHelp("Bytes per request body, after decompression.", valueName: "bytes")) var maxBody = 1 << 20
-    @Option(help: ArgumentHelp("Bytes per event; a longer one is rejected on its own.", valueName: "bytes")) var maxEvent = 32 << 10
-    @Option(help: ArgumentHelp("Events that may wait for a commit before requests get 503.", valueName: "events"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bytes per request body, after decompression.", valueName: "bytes")) var maxBody = 1 << 20
+    @Option(parsing: .unconditional, help: ArgumentHelp("Bytes per event; a longer one is rejected on its own.", valueName: "bytes")) var maxEvent = 32 << 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("Events that may wait for a commit before requests get 503.", valueName: "events"))
     var queue = 50_000
-    @Option(help: ArgumentHelp("Milliseconds a commit of fewer than 256 events waits for more requests to join it.", valueName: "ms"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Milliseconds a commit of fewer than 256 events waits for more requests to join it.", valueName: "ms"))
     var commitWait = 2.0
-    @Option(help: ArgumentHelp("Milliseconds between two catch-ups of the read models at most (64 events or fewer are applied at once).", valueName: "ms"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Milliseconds between two catch-ups of the read models at most (64 events or fewer are applied at once).", valueName: "ms"))
     var projectInterval = 250.0
-    @Option(help: ArgumentHelp("Events the read models may lag before /ready says not ready.", valueName: "events"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Events the read models may lag before /ready says not ready.", valueName: "events"))
     var maxLag: Int64 = 100_000
     @Option(help: ArgumentHelp("debug, info (one line per request), warning or error.", valueName: "level"))
     var logLevel = "info"
@@ -50,6 +50,7 @@ struct ServeCommand: ParsableCommand {
         guard projectInterval >= 0 && projectInterval <= 600_000 else {
             throw ValidationError("--project-interval must be 0–600000 ms, got \(projectInterval)")
         }
+        guard maxLag >= 0 else { throw ValidationError("--max-lag must be 0 or more, got \(maxLag)") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, got \(logLevel)")
         }
