@@ -132,6 +132,9 @@ import Testing
         let missing = folder.file("none/looks.csv")
         let noFolder = try GTIOBinary.run(["looks", "--out", missing, "--store", store])
         #expect(noFolder.status == 2 && noFolder.stderr == "gtio: --out \(missing): the folder \(folder.file("none")) does not exist\n", "\(noFolder.stderr)")
+        let file = folder.write("plain.txt", "keep\n")
+        let underFile = try GTIOBinary.run(["looks", "--out", file + "/looks.csv", "--store", store])
+        #expect(underFile.status == 2 && underFile.stderr == "gtio: --out \(file)/looks.csv: \(file) is a file, not a folder\n", "\(underFile.stderr)")
         let chart = try GTIOBinary.run(["trend", "post.hearted", "--chart", folder.path, "--store", store])
         #expect(chart.status == 2 && chart.stderr.contains("--chart \(folder.path) is a folder; give a file"), "\(chart.stderr)")
     }
