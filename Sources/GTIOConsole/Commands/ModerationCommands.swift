@@ -33,24 +33,21 @@ struct ItemCommand: ParsableCommand {
                         .integer(Int64(try author.map(models.removedItems(of:)) ?? 0)),
                         .integer(Int64(try author.map { try models.flagsReceived(by: $0, reviews: true) } ?? 0)), .text(preview)]])
             guard query.format == .table && query.out == nil else { return try query.emit(table) }
-            var text = zip(table.columns, table.rows[0]).map { $0.padding(to: 21) + "  " + $1.plainText.escapingControls }.joined(separator: "\n") + "\n"
+            var sections: [Card.Section] = []
             if let post {
-                text += "\npost \(post.id): \(post.hearts) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, "
-                text += "\(post.liveReviews) live reviews, \(post.life == .live ? "live" : "\(post.life)")\n"
-                for review in try models.reviews(of: post.id) {
-                    text += "  review \(review.id) by \(review.author)\(review.removed ? " (removed)" : ""): “\(review.text.escapingControls)”\n"
-                }
+                let state = post.life == .live ? "live" : "\(post.life)"
+                sections.append((
+                    "post \(post.id): \(post.hearts) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, \(post.liveReviews) live reviews, \(state)",
+                    try models.reviews(of: post.id).map { "review \($0.id) by \($0.author)\($0.removed ? " (removed)" : ""): “\($0.text)”" },
+                    nil))
             }
-            text += "\nflags (open ones marked *)\n"
-            for flag in try models.flagHistory(item) {
-                text += "  \(flag.open ? "*" : " ") \(time(flag.at))  \(flag.user)\(flag.reason.map { ": \($0.escapingControls)" } ?? "")\n"
-            }
-            text += "\ndecisions\n" + (decisions.isEmpty ? "  (none)\n" : decisions.map {
-                "  \(time($0.at))  \($0.action) by \($0.moderator)\($0.note.map { ": \($0.escapingControls)" } ?? "") (seq \($0.seq))\n"
-            }.joined())
-            // Everything here but the counts and times comes from the log, written by anyone: an
-            // escape sequence in a review or a reason must not drive the moderator's terminal.
-            Terminal.write(text)
+            sections.append(("flags (open ones marked *)", try models.flagHistory(item).map {
+                "\($0.open ? "*" : " ") \(time($0.at))  \($0.user)\($0.reason.map { ": \($0)" } ?? "")"
+            }, nil))
+            sections.append(("decisions", decisions.map {
+                "\(time($0.at))  \($0.action) by \($0.moderator)\($0.note.map { ": \($0)" } ?? "") (seq \($0.seq))"
+            }, "(none)"))
+            Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) }, sections: sections))
         }
     }
 }

@@ -1,12 +1,23 @@
 import GTIOTables
 
-/// One thing on one screen: label/value lines, then titled sections of entries.
+/// One thing on one screen: label/value lines, then titled sections of entries. Values and
+/// entries come from the log, written by anyone: their control characters are written out.
 enum Card {
+    /// A section: its title, its entries, and the line that stands for none (nil: nothing).
+    typealias Section = (title: String, entries: [String], none: String?)
+
+    /// Sections that say `(none)` when empty.
     static func render(_ lines: [(String, String)], sections: [(String, [String])] = []) -> String {
+        render(lines, sections: sections.map { ($0.0, $0.1, "(none)") })
+    }
+
+    static func render(_ lines: [(String, String)], sections: [Section]) -> String {
         let width = lines.map(\.0.count).max() ?? 0
         var text = lines.map { $0.0.padding(to: width) + "  " + $0.1.escapingControls }.joined(separator: "\n") + "\n"
-        for (title, entries) in sections {
-            text += "\n\(title)\n" + (entries.isEmpty ? "  (none)\n" : entries.map { "  " + $0.escapingControls + "\n" }.joined())
+        for section in sections {
+            text += "\n\(section.title)\n"
+            let entries = section.entries.isEmpty ? section.none.map { [$0] } ?? [] : section.entries
+            text += entries.map { "  " + $0.escapingControls + "\n" }.joined()
         }
         return text
     }
