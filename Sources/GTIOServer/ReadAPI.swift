@@ -26,13 +26,13 @@ struct ReadAPI: Sendable {
             }
             let limit = try Self.limit(request, default: 20)
             let place = request.uri.queryParameters.get("place")
-            return try await self.answer(request) { models in
+            return try await self.answer(request, takes: ["limit", "place"]) { models in
                 .table(AnswerTable.looks(try models.looks(tab, limit: limit, place: place)))
             }
         }
         router.get("/v1/verdicts") { request, _ in
             let limit = try Self.limit(request, default: nil)
-            return try await self.answer(request) { models in
+            return try await self.answer(request, takes: ["limit"]) { models in
                 .table(AnswerTable.verdicts(try models.verdicts(limit: limit)))
             }
         }
@@ -62,7 +62,7 @@ struct ReadAPI: Sendable {
             let user = try Self.pathParameter("id", of: context)
             let page = try Self.integer(request, "page", default: 1, minimum: 1)
             let size = try Self.integer(request, "page_size", default: 10, minimum: 1)
-            return try await self.answer(request) { models in
+            return try await self.answer(request, takes: ["page", "page_size"]) { models in
                 .table(AnswerTable.suggestions(try models.suggestions(for: user, page: page, pageSize: size)))
             }
         }
@@ -70,7 +70,7 @@ struct ReadAPI: Sendable {
             let limit = try Self.limit(request, default: nil)
             let query = request.uri.queryParameters
             let filter = QueueFilter(reason: query.get("reason"), author: query.get("author"))
-            return try await self.answer(request) { models in
+            return try await self.answer(request, takes: ["limit", "reason", "author"]) { models in
                 let queue = try models.moderationQueue(filter, limit: limit)
                 let previews = try models.previews(of: queue.map(\.item))
                 return .table(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
@@ -84,7 +84,7 @@ struct ReadAPI: Sendable {
                 }
                 return start.day
             }
-            return try await self.answer(request) { models in
+            return try await self.answer(request, takes: ["date"]) { models in
                 let day = day ?? models.today
                 return .row(try AnswerTable.stats(try models.engagement(on: day), in: models))
             }
@@ -106,7 +106,7 @@ struct ReadAPI: Sendable {
     ) async throws -> Response {
         let user = try Self.pathParameter("id", of: context)
         let limit = try Self.limit(request, default: nil)
-        return try await answer(request) { models in
+        return try await answer(request, takes: ["limit"]) { models in
             guard try models.knows(user: user) else { throw Self.unknown(user) }
             return .table(AnswerTable.follows(Array(try list(models)(user).prefix(limit ?? .max))))
         }
@@ -116,16 +116,32 @@ struct ReadAPI: Sendable {
         .notFound("unknown user \"\(user)\": no event in the log names them")
     }
 
-    /// Checks the key, picks the view (`as_of`, `at_seq`), answers 304 when `If-None-Match`
-    /// names the position the answer would reflect, and runs `query` off the event loop.
-    private func answer(_ request: Request, _ query: @escaping @Sendable (StoredReadModels) throws -> Answer) async throws -> Response {
+    /// Checks the key and the query's parameters (`takes`, besides `as_of` and `at_seq`), picks
+    /// the view, answers 304 when `If-None-Match` names the position the answer would reflect,
+    /// and runs `query` off the event loop.
+    private func answer(
+        _ request: Request, takes names: [String] = [], _ query: @escaping @Sendable (StoredReadModels) throws -> Answer
+    ) async throws -> Response {
         try gate.check(request, needs: .read)
+        // The router passes over an empty segment, so `/v1/users//followers` would otherwise
+        // answer for the user "followers".
+        if request.uri.path.contains("//") {
+            let path = request.uri.path.escapingControls(keepingLineBreaks: false)
+            throw ServerError.notFound("\(path) has an empty segment: an id is missing between two slashes")
+        }
         let parameters = request.uri.queryParameters
-        // As on the command line, where an option given twice is refused: which of the two a
-        // client meant is not for the server to guess.
+        // As on the command line, where an option given twice or unknown is refused: which of the
+        // two a client meant is not for the server to guess, and a misspelt `limt=5` would
+        // otherwise answer as if it were not there.
+        let known = names + ["as_of", "at_seq"]
         var seen = Set<Substring>()
-        for (name, _) in parameters where !seen.insert(name).inserted {
-            throw ServerError.badParameter("\(name) is given twice; give it once")
+        // A stray `&` (`?&limit=1`) names nothing and is let be.
+        for (name, value) in parameters where !(name.isEmpty && value.isEmpty) {
+            guard known.contains(where: { $0 == name }) else {
+                let shown = String(name).escapingControls(keepingLineBreaks: false)
+                throw ServerError.badParameter("unknown parameter \"\(shown)\": this endpoint takes \(known.joined(separator: ", "))")
+            }
+            if !seen.insert(name).inserted { throw ServerError.badParameter("\(name) is given twice; give it once") }
         }
         let asOf = parameters.get("as_of"), atSeq = parameters.get("at_seq")
         if asOf != nil && atSeq != nil { throw ServerError.badParameter("give as_of or at_seq, not both") }

@@ -61,6 +61,36 @@ import Yams
         return found
     }
 
+    /// Asks `path` with each query parameter `operation` documents, one at a time (each must be
+    /// taken), and with one it does not (refused with 400, naming it); returns how many were taken.
+    static func checkQueryParameters(
+        of operation: [String: Any], at path: String, in document: [String: Any], on server: ServerProcess,
+        headers: [String: String]
+    ) async throws -> Int {
+        let samples = [
+            "limit": "1", "as_of": "2100-01-01", "at_seq": "1000000", "place": "nowhere", "page": "1", "page_size": "1",
+            "reason": "spam", "author": "nobody", "date": "2012-05-01",
+        ]
+        var taken = 0
+        for parameter in operation["parameters"] as? [[String: Any]] ?? [] {
+            var resolved = parameter
+            if let ref = parameter["$ref"] as? String {
+                var target: Any = document
+                for part in ref.dropFirst(2).split(separator: "/") { target = (target as? [String: Any])?[String(part)] as Any }
+                resolved = target as? [String: Any] ?? [:]
+            }
+            guard resolved["in"] as? String == "query", let name = resolved["name"] as? String else { continue }
+            let value = try #require(samples[name], "no sample value for the parameter \(name)")
+            let reply = try await server.request("GET", "\(path)?\(name)=\(value)", headers: headers)
+            #expect(reply.status == 200, "\(path)?\(name)=\(value): \(reply.status) \(reply.text)")
+            taken += 1
+        }
+        #expect((operation["responses"] as? [String: Any])?["400"] != nil, "\(path): 400 is not documented")
+        let refused = try await server.request("GET", "\(path)?limt=5", headers: headers)
+        #expect(refused.status == 400 && refused.text.contains("unknown parameter \\\"limt\\\""), "\(path)?limt=5: \(refused.text)")
+        return taken
+    }
+
     @Test func everyDocumentedRouteAnswersInTheDocumentedShape() async throws {
         let document = try Self.document
         var bytes: [UInt8] = []
@@ -90,7 +120,7 @@ import Yams
             Issue.record("not ready after 120 s: \(try await server.request("GET", "/ready").text)")
         }
         let paths = try #require(document["paths"] as? [String: [String: Any]])
-        var checked = 0
+        var checked = 0, queried = 0
         for (template, operations) in paths.sorted(by: { $0.key < $1.key }) {
             for (method, operation) in operations {
                 guard let operation = operation as? [String: Any] else { continue }
@@ -124,9 +154,13 @@ import Yams
                 }
                 #expect(reply.status == 200, "\(method) \(path): \(reply.status) \(reply.text)")
                 checked += 1
+                if method == "get" && template.hasPrefix("/v1/") {
+                    queried += try await Self.checkQueryParameters(of: operation, at: path, in: document, on: server, headers: headers)
+                }
             }
         }
         #expect(checked == 15)
+        #expect(queried == 29)
         // The documented error shape, for one refusal.
         let refused = try await server.request("GET", "/v1/verdicts")
         #expect(refused.status == 401)
