@@ -80,11 +80,12 @@ struct ChangedRows: Sendable {
 
     /// Writes the rows and moves every checkpoint to the seq of the read models they came from,
     /// in the caller's transaction. Every checkpoint must stand where the change set began.
-    /// Returns the rows written.
+    /// Returns the rows written; `betweenTables` runs before each table's rows.
     @discardableResult
-    func write(in tx: any TableWriting) throws -> Int {
+    func write(in tx: any TableWriting, betweenTables: () -> Void = {}) throws -> Int {
         var written = 0
         for step in steps {
+            betweenTables()
             switch step {
             case .rewrite(let table, let keys, let rows):
                 try tx.rewrite(table, keys: keys, rows: rows)

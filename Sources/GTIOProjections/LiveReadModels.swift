@@ -76,6 +76,34 @@ public final class LiveReadModels: @unchecked Sendable {
     /// its events, so a backlog that fits one is written at once (tests make it small).
     public var eventsPerWrite: Int64 = 262_144
 
+    /// How a catch-up gives way to the commits of a log writer in the same process (a server's
+    /// collector): between slices of its work it waits for the commit under way, if any, while
+    /// the read models lag the log by fewer than `whileBehindLessThan` events. Beyond that it
+    /// runs without waiting, so that under a load the projector cannot follow its lag stays
+    /// about there rather than grow for as long as the load lasts.
+    public struct GiveWay: Sendable {
+        public var commits: CommitActivity
+        public var whileBehindLessThan: Int64
+        /// The longest a catch-up waits for one commit.
+        public var patience: TimeInterval = 0.02
+
+        public init(to commits: CommitActivity, whileBehindLessThan lag: Int64) {
+            self.commits = commits
+            whileBehindLessThan = lag
+        }
+
+        /// Waits for the commit under way when the read models, at `applied`, are close enough to `end`.
+        func wait(applied: Int64, end: Int64) {
+            if end - applied < whileBehindLessThan { commits.waitForCommit(patience: patience) }
+        }
+    }
+
+    /// Set by a server before its first catch-up; nil: catch-ups never wait.
+    public var giveWay: GiveWay?
+
+    /// The events applied between two looks at `giveWay`: ~1 ms of work.
+    static let giveWaySlice = 256
+
     /// Applies the events appended since, updates the tables, and returns the read models.
     @discardableResult
     public func catchUp() throws -> ReadModels {
@@ -119,7 +147,10 @@ public final class LiveReadModels: @unchecked Sendable {
                 }
             }
             if records.isEmpty { break }
-            for record in records { state.apply(record) }
+            for (index, record) in records.enumerated() {
+                if index % Self.giveWaySlice == 0 { giveWay?.wait(applied: before, end: logEnd) }
+                state.apply(record)
+            }
         }
         // Nothing new and the tables in step: the same models, with their indexes already built.
         if inStep, state.lastSeq == before, let latest {
@@ -142,7 +173,7 @@ public final class LiveReadModels: @unchecked Sendable {
                 // apply only on top of where they began.
                 let current = try tx.checkpoints(named: ReadModelName.allCases.map(\.checkpointName))
                 guard ReadModelName.allCases.allSatisfy({ current[$0.checkpointName] == before }) else { return }
-                try rows.write(in: tx)
+                try rows.write(in: tx) { [giveWay] in giveWay?.wait(applied: before, end: logEnd) }
                 savedSeq = try FoldSnapshot.savedSeq(tx)
                 if last && (replaceSavedState || FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: savedSeq)) {
                     let snapshot = encoded ?? FoldSnapshot.Encoded(models.state)

@@ -1,4 +1,5 @@
 import Foundation
+import GTIOProjections
 import GTIOStore
 import Hummingbird
 import Logging
@@ -36,12 +37,16 @@ public struct CollectorServer: Sendable {
         let metrics = ServerMetrics()
 
         let answers = AnswerCache()
+        let commits = CommitActivity()
+        // Catch-ups give way to commits while the read models are well within the lag /ready
+        // allows, and run flat out beyond it.
+        let giveWay = LiveReadModels.GiveWay(to: commits, whileBehindLessThan: configuration.maxLag / 2)
         let projector = ReadModelProjector(
-            store: store, metrics: metrics, logger: logger, interval: configuration.projectInterval,
+            store: store, metrics: metrics, logger: logger, interval: configuration.projectInterval, giveWay: giveWay,
             moved: { answers.forgetPosition() })
         let queue = CommitQueue(
             store: store, capacity: configuration.queueCapacity, wait: configuration.commitWait, metrics: metrics,
-            logger: logger, committed: { projector.nudge() })
+            logger: logger, activity: commits, committed: { projector.nudge() })
         let gate = AccessGate(store: store, open: configuration.noAuth)
 
         let router = Router(context: ServerContext.self)

@@ -1,4 +1,5 @@
 import Foundation
+import GTIOProjections
 import GTIOStore
 import Logging
 import ServiceLifecycle
@@ -26,15 +27,19 @@ final class CommitQueue: Service, @unchecked Sendable {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let committed: @Sendable () -> Void
+    /// Marked around each commit, for the read models' catch-ups to give way to it.
+    private let activity: CommitActivity
 
     /// - Parameters:
     ///   - capacity: events that may wait for a commit at once.
     ///   - wait: seconds the writer waits after a first batch for others to join it.
+    ///   - activity: told when each commit begins and ends.
     ///   - committed: called on the writer thread after each commit (to nudge the read models).
     init(
         store: any EventLog, capacity: Int, wait: Double, metrics: ServerMetrics, logger: Logger,
-        committed: @escaping @Sendable () -> Void
+        activity: CommitActivity, committed: @escaping @Sendable () -> Void
     ) {
+        self.activity = activity
         self.store = store
         self.capacity = capacity
         self.wait = wait
@@ -107,7 +112,9 @@ final class CommitQueue: Service, @unchecked Sendable {
     private func writeLoop(_ upkeep: (any LogUpkeep)?) {
         while let group = nextGroup() {
             let started = DispatchTime.now().uptimeNanoseconds
+            activity.begin()
             let result = Result { try store.write { tx in try group.map { try tx.append($0.batch) } } }
+            activity.end()
             metrics.commitDuration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
             switch result {
             case .success(let outcomes):

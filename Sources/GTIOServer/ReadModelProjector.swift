@@ -34,6 +34,8 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     private let logger: Logger
     private let interval: Double
     private let moved: @Sendable () -> Void
+    /// How catch-ups give way to the collector's commits.
+    private let giveWay: LiveReadModels.GiveWay
     /// Runs the catch-ups under the idle policy, and moves them out of it when they starve there.
     private let starvation: StarvationGuard
 
@@ -42,7 +44,12 @@ final class ReadModelProjector: Service, @unchecked Sendable {
     ///   stream of commits, fewer and larger catch-ups write each touched row once per interval
     ///   instead of once per commit, and hold the tables' write lock less often.
     ///   - moved: called after each catch-up that may have moved the tables.
-    init(store: any EventStore, metrics: ServerMetrics, logger: Logger, interval: Double, moved: @escaping @Sendable () -> Void) {
+    ///   - giveWay: how catch-ups give way to the collector's commits.
+    init(
+        store: any EventStore, metrics: ServerMetrics, logger: Logger, interval: Double, giveWay: LiveReadModels.GiveWay,
+        moved: @escaping @Sendable () -> Void
+    ) {
+        self.giveWay = giveWay
         self.moved = moved
         self.store = store
         self.metrics = metrics
@@ -224,6 +231,7 @@ final class ReadModelProjector: Service, @unchecked Sendable {
                 let started = Date()
                 models = try LiveReadModels(store: store)
                 models.eventsPerWrite = Self.eventsPerWrite
+                models.giveWay = giveWay
                 logger.info("read models loaded", metadata: ["seconds": "\(Date().timeIntervalSince(started))"])
                 // Loaded: from now on the catch-ups may lag, and give way to commits and requests.
                 ThreadPriority.moveCallingThreadToBackground()

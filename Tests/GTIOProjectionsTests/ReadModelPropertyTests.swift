@@ -82,6 +82,30 @@ import Testing
         #expect(tables(latest!) == tables(try! engine.fold()), "seed \(seed)")
     }
 
+    /// A catch-up that gives way to commits waits for each at most its patience: beside a
+    /// commit that never ends it still applies every event, and its tables are a rebuild's.
+    @Test func catchUpsThatGiveWayToACommitThatNeverEndsStillCatchUpExactly() throws {
+        let folder = TemporaryDirectory()
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        let live = try LiveReadModels(store: store)
+        let commits = CommitActivity()
+        commits.begin()
+        var giveWay = LiveReadModels.GiveWay(to: commits, whileBehindLessThan: .max)
+        giveWay.patience = 0.000_5
+        live.giveWay = giveWay
+        live.window = 64
+        let events = RandomLog.events(seed: 7, count: 300)
+        for start in stride(from: 0, to: events.count, by: 100) {
+            let slice = events[start..<min(events.count, start + 100)]
+            _ = try store.append(EventBatch(source: "gen", events: slice.enumerated().map { ($0.offset, $0.element) }))
+            #expect(try live.catchUp().state.lastSeq == (try store.lastSeq()))
+        }
+        commits.end()
+        let engine = ReadModelEngine(store: store)
+        #expect(try engine.check(ReadModelName.allCases).values.allSatisfy(\.isEmpty))
+        #expect(tables(try live.catchUp()) == tables(try engine.fold()))
+    }
+
     /// Tables created empty are a fold of nothing, the desk's one row included: a live
     /// instance writes that row only when a flag or a decision changes it.
     @Test func tablesBegunEmptyAreExactBeforeTheFirstFlag() throws {
