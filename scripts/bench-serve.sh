@@ -12,6 +12,7 @@
 # SERVE_ARGS="..." adds options to `gtio serve`.
 # BATCH_RATE=EVENTS_PER_SECOND offers the batches at that rate rather than as fast as the server
 # answers (below: "paced"), to read the latency at a given load rather than at saturation.
+# READ_RATE=REQUESTS_PER_SECOND also offers the reads at that rate, after the load at saturation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -101,9 +102,8 @@ LUA
 # true latency is longer than wrk's by their lateness; the script counts them and bounds the p99
 # counted from when each request was due (below), 1 ms added for wrk's timer (a request may go
 # out up to 1 ms after it is due).
-if [ -n "${BATCH_RATE:-}" ]; then
-  cp "$work/post.lua" "$work/paced.lua"
-  cat >> "$work/paced.lua" <<LUA
+if [ -n "${BATCH_RATE:-}${READ_RATE:-}" ]; then
+  cat > "$work/pacing.lua" <<LUA
 local ffi = require("ffi")
 ffi.cdef[[
 typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
@@ -150,6 +150,14 @@ function done(summary, latency, requests)
   io.write(string.format("paced: p99 counted from when each request was due: at most %.1f ms\\n", bound + 1))
 end
 LUA
+  cat "$work/post.lua" "$work/pacing.lua" > "$work/paced.lua"
+  # A read: the URL given to wrk, with the read key.
+  cat > "$work/get.lua" <<LUA
+local key = os.getenv("KEY")
+function setup(thread) end
+function init(args) wrk.headers["Authorization"] = "Bearer " .. key end
+LUA
+  cat "$work/get.lua" "$work/pacing.lua" > "$work/paced-get.lua"
 fi
 
 # Lines [first, end) of the demo file in requests of `batch` lines, request k to thread k % 2.
@@ -211,6 +219,14 @@ wrk -t2 -c64 -d"${seconds}s" --latency -H "Authorization: Bearer $read" "http://
 echo "GET /v1/looks/popular?limit=10, 64 connections: $(grep 'Requests/sec' "$work/wrk-read.txt")"
 grep -E '^ +(50|90|99)%' "$work/wrk-read.txt" | tr -s ' ' | sed 's/^/   latency/'
 grep -E 'Non-2xx|Socket errors' "$work/wrk-read.txt" || true
+if [ -n "${READ_RATE:-}" ]; then
+  KEY=$read RATE_PER_THREAD=$(echo "$READ_RATE / 2" | bc -l) wrk -t2 -c64 -d"${seconds}s" --latency \
+    -s "$work/paced-get.lua" "http://127.0.0.1:$port/v1/looks/popular?limit=10" > "$work/wrk-read-paced.txt"
+  echo "GET /v1/looks/popular?limit=10, 64 connections, offered at $READ_RATE requests/s: $(grep 'Requests/sec' "$work/wrk-read-paced.txt")"
+  grep -E '^ +(50|90|99)%' "$work/wrk-read-paced.txt" | tr -s ' ' | sed 's/^/   latency/'
+  grep -E '^paced:' "$work/wrk-read-paced.txt" | sed 's/^paced:/  /' || true
+  grep -E 'Non-2xx|Socket errors' "$work/wrk-read-paced.txt" || true
+fi
 echo "server peak RSS: $(grep VmHWM /proc/$pid/status | tr -s ' ' | cut -d' ' -f2-)"
 curl -s "http://127.0.0.1:$port/metrics" | grep -E '^gtio_(commit_(events|requests)_(sum|count)|queue_refusals_total|events_[a-z]+_total)' | sed 's/^/   /'
 kill -TERM "$pid"; wait "$pid" || true
