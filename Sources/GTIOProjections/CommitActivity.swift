@@ -30,13 +30,21 @@ public final class CommitActivity: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Returns once no commit runs, or after `patience` at most: a writer committing without
-    /// pause still leaves the catch-up a slice of work per `patience`.
-    func waitForCommit(patience: TimeInterval) {
+    /// Returns once no commit runs, or after `patience` at most (a writer committing without
+    /// pause still leaves the catch-up a slice of work per `patience`), or once `stop` says so
+    /// after a `wake()`.
+    func waitForCommit(patience: TimeInterval, unless stop: () -> Bool) {
         condition.lock()
         defer { condition.unlock() }
         guard committing else { return }
         let deadline = Date(timeIntervalSinceNow: patience)
-        while committing && condition.wait(until: deadline) {}
+        while committing && !stop() && condition.wait(until: deadline) {}
+    }
+
+    /// Wakes whoever waits for the commit, to look at their `stop` again.
+    func wake() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
     }
 }

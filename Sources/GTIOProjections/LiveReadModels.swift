@@ -1,5 +1,6 @@
 import Foundation
 import GTIOStore
+import Synchronization
 
 /// Read models kept in memory and in step with a store: catching up applies only the events
 /// after the last one applied, and rewrites only the table rows those events touched.
@@ -92,14 +93,24 @@ public final class LiveReadModels: @unchecked Sendable {
             whileBehindLessThan = lag
         }
 
-        /// Waits for the commit under way when the read models, at `applied`, are close enough to `end`.
-        func wait(applied: Int64, end: Int64) {
-            if end - applied < whileBehindLessThan { commits.waitForCommit(patience: patience) }
+        /// Waits for the commit under way when the read models, at `applied`, are close enough
+        /// to `end`, unless `stop` says so (looked at again after `CommitActivity.wake()`).
+        func wait(applied: Int64, end: Int64, unless stop: () -> Bool) {
+            if end - applied < whileBehindLessThan { commits.waitForCommit(patience: patience, unless: stop) }
         }
     }
 
     /// Set by a server before its first catch-up; nil: catch-ups never wait.
     public var giveWay: GiveWay?
+    /// Callers waiting for the catch-up in progress (a moderator's decision checks against its
+    /// result): while one waits, the catch-up gives way to nothing.
+    private let waiting = Atomic<Int>(0)
+
+    /// Waits for the commit under way as `giveWay` says, unless someone waits for this catch-up.
+    private func giveWayToCommit(applied: Int64, end: Int64) {
+        guard let giveWay else { return }
+        giveWay.wait(applied: applied, end: end) { waiting.load(ordering: .relaxed) > 0 }
+    }
 
     /// The events applied between two looks at `giveWay`: ~1 ms of work.
     static let giveWaySlice = 256
@@ -107,7 +118,11 @@ public final class LiveReadModels: @unchecked Sendable {
     /// Applies the events appended since, updates the tables, and returns the read models.
     @discardableResult
     public func catchUp() throws -> ReadModels {
+        waiting.add(1, ordering: .relaxed)
+        // A catch-up in progress that gives way to a commit stops waiting for it.
+        giveWay?.commits.wake()
         lock.lock()
+        waiting.subtract(1, ordering: .relaxed)
         defer { lock.unlock() }
         let end = try ThreadPriority.outsideIdle { try store.lastSeq() }
         while true {
@@ -148,7 +163,7 @@ public final class LiveReadModels: @unchecked Sendable {
             }
             if records.isEmpty { break }
             for (index, record) in records.enumerated() {
-                if index % Self.giveWaySlice == 0 { giveWay?.wait(applied: before, end: logEnd) }
+                if index % Self.giveWaySlice == 0 { giveWayToCommit(applied: before, end: logEnd) }
                 state.apply(record)
             }
         }
@@ -173,7 +188,7 @@ public final class LiveReadModels: @unchecked Sendable {
                 // apply only on top of where they began.
                 let current = try tx.checkpoints(named: ReadModelName.allCases.map(\.checkpointName))
                 guard ReadModelName.allCases.allSatisfy({ current[$0.checkpointName] == before }) else { return }
-                try rows.write(in: tx) { [giveWay] in giveWay?.wait(applied: before, end: logEnd) }
+                try rows.write(in: tx) { giveWayToCommit(applied: before, end: logEnd) }
                 savedSeq = try FoldSnapshot.savedSeq(tx)
                 if last && (replaceSavedState || FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: savedSeq)) {
                     let snapshot = encoded ?? FoldSnapshot.Encoded(models.state)

@@ -1,3 +1,4 @@
+import Foundation
 import GTIOAnalytics
 import GTIOCatalog
 import GTIOSimulation
@@ -104,6 +105,38 @@ import Testing
         let engine = ReadModelEngine(store: store)
         #expect(try engine.check(ReadModelName.allCases).values.allSatisfy(\.isEmpty))
         #expect(tables(try live.catchUp()) == tables(try engine.fold()))
+    }
+
+    /// A caller waiting for the catch-up in progress (a moderator's decision) is not kept
+    /// waiting while it gives way: here each wait for the commit, which never ends, would last
+    /// 2 s, and the catch-up gives way dozens of times.
+    @Test func aCatchUpSomeoneWaitsForGivesWayToNothing() throws {
+        let folder = TemporaryDirectory()
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        let live = try LiveReadModels(store: store)
+        let commits = CommitActivity()
+        commits.begin()
+        var giveWay = LiveReadModels.GiveWay(to: commits, whileBehindLessThan: .max)
+        giveWay.patience = 2
+        live.giveWay = giveWay
+        live.window = 16
+        let events = RandomLog.events(seed: 11, count: 300)
+        _ = try store.append(EventBatch(source: "gen", events: events.enumerated().map { ($0.offset, $0.element) }))
+        // The projector's catch-up starts and gives way at once; the decision's call comes while
+        // it waits (or, on a slow start, before it: then the projector is the one waiting).
+        let projectorDone = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? live.catchUp()
+            projectorDone.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        let asked = ContinuousClock.now
+        #expect(try live.catchUp().state.lastSeq == (try store.lastSeq()))
+        // Far more than the catch-up takes, far less than one wait.
+        #expect(ContinuousClock.now - asked < .seconds(1))
+        projectorDone.wait()
+        commits.end()
+        #expect(try ReadModelEngine(store: store).check(ReadModelName.allCases).values.allSatisfy(\.isEmpty))
     }
 
     /// Tables created empty are a fold of nothing, the desk's one row included: a live
