@@ -15,6 +15,10 @@ static inline const char *gtio_rl_line_buffer(void) { return rl_line_buffer; }
 // Words end at white space only: `provider=goo`, `track[name=Up` and `props.size` are each one
 // word to the console's completer (readline's default also breaks at `=`, quotes and more).
 static inline void gtio_rl_set_word_breaks(void) { rl_completer_word_break_characters = (char *)" \t\n"; }
+// A word may open with a quote (`followers 'ann l`): readline then completes what follows it,
+// tells which quote it was, and closes it after a sole match.
+static inline void gtio_rl_set_quote_characters(void) { rl_completer_quote_characters = "'\""; }
+static inline int gtio_rl_completion_quote_character(void) { return rl_completion_quote_character; }
 // What follows a sole match; readline sets it back to a space before each completion.
 static inline void gtio_rl_set_completion_append(int character) { rl_completion_append_character = character; }
 static inline int gtio_history_base(void) { return history_base; }

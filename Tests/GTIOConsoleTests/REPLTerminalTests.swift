@@ -7,6 +7,8 @@ private let community = [
     #"{"id":"2","type":"user.signed_up","at":"2012-04-23T00:01:00Z","user":"bob","data":{"provider":"aol","name":"Bob"}}"#,
     #"{"id":"3","type":"post.created","at":"2012-04-23T01:00:00Z","user":"ann","data":{"post":"p1","kind":"outfit","voting":true}}"#,
     #"{"id":"4","type":"user.followed","at":"2012-04-23T03:00:00Z","user":"bob","data":{"target":"ann"}}"#,
+    #"{"id":"5","type":"user.signed_up","at":"2012-04-23T00:02:00Z","user":"zoe k","data":{"provider":"twitter","name":"Zoe"}}"#,
+    #"{"id":"6","type":"user.followed","at":"2012-04-23T03:01:00Z","user":"zoe k","data":{"target":"bob"}}"#,
 ].joined(separator: "\n") + "\n"
 
 /// The REPL in a real pseudo-terminal: typing, completion, history, Ctrl-C, Ctrl-D.
@@ -48,6 +50,26 @@ private let community = [
         terminal.type("--format csv\r")
         #expect(terminal.waitFor("bob,Bob", after: mark), "\(terminal.screen)")
         #expect(terminal.waitForPrompt(), "\(terminal.screen)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    /// An id that holds a space is completed in quotes, as the console splits words; a word
+    /// opened with a quote is completed inside it, and the quote closed.
+    @Test func tabQuotesAnIDThatHoldsASpace() throws {
+        let terminal = try repl()
+        terminal.type("status\r")  // the read models load in the background meanwhile
+        #expect(terminal.waitFor("read model"))
+        // Readline redraws the word in place, so the screen's bytes hold both forms: what the
+        // command then answers is what tells whether it ran for `zoe k`.
+        for typed in ["following zo\t", "following \"zo\t", "following 'zoe\t"] {
+            let mark = terminal.screen.count
+            terminal.type(typed)
+            #expect(terminal.waitFor("zoe k", after: mark), "\(typed): \(terminal.screen)")
+            terminal.type("--format csv\r")
+            #expect(terminal.waitFor("bob,Bob", after: mark), "\(typed): \(terminal.screen)")
+            #expect(terminal.waitForPrompt(), "\(terminal.screen)")
+        }
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0)
     }

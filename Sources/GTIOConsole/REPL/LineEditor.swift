@@ -35,12 +35,14 @@ enum LineEditor {
             }
         }
         gtio_rl_set_word_breaks()
+        gtio_rl_set_quote_characters()
         gtio_rl_set_completion { text, start, _ in
             gtio_rl_set_completion_over(1)  // never fall back to file names
             let line = String(cString: gtio_rl_line_buffer())
             let prefix = String(line.utf8.prefix(Int(start))) ?? line
-            let word = text.map { String(cString: $0) } ?? ""
-            LineEditor.matches = LineEditor.completer(prefix, word).filter { $0.hasPrefix(word) }
+            let typed = text.map { String(cString: $0) } ?? ""
+            LineEditor.matches = LineEditor.candidates(
+                before: prefix, typed: typed, quote: Character(Unicode.Scalar(UInt8(truncatingIfNeeded: gtio_rl_completion_quote_character()))))
             // `provider=` (or `props.`) is half a word: its value is typed right after it.
             if LineEditor.matches.count == 1, let last = LineEditor.matches[0].last, "=.".contains(last) {
                 gtio_rl_set_completion_append(0)
@@ -56,6 +58,36 @@ enum LineEditor {
             collapseDuplicates()
             write_history(path)
         }
+    }
+
+    /// What readline puts in place of `typed`, the word being completed after `before`: the
+    /// completer's candidates, quoted as the console splits words (`CommandLineWords`) when
+    /// they hold a space or a quote (an id such as `ann lee`). `quote` is the quote the word
+    /// opened with, NUL for none: readline then replaces only what follows it, and closes it.
+    static func candidates(before: String, typed: String, quote: Character) -> [String] {
+        guard quote != "\0", before.last == quote else {
+            return completer(before, typed).filter { $0.hasPrefix(typed) }.map(quotedIfNeeded)
+        }
+        // The quote may open inside the word (`--where name='Outfit D`): what precedes it
+        // belongs to the word the completer is asked about.
+        var line = before.dropLast()
+        var head = ""
+        while let last = line.last, last != " " && last != "\t" {
+            head.insert(last, at: head.startIndex)
+            line.removeLast()
+        }
+        let word = head + typed
+        return completer(String(line), word)
+            .filter { $0.hasPrefix(word) && !$0.contains(quote) }
+            .map { String($0.dropFirst(head.count)) }
+    }
+
+    /// `word` as one word of a command line: as it is when it needs no quoting, else in single
+    /// quotes, or double quotes when it holds a single quote.
+    static func quotedIfNeeded(_ word: String) -> String {
+        guard word.contains(where: { " \t'\"\\[]".contains($0) }) else { return word }
+        if !word.contains("'") { return "'\(word)'" }
+        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// Reads one line with editing, history and completion; nil on end of input (Ctrl-D).
