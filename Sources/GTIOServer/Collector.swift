@@ -83,12 +83,19 @@ struct Collector: Sendable {
         case nil, "identity":
             break
         case "gzip", "x-gzip":
+            // A gzip stream ends with its uncompressed length (mod 2^32). The decompressor hands
+            // back what it read of a stream cut short as if it were whole, and stops at the end
+            // of the first stream; those bytes would be taken for the body's events.
+            let trailer = buffer.readableBytesView.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             do {
                 buffer = try buffer.decompress(with: .gzip(), maxSize: configuration.maxBody)
             } catch let error as CompressNIOError where error == .bufferOverflow {
                 throw ServerError.bodyTooLarge(limit: configuration.maxBody)
             } catch {
                 throw ServerError.badEncoding("\(error)")
+            }
+            guard UInt32(truncatingIfNeeded: buffer.readableBytes) == trailer else {
+                throw ServerError.badEncoding("the gzip stream is cut short, or more follows its end")
             }
         case let other?:
             throw ServerError.badEncoding("Content-Encoding \(other) is not read here (gzip is)")

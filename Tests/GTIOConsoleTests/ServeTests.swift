@@ -88,6 +88,14 @@ import Testing
             "Authorization": "Bearer \(keys.write)", "Content-Type": "application/x-ndjson", "Content-Encoding": "gzip",
         ], body: compressed)
         #expect((zipped.json as? [String: Any])?["appended"] as? Int == 5)
+        // A stream cut short decompresses to the start of its first line, and one followed by
+        // more bytes to its own lines alone: neither is a body to take events from.
+        for broken in [compressed.prefix(compressed.count / 2), compressed + Data("{}".utf8)] {
+            let refused = try await server.request("POST", "/v1/events", headers: [
+                "Authorization": "Bearer \(keys.write)", "Content-Type": "application/x-ndjson", "Content-Encoding": "gzip",
+            ], body: Data(broken))
+            #expect(refused.status == 400 && refused.text.contains("cut short, or more follows its end"), "\(refused.text)")
+        }
 
         // A broken line before new events: they are appended, each with its own hash (below).
         let after = try await server.post(["{\"id\": oops", lines[10], lines[11]].joined(separator: "\n"), key: keys.write)
