@@ -33,7 +33,10 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// is `.needsUpgrade` (a writable open upgrades it).
     /// `signer` signs each batch this process appends (see `BatchSigner`).
     public init(path: String, readOnly: Bool = false, signer: BatchSigner? = nil) throws(StoreError) {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        // Through a symbolic link, the real file: the tables' file and the lock files are named
+        // after the store's, and one store must not get a second set beside each link to it
+        // (SQLite itself puts the write-ahead log beside the real file).
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         let tablesPath = TablesFile.path(ofStore: absolute)
         self.path = absolute
         self.isReadOnly = readOnly

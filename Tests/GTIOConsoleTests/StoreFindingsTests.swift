@@ -35,6 +35,26 @@ import Testing
         #expect(try GTIOBinary.run(["status", "--store", store]).status == 0)
     }
 
+    /// A store opened through a symbolic link is the store itself: the tables' file and the
+    /// lock files were named after the link, so each link got read models (and a projector's
+    /// lead) of its own beside the one log.
+    @Test func aStoreOpenedThroughALinkIsTheStoreItself() throws {
+        #expect(try GTIOBinary.run(["ingest", feed("t.jsonl", ids: ["a", "b"]), "--store", store]).status == 0)
+        let link = folder.file("link.gtio")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "log.gtio")
+        #expect(try GTIOBinary.run(["ingest", feed("t2.jsonl", ids: ["c"]), "--store", link]).status == 0)
+        let viaLink = try GTIOBinary.run(["status", "--format", "json", "--store", link])
+        #expect(viaLink.stdout.contains("\"events\":3"), "\(viaLink.stdout)")
+        #expect(try GTIOBinary.run(["status", "--format", "json", "--store", store]).stdout == viaLink.stdout)
+        let made = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("link.gtio") }
+        #expect(made == ["link.gtio"])
+        let real = URL(fileURLWithPath: store).resolvingSymlinksInPath().path  // as the store names itself
+        for other in [link, folder.path + "/./log.gtio"] {
+            let copy = try GTIOBinary.run(["copy", "--from", store, "--to", other])
+            #expect(copy.status == 2 && copy.stderr.contains("--from and --to name the same store (\(real))"), "\(copy.stderr)")
+        }
+    }
+
     /// A long-running process (gtio serve) keeps its store working while other programs open
     /// and close it (here Python's sqlite3, as an operator's SQLite shell would): the opening
     /// lock's descriptor once dropped the process's SQLite locks, and the next program to close

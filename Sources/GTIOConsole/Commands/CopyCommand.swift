@@ -39,6 +39,10 @@ struct CopyCommand: ParsableCommand {
     func run() throws {
         let source = try StoreOptions.open(from, readOnly: true, create: false)
         let destination = try StoreOptions.open(to, readOnly: false)
+        // The same file by another path (`./x.gtio`, a link to it).
+        guard source.location != destination.location else {
+            throw ValidationError("--from and --to name the same store (\(source.location)); give another destination")
+        }
         let total = try source.lastSeq()
         let bar = ProgressBar(enabled: Terminal.standardErrorIsTerminal && !quiet)
         let started = Date()
