@@ -73,10 +73,17 @@ public struct GTIOCommand: ParsableCommand {
         // Errors quote what was typed or read from a file (`gtio run`, a piped script): its
         // control characters are written out rather than sent to the terminal to act on.
         func report(_ message: String) { Terminal.writeError(message.escapingControls(keepingLineBreaks: true) + "\n") }
+        var parsed: ParsableCommand.Type?
         do {
             var command = try parse(arguments)
+            parsed = type(of: command)
             try command.run()
             return 0
+        } catch let error as ValidationError where parsed != nil {
+            // Thrown by a command's `run`, where swift-argument-parser would show the root
+            // command's usage: the usage shown is the command's own, as for its `validate`.
+            report(usageError(error.message, of: parsed!))
+            return 2
         } catch let error as ConsoleError {
             report("gtio: \(error)")
             return error.exitCode
@@ -107,6 +114,24 @@ public struct GTIOCommand: ParsableCommand {
             // ArgumentParser's usage errors exit 64; CONSOLE.md says bad usage is 2.
             return code == .validationFailure ? 2 : code.rawValue
         }
+    }
+
+    /// `message` with the usage of `command` and where its help is, as swift-argument-parser
+    /// words a usage error.
+    static func usageError(_ message: String, of command: ParsableCommand.Type) -> String {
+        let path = commandPath(to: command) ?? ["gtio"]
+        return "Error: \(message)\nUsage: \(usageString(for: command))\n  See '\(path.joined(separator: " ")) --help' for more information."
+    }
+
+    /// The names from `gtio` down to `command` (`["gtio", "keys", "add"]`), nil when it is not
+    /// among the subcommands of `root`.
+    static func commandPath(to command: ParsableCommand.Type, from root: ParsableCommand.Type = GTIOCommand.self) -> [String]? {
+        let name = root.configuration.commandName ?? "gtio"
+        if root == command { return [name] }
+        for subcommand in root.configuration.subcommands {
+            if let below = commandPath(to: command, from: subcommand) { return [name] + below }
+        }
+        return nil
     }
 
     /// The command `words` ask for, refusing what swift-argument-parser lets through: a
