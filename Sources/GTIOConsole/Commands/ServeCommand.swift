@@ -29,7 +29,7 @@ struct ServeCommand: ParsableCommand {
     var commitWait = 2.0
     @Option(parsing: .unconditional, help: ArgumentHelp("Milliseconds between two catch-ups of the read models at most (64 events or fewer are applied at once).", valueName: "ms"))
     var projectInterval = 250.0
-    @Option(parsing: .unconditional, help: ArgumentHelp("Events the read models may lag before /ready says not ready.", valueName: "events"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Events the read models may lag before /ready says not ready; while they lag less than half of it, catch-ups give way to commits.", valueName: "events"))
     var maxLag: Int64 = 100_000
     @Option(help: ArgumentHelp("debug, info (one line per request), warning or error.", valueName: "level"))
     var logLevel = "info"
