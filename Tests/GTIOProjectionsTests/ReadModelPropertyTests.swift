@@ -83,18 +83,27 @@ import Testing
         #expect(tables(latest!) == tables(try! engine.fold()), "seed \(seed)")
     }
 
-    /// A catch-up that gives way to commits waits for each at most its patience: beside a
-    /// commit that never ends it still applies every event, and its tables are a rebuild's.
-    @Test func catchUpsThatGiveWayToACommitThatNeverEndsStillCatchUpExactly() throws {
-        let folder = TemporaryDirectory()
+    /// A store in `folder` and live read models over it that give way, waiting up to `patience`
+    /// each time, to the commit of the activity returned, which has begun and never ends.
+    func modelsBesideACommitThatNeverEnds(
+        in folder: TemporaryDirectory, patience: TimeInterval, window: Int64
+    ) throws -> (SQLiteStore, LiveReadModels, CommitActivity) {
         let store = try SQLiteStore(path: folder.file("log.gtio"))
         let live = try LiveReadModels(store: store)
         let commits = CommitActivity()
         commits.begin()
         var giveWay = LiveReadModels.GiveWay(to: commits, whileBehindLessThan: .max)
-        giveWay.patience = 0.000_5
+        giveWay.patience = patience
         live.giveWay = giveWay
-        live.window = 64
+        live.window = window
+        return (store, live, commits)
+    }
+
+    /// A catch-up that gives way to commits waits for each at most its patience: beside a
+    /// commit that never ends it still applies every event, and its tables are a rebuild's.
+    @Test func catchUpsThatGiveWayToACommitThatNeverEndsStillCatchUpExactly() throws {
+        let folder = TemporaryDirectory()
+        let (store, live, commits) = try modelsBesideACommitThatNeverEnds(in: folder, patience: 0.000_5, window: 64)
         let events = RandomLog.events(seed: 7, count: 300)
         for start in stride(from: 0, to: events.count, by: 100) {
             let slice = events[start..<min(events.count, start + 100)]
@@ -112,14 +121,7 @@ import Testing
     /// 2 s, and the catch-up gives way dozens of times.
     @Test func aCatchUpSomeoneWaitsForGivesWayToNothing() throws {
         let folder = TemporaryDirectory()
-        let store = try SQLiteStore(path: folder.file("log.gtio"))
-        let live = try LiveReadModels(store: store)
-        let commits = CommitActivity()
-        commits.begin()
-        var giveWay = LiveReadModels.GiveWay(to: commits, whileBehindLessThan: .max)
-        giveWay.patience = 2
-        live.giveWay = giveWay
-        live.window = 16
+        let (store, live, commits) = try modelsBesideACommitThatNeverEnds(in: folder, patience: 2, window: 16)
         let events = RandomLog.events(seed: 11, count: 300)
         _ = try store.append(EventBatch(source: "gen", events: events.enumerated().map { ($0.offset, $0.element) }))
         // The projector's catch-up starts and gives way at once; the decision's call comes while
