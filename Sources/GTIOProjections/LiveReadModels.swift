@@ -100,7 +100,8 @@ public final class LiveReadModels: @unchecked Sendable {
         }
     }
 
-    /// Set by a server before its first catch-up; nil: catch-ups never wait.
+    /// Set by a server before the models are shared with other threads (it is read without
+    /// `lock`); nil: catch-ups never wait.
     public var giveWay: GiveWay?
     /// Callers waiting for the catch-up in progress (a moderator's decision checks against its
     /// result): while one waits, the catch-up gives way to nothing.
