@@ -19,7 +19,10 @@ struct ReadAPI: Sendable {
     let cache: AnswerCache
 
     func register(on router: Router<ServerContext>) {
-        router.get("/v1/looks/{tab}") { request, context in
+        // The key is checked before anything else of a request is read: a request without one
+        // is a 401 whatever its parameters.
+        let reads = router.group().add(middleware: ReadKeyCheck(gate: gate))
+        reads.get("/v1/looks/{tab}") { request, context in
             let tabName = try Self.pathParameter("tab", of: context)
             guard let tab = LooksTab(rawValue: tabName) else {
                 throw ServerError.notFound("unknown tab \"\(tabName)\" (popular, new, top or wear-it)")
@@ -30,13 +33,13 @@ struct ReadAPI: Sendable {
                 .table(AnswerTable.looks(try models.looks(tab, limit: limit, place: place)))
             }
         }
-        router.get("/v1/verdicts") { request, _ in
+        reads.get("/v1/verdicts") { request, _ in
             let limit = try Self.limit(request, default: nil)
             return try await self.answer(request, takes: ["limit"]) { models in
                 .table(AnswerTable.verdicts(try models.verdicts(limit: limit)))
             }
         }
-        router.get("/v1/posts/{id}") { request, context in
+        reads.get("/v1/posts/{id}") { request, context in
             let post = try Self.pathParameter("id", of: context)
             return try await self.answer(request) { models in
                 guard let found = try AnswerTable.post(post, in: models) else {
@@ -45,20 +48,20 @@ struct ReadAPI: Sendable {
                 return .row(found.table)
             }
         }
-        router.get("/v1/users/{id}") { request, context in
+        reads.get("/v1/users/{id}") { request, context in
             let user = try Self.pathParameter("id", of: context)
             return try await self.answer(request) { models in
                 guard let found = try AnswerTable.user(user, in: models) else { throw Self.unknown(user) }
                 return .row(found.table)
             }
         }
-        router.get("/v1/users/{id}/followers") { request, context in
+        reads.get("/v1/users/{id}/followers") { request, context in
             try await self.follows(request, context, StoredReadModels.followers)
         }
-        router.get("/v1/users/{id}/following") { request, context in
+        reads.get("/v1/users/{id}/following") { request, context in
             try await self.follows(request, context, StoredReadModels.following)
         }
-        router.get("/v1/users/{id}/suggestions") { request, context in
+        reads.get("/v1/users/{id}/suggestions") { request, context in
             let user = try Self.pathParameter("id", of: context)
             let page = try Self.integer(request, "page", default: 1, minimum: 1)
             let size = try Self.integer(request, "page_size", default: 10, minimum: 1)
@@ -66,7 +69,7 @@ struct ReadAPI: Sendable {
                 .table(AnswerTable.suggestions(try models.suggestions(for: user, page: page, pageSize: size)))
             }
         }
-        router.get("/v1/flags") { request, _ in
+        reads.get("/v1/flags") { request, _ in
             let limit = try Self.limit(request, default: nil)
             let query = request.uri.queryParameters
             let filter = QueueFilter(reason: query.get("reason"), author: query.get("author"))
@@ -76,7 +79,7 @@ struct ReadAPI: Sendable {
                 return .table(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
             }
         }
-        router.get("/v1/stats") { request, _ in
+        reads.get("/v1/stats") { request, _ in
             let date = request.uri.queryParameters.get("date")
             let day: Int64? = try date.map { text in
                 guard let start = Timestamp(date: text) else {
@@ -116,13 +119,12 @@ struct ReadAPI: Sendable {
         .notFound("unknown user \"\(user)\": no event in the log names them")
     }
 
-    /// Checks the key and the query's parameters (`takes`, besides `as_of` and `at_seq`), picks
-    /// the view, answers 304 when `If-None-Match` names the position the answer would reflect,
-    /// and runs `query` off the event loop.
+    /// Checks the query's parameters (`takes`, besides `as_of` and `at_seq`), picks the view,
+    /// answers 304 when `If-None-Match` names the position the answer would reflect, and runs
+    /// `query` off the event loop. The key was checked before (`ReadKeyCheck`).
     private func answer(
         _ request: Request, takes names: [String] = [], _ query: @escaping @Sendable (StoredReadModels) throws -> Answer
     ) async throws -> Response {
-        try gate.check(request, needs: .read)
         // The router passes over an empty segment, so `/v1/users//followers` would otherwise
         // answer for the user "followers".
         if request.uri.path.contains("//") {

@@ -86,6 +86,9 @@ import Yams
             taken += 1
         }
         #expect((operation["responses"] as? [String: Any])?["400"] != nil, "\(path): 400 is not documented")
+        // Without a key the answer is 401 whatever else is wrong with the request.
+        let unkeyed = "\(path)?limit=-1&page=0&date=x"
+        #expect(try await server.request("GET", unkeyed).status == 401, "\(unkeyed) without a key")
         let refused = try await server.request("GET", "\(path)?limt=5", headers: headers)
         #expect(refused.status == 400 && refused.text.contains("unknown parameter \\\"limt\\\""), "\(path)?limt=5: \(refused.text)")
         return taken
