@@ -27,6 +27,15 @@ public struct ModerationDesk: Sendable {
         case nothingOpen(String, decidedBy: String?, at: Int64?, action: String?)
         case changed(String, expected: Int64, version: Int64, flaggers: Int)
 
+        /// Whether the request itself was wrong (bad usage: exit 2, HTTP 400), as a malformed
+        /// item or a decision the log would refuse is, rather than refused by the item's state.
+        public var isUsageError: Bool {
+            switch self {
+            case .malformed, .invalidDecision: true
+            case .noSuchItem, .nothingOpen, .changed: false
+            }
+        }
+
         public var description: String {
             switch self {
             case .malformed(let item):

@@ -69,12 +69,7 @@ struct ResolveCommand: ParsableCommand {
             // process brings up to date unless a projector leads.
             _ = try ReadModelCache.shared.bringUpToDate(store, quiet: false)
         } catch let refusal as ModerationDesk.Refusal {
-            // A malformed item or a decision the log would refuse is the person's to fix (bad
-            // usage); an item that does not exist or changed is a refusal.
-            switch refusal {
-            case .malformed, .invalidDecision: throw ConsoleError.badArgument("resolve refused: \(refusal)")
-            default: break
-            }
+            if refusal.isUsageError { throw ConsoleError.badArgument("resolve refused: \(refusal)") }
             throw ConsoleError.notFound("resolve refused: \(refusal)")
         }
     }
