@@ -3,7 +3,7 @@ import NIOCore
 import PostgresNIO
 
 /// One column of a batch as a PostgreSQL array parameter, NULLs included: what
-/// `INSERT … SELECT FROM unnest($1, $2, …)` takes to insert a whole batch in one statement.
+/// `INSERT … SELECT unnest($1), unnest($2), …` takes to insert a whole batch in one statement.
 /// postgres-nio encodes arrays of non-optional values only, and most of the log's columns
 /// are nullable; this writes the binary array format itself (one dimension, lower bound 1).
 struct PostgresArray: PostgresDynamicTypeEncodable {

@@ -53,8 +53,12 @@ struct PostgresSession {
         unread.sent.append(sent)
     }
 
-    /// Runs `statement(rows)`, where `rows` is `SELECT * FROM unnest($1, $2, …)` over `arrays`:
+    /// Runs `statement(rows)`, where `rows` is `SELECT unnest($1), unnest($2), …` over `arrays`:
     /// as many rows as the arrays are long, in one round trip. Returns the rows it changed.
+    ///
+    /// The arrays are unnested in the select list, where the server hands the rows on as it
+    /// makes them; `FROM unnest($1, $2, …)` first stores them all (a function scan's
+    /// tuplestore). docs/PERFORMANCE.md has what that cost.
     @discardableResult
     func run(unnesting arrays: [PostgresArray], _ statement: (_ rows: String) -> String) throws -> Int {
         try run(Self.unnesting(arrays, statement)).metadata.rows ?? 0
@@ -76,7 +80,7 @@ struct PostgresSession {
     private static func unnesting(_ arrays: [PostgresArray], _ statement: (_ rows: String) -> String) -> PostgresQuery {
         var bindings = PostgresBindings(capacity: arrays.count)
         for array in arrays { bindings.append(array) }
-        let rows = "SELECT * FROM unnest(" + arrays.indices.map { "$\($0 + 1)" }.joined(separator: ", ") + ")"
+        let rows = "SELECT " + arrays.indices.map { "unnest($\($0 + 1))" }.joined(separator: ", ")
         return PostgresQuery(unsafeSQL: statement(rows), binds: bindings)
     }
 

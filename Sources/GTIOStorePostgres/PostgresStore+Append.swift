@@ -174,7 +174,8 @@ struct EventColumns {
         bindings.append(batch)
         _ = try session.run(PostgresQuery(unsafeSQL: """
             INSERT INTO events (seq, id, type, at, "user", device, v, subject, object, value, flag, number, text, original, hash, recorded, batch)
-            SELECT *, $16::bigint, $17::bigint FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+            SELECT unnest($1), unnest($2), unnest($3), unnest($4), unnest($5), unnest($6), unnest($7), unnest($8),
+                unnest($9), unnest($10), unnest($11), unnest($12), unnest($13), unnest($14), unnest($15), $16::bigint, $17::bigint
             """, binds: bindings))
         if listSeq.count > 0 {
             try session.run(unnesting: [listSeq, listPosition, listUser]) { rows in
