@@ -17,12 +17,15 @@ public enum SavedInsights {
         }
     }
 
-    /// Saves (or replaces) `command` under `name`.
-    public static func save(_ name: String, command: String, in store: any TableStore) throws {
+    /// Saves `command` under `name`; returns the command it replaced, nil when `name` was free.
+    @discardableResult
+    public static func save(_ name: String, command: String, in store: any TableStore) throws -> String? {
         try store.writeTables { tx in
             if try !tx.hasTable(table.name) { try tx.create(table) }
+            let replaced = try tx.row("SELECT command FROM insights WHERE name = ?", [.text(name)])?[0].string
             try tx.delete(from: table, key: [.text(name)])
             try tx.insert([.text(name), .text(command)], into: table)
+            return replaced
         }
     }
 

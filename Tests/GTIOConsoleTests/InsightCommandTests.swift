@@ -74,6 +74,13 @@ extension InsightCommandTests {
         let save = try GTIOBinary.run(["insight", "save", "shares", "trend post.shared --by channel", "--store", store])
         #expect(save.status == 0)
         #expect(save.stdout == "saved shares: trend post.shared --by channel\n")
+        // Saving over a name says what it replaced: one store's insights are the whole team's.
+        let again = try GTIOBinary.run(["insight", "save", "shares", "trend post.shared --by channel", "--store", store])
+        #expect(again.stdout == "saved shares: trend post.shared --by channel\n")
+        let other = try GTIOBinary.run(["insight", "save", "shares", "trend post.shared", "--store", store])
+        #expect(other.status == 0)
+        #expect(other.stdout == "replaced shares: trend post.shared (was: trend post.shared --by channel)\n")
+        #expect(try GTIOBinary.run(["insight", "save", "shares", "trend post.shared --by channel", "--store", store]).status == 0)
         #expect(try GTIOBinary.run(["insight", "save", "typo", "trend post.shard", "--store", store]).status == 2)
         #expect(try GTIOBinary.run(["insight", "save", "not", "looks top", "--store", store]).status == 2)
         #expect(try gtio("insight list").stdout.contains("shares  trend post.shared --by channel"))

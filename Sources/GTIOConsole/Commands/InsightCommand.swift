@@ -43,8 +43,12 @@ struct InsightCommand: ParsableCommand {
             }
             // Asked once now, so that a mistake is found when saving rather than at night.
             _ = try Self.parsed(command, adding: ["--store", store.path]).answer()
-            try SavedInsights.save(name, command: command, in: try store.open())
-            Terminal.line("saved \(name): \(command)")
+            // Analysts share one store's insights: replacing one someone saved is said, with what it was.
+            if let replaced = try SavedInsights.save(name, command: command, in: try store.open()), replaced != command {
+                Terminal.line("replaced \(name): \(command) (was: \(replaced))")
+            } else {
+                Terminal.line("saved \(name): \(command)")
+            }
         case "run":
             guard let name = rest.first else { throw ConsoleError.badArgument("usage: insight run NAME [--format csv …]") }
             let saved = try SavedInsights.all(in: try store.openForReading())
