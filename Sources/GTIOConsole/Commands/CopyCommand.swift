@@ -28,7 +28,7 @@ struct CopyCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Events per transaction on the destination (whole batches, at least one).", valueName: "events"))
     var transactionSize = 20_000
 
-    @Flag(help: "Print nothing but errors.")
+    @Flag(name: [.long, .short], help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {

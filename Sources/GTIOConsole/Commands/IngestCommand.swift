@@ -30,7 +30,7 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Lines per transaction.", valueName: "lines"))
     var batchSize = 50_000
 
-    @Flag(help: "Print nothing but errors.")
+    @Flag(name: [.long, .short], help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {

@@ -28,7 +28,7 @@ struct ProjectCommand: ParsableCommand {
     @Flag(help: "Keep running and apply new events as they are committed.")
     var follow = false
 
-    @Flag(help: "Print nothing but errors.")
+    @Flag(name: [.long, .short], help: "Print nothing but errors.")
     var quiet = false
 
     func run() throws {
