@@ -193,3 +193,64 @@ struct PostgresParityTests {
                 == gtio(["sql", ids, "--limit", "0", "--format", "csv"], store: sqlite).stdout)
     }
 }
+
+extension PostgresParityTests {
+    /// `gtio serve` on a PostgreSQL store: what it collects lands in the shared log, its read API
+    /// answers as the command line does, a decision over HTTP is on the record, and only a store
+    /// it made is announced as new (a URL is no file to look for: every store was "new").
+    @Test func serveCollectsAndAnswersOnPostgres() async throws {
+        let empty = try StoreBackend.postgres.location(in: folder)
+        let first = try ServerProcess(store: empty, ["--no-auth"], folder: folder.path)
+        #expect(first.stop() == 0)
+        #expect(first.log.contains("gtio: created a new store at "), "\(first.log)")
+
+        let postgres = try StoreBackend.postgres.location(in: folder)
+        let sqlite = try StoreBackend.sqlite.location(in: folder)
+        let input = try demo("served.jsonl", events: 3_000, seed: 5)
+        let lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").map(String.init)
+        let before = folder.write("before.jsonl", lines.prefix(2_000).joined(separator: "\n") + "\n")
+        for store in [postgres, sqlite] { #expect(try gtio(["ingest", before], store: store).status == 0) }
+        let server = try ServerProcess(store: postgres, ["--no-auth"], folder: folder.path)
+        #expect(!server.log.contains("created a new store"), "\(server.log)")
+        #expect(try await server.becomesReady())
+        var appended = 0
+        for chunk in stride(from: 2_000, to: lines.count, by: 250) {
+            let reply = try await server.post(lines[chunk..<min(chunk + 250, lines.count)].joined(separator: "\n"), key: nil)
+            #expect(reply.status == 200, "\(reply.text)")
+            appended += (reply.json as? [String: Any])?["appended"] as? Int ?? 0
+        }
+        let after = folder.write("after.jsonl", lines.dropFirst(2_000).joined(separator: "\n") + "\n")
+        let ingested = try gtio(["ingest", after, "--format", "json"], store: sqlite)
+        #expect(ingested.stdout.contains("\"appended\":\(appended),"), "\(ingested.stdout)")
+        #expect(appended > 900)  // the demo resends a few events: those are duplicates
+        let count = ["sql", "SELECT COUNT(*) AS n FROM events", "--format", "csv"]
+        #expect(try gtio(count, store: postgres).stdout == gtio(count, store: sqlite).stdout)
+        // The read API answers from the tables as they stand: once they reach the log's end.
+        var lag: Int?
+        for _ in 0..<600 where lag != 0 {
+            lag = (try await server.request("GET", "/ready").json as? [String: Any])?["lag"] as? Int
+            if lag != 0 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(lag == 0)
+        for (path, command) in [
+            ("/v1/looks/popular?limit=10", ["looks", "popular", "--limit", "10"]), ("/v1/verdicts?limit=5", ["verdicts", "--limit", "5"]),
+            ("/v1/flags", ["flags"]), ("/v1/stats", ["stats"]),
+        ] {
+            let answer = try await server.request("GET", path)
+            #expect(answer.status == 200, "\(path): \(answer.text)")
+            let console = try gtio(command + ["--format", "json"], store: sqlite)
+            let object = answer.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(answer.text == console.stdout || console.stdout == "[\n  \(object)\n]\n", "\(path): \(answer.text)")
+        }
+        let item = try firstValue(["flags"], column: 0, store: sqlite)
+        let version = try firstValue(["flags"], column: 6, store: sqlite)
+        let decided = try await server.request(
+            "POST", "/v1/flags/\(item)/resolve", headers: ["Content-Type": "application/json"],
+            body: Data(#"{"action":"dismiss","version":\#(version),"moderator":"ana"}"#.utf8))
+        #expect(decided.status == 200, "\(decided.text)")
+        #expect(server.stop() == 0)
+        #expect(try gtio(["decisions", "--format", "csv"], store: postgres).stdout.contains(",\(item),dismiss,ana,"))
+        #expect(try gtio(["verify"], store: postgres).status == 0)
+        #expect(try gtio(["rebuild", "--check"], store: postgres).status == 0)
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTIOServer
+import GTIOStore
 import Logging
 
 /// `gtio serve`: the live collector and the JSON read API over HTTP.
@@ -58,9 +59,14 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         ResidentMemory.returnLargeBlocks()
-        let existed = FileManager.default.fileExists(atPath: storeOptions.path)
-        let store = try storeOptions.open()
-        if !existed { Terminal.writeError("gtio: created a new store at \(store.location)\n") }
+        let store: any EventStore
+        do {
+            store = try storeOptions.openExisting()
+        } catch StoreError.missing {
+            // Whether a store was there is the backend's to say: a URL is no file to look for.
+            store = try storeOptions.open()
+            Terminal.writeError("gtio: created a new store at \(store.location)\n")
+        }
         var settings = ServerConfiguration()
         settings.host = bind
         settings.port = port
