@@ -113,7 +113,7 @@ final class CommitQueue: Service, @unchecked Sendable {
         while let group = nextGroup() {
             let started = DispatchTime.now().uptimeNanoseconds
             activity.begin()
-            let result = Result { try store.write { tx in try group.map { try tx.append($0.batch) } } }
+            let result = Result { try store.write { tx in try tx.append(group.map(\.batch)) } }
             activity.end()
             metrics.commitDuration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
             switch result {

@@ -125,8 +125,17 @@ public protocol LogWriting: TableReading {
     func checkpoints(named names: [String]) throws -> [String: Int64]
     /// Appends the batch inside this transaction (see `EventLog.append`).
     func append(_ batch: EventBatch) throws -> AppendOutcome
+    /// Appends the batches in order inside this transaction, each as its own batch, as that many
+    /// calls of `append(_:)` would; a backend across a network does it in fewer round trips.
+    func append(_ batches: [EventBatch]) throws -> [AppendOutcome]
     /// Calls `body` with each event of `scope` as this transaction sees the log, in `seq` order.
     func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws
+}
+
+extension LogWriting {
+    public func append(_ batches: [EventBatch]) throws -> [AppendOutcome] {
+        try batches.map { try append($0) }
+    }
 }
 
 /// Read-only SQL for analysts: one statement, in a read-only transaction.

@@ -47,8 +47,8 @@ struct PostgresSession {
 
     /// Sends `sql` without waiting, its answer checked by the transaction before it commits or
     /// when it fails (`checkSent`): for writes whose caller goes on to other work meanwhile.
-    func sendChecked(_ sql: String, changed: ((Int) -> Void)? = nil) {
-        var sent = send(sql)
+    func sendChecked(_ sql: String, _ arguments: [StoreValue] = [], changed: ((Int) -> Void)? = nil) {
+        var sent = send(sql, arguments)
         sent.changed = changed
         unread.sent.append(sent)
     }
@@ -66,21 +66,26 @@ struct PostgresSession {
 
     /// `run(unnesting:)` sent without waiting, and checked as `sendChecked` is; its error, if
     /// any, begins with `context` (which table it was writing, say). `changed` is told how many
-    /// rows it inserted, updated or deleted, once its answer is checked.
+    /// rows it inserted, updated or deleted, once its answer is checked. `constants` follow the
+    /// arrays' columns in every row.
     func sendChecked(
-        unnesting arrays: [PostgresArray], context: String? = nil, changed: ((Int) -> Void)? = nil,
+        unnesting arrays: [PostgresArray], constants: [Int64] = [], context: String? = nil, changed: ((Int) -> Void)? = nil,
         _ statement: (_ rows: String) -> String
     ) {
-        var sent = send(Self.unnesting(arrays, statement))
+        var sent = send(Self.unnesting(arrays, constants: constants, statement))
         sent.context = context
         sent.changed = changed
         unread.sent.append(sent)
     }
 
-    private static func unnesting(_ arrays: [PostgresArray], _ statement: (_ rows: String) -> String) -> PostgresQuery {
-        var bindings = PostgresBindings(capacity: arrays.count)
+    private static func unnesting(
+        _ arrays: [PostgresArray], constants: [Int64] = [], _ statement: (_ rows: String) -> String
+    ) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: arrays.count + constants.count)
         for array in arrays { bindings.append(array) }
-        let rows = "SELECT " + arrays.indices.map { "unnest($\($0 + 1))" }.joined(separator: ", ")
+        for constant in constants { bindings.append(constant) }
+        let rows = "SELECT " + (arrays.indices.map { "unnest($\($0 + 1))" }
+            + constants.indices.map { "$\(arrays.count + $0 + 1)::bigint" }).joined(separator: ", ")
         return PostgresQuery(unsafeSQL: statement(rows), binds: bindings)
     }
 

@@ -10,62 +10,86 @@ extension PostgresStore {
         return outcome
     }
 
-    /// Appends inside an open transaction, in four statements whatever the batch's size: the
-    /// append lock, the ids already in the log, the events (one array per column, unnested),
-    /// and their lists and properties; then the quarantine and the batch's row.
+    /// Appends inside an open transaction (see `append(_:in:signer:)` for several batches).
+    static func append(_ batch: EventBatch, in session: PostgresSession, signer: BatchSigner?) throws -> AppendOutcome {
+        try append([batch], in: session, signer: signer)[0]
+    }
+
+    /// Appends `batches` in order inside an open transaction, each as its own batch, as many
+    /// calls of one would; in the same few round trips however many there are: the append lock,
+    /// the log's end, the ids already in the log and the open quarantine lines the batches
+    /// span are asked once, and the events (one array per column, unnested), their lists and
+    /// properties and the batches' rows are sent without waiting, to be checked before the
+    /// transaction commits. The collector commits many requests' batches at once: waiting for
+    /// each statement of each of them would leave the server idle between round trips.
     ///
     /// The transaction-scoped advisory lock (`PostgresSchema.logLock`) makes appends from every
     /// process and host take turns: each reads the log's end, numbers its events from there and commits before the
     /// next one reads the end. Seqs are thus gapless and in commit order, the chain continuous,
     /// without a sequence (which would leave holes on rollback). Readers never wait for it.
-    static func append(_ batch: EventBatch, in session: PostgresSession, signer: BatchSigner?) throws -> AppendOutcome {
-        var outcome = AppendOutcome()
-        outcome.read = batch.read
-        outcome.rejected = batch.rejected.count
+    static func append(_ batches: [EventBatch], in session: PostgresSession, signer: BatchSigner?) throws -> [AppendOutcome] {
         let recorded = now()
         // Taken by every write transaction already; taken again here (it nests) so that the
         // append's guarantee does not rest on its caller.
         _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.logLock))")
         let end = try logEnd(in: session)
-        let lastSeq = end.seq, batchNumber = end.batch + 1
+        var seq = end.seq, batchNumber = end.batch
         var previousHash = end.head
 
-        // Ids already in the log; among equal ids in the batch the earliest line wins.
-        var ids = PostgresArray(.text, capacity: batch.events.count)
-        for (_, event) in batch.events { ids.append(event.id) }
-        var seen = batch.events.isEmpty ? [] : try idsInLog(ids, in: session)
+        // Ids already in the log; among equal ids in the batches the earliest line wins.
+        let total = batches.reduce(0) { $0 + $1.events.count }
+        var ids = PostgresArray(.text, capacity: total)
+        for batch in batches { for (_, event) in batch.events { ids.append(event.id) } }
+        var seen = total == 0 ? [] : try idsInLog(ids, in: session)
+        let openLines = try openQuarantineLines(of: batches, in: session)
 
-        var columns = EventColumns(capacity: batch.events.count)
-        var chain = EventHashChain()
-        var seq = lastSeq
-        var seqOfLine: [Int: Int64?] = [:]
-        let openLines = try openQuarantineLines(of: batch, in: session)
-        for (index, (line, event)) in batch.events.enumerated() {
-            guard seen.insert(event.id).inserted else {
-                outcome.duplicates += 1
-                outcome.duplicateIndexes.append(index)
-                if openLines.contains(line) { seqOfLine[line] = .some(nil) }
-                continue
+        var columns = EventColumns(capacity: total)
+        var outcomes: [AppendOutcome] = []
+        var records: [BatchRecord] = []
+        var signatures: [BatchSignature] = []
+        var settling: [(batch: EventBatch, seqOfLine: [Int: Int64?])] = []
+        for (number, batch) in batches.enumerated() {
+            batchNumber += 1
+            var outcome = AppendOutcome()
+            outcome.read = batch.read
+            outcome.rejected = batch.rejected.count
+            let lastSeq = seq
+            var chain = EventHashChain()
+            var seqOfLine: [Int: Int64?] = [:]
+            let open = openLines[number]
+            for (index, (line, event)) in batch.events.enumerated() {
+                guard seen.insert(event.id).inserted else {
+                    outcome.duplicates += 1
+                    outcome.duplicateIndexes.append(index)
+                    if open.contains(line) { seqOfLine[line] = .some(nil) }
+                    continue
+                }
+                seq += 1
+                previousHash = batch.link(index, after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, chain: &chain)
+                columns.add(event, seq: seq, hash: previousHash, batch: batchNumber, recorded: recorded)
+                if open.contains(line) { seqOfLine[line] = .some(seq) }
             }
-            seq += 1
-            previousHash = batch.link(index, after: previousHash, seq: seq, recorded: recorded, batch: batchNumber, chain: &chain)
-            columns.add(event, seq: seq, hash: previousHash)
-            if openLines.contains(line) { seqOfLine[line] = .some(seq) }
+            if seq > lastSeq {
+                outcome.appended = Int(seq - lastSeq)
+                outcome.firstSeq = lastSeq + 1
+                outcome.lastSeq = seq
+            }
+            let record = BatchRecord(batchNumber, of: batch, outcome: outcome, recorded: recorded)
+            records.append(record)
+            if let signer { signatures.append(signer.sign(record: record, lastSeq: seq, head: previousHash)) }
+            outcomes.append(outcome)
+            settling.append((batch, seqOfLine))
         }
-        if seq > lastSeq {
-            try columns.insert(recorded: recorded, batch: batchNumber, in: session)
-            outcome.appended = Int(seq - lastSeq)
-            outcome.firstSeq = lastSeq + 1
-            outcome.lastSeq = seq
+        if seq > end.seq { columns.insert(in: session) }
+        for record in records { insert(record, in: session) }
+        for signature in signatures { insert(signature, in: session) }
+        // Rejected lines and settled entries are rare; each is a statement whose count the outcome reports.
+        for (number, (batch, seqOfLine)) in settling.enumerated() {
+            outcomes[number].quarantined = try quarantine(batch.rejected, from: batch.source, recorded: recorded, in: session)
+            outcomes[number].settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: session)
         }
-
-        outcome.quarantined = try quarantine(batch.rejected, from: batch.source, recorded: recorded, in: session)
-        outcome.settled = try settleQuarantine(seqOfLine, source: batch.source, recorded: recorded, in: session)
-
-        let record = BatchRecord(batchNumber, of: batch, outcome: outcome, recorded: recorded)
-        try insert(record, in: session)
-        if let signer { try insert(signer.sign(record: record, lastSeq: seq, head: previousHash), in: session) }
-        return outcome
+        try session.checkSent()
+        return outcomes
     }
 
     /// Where the log ends, inside the caller's transaction: its last seq, that event's hash (the
@@ -77,10 +101,10 @@ extension PostgresStore {
         return (last?[0].int64 ?? 0, head, batch)
     }
 
-    /// Inserts a batch's row, after its events.
-    static func insert(_ record: BatchRecord, in session: PostgresSession) throws {
+    /// Sends the insert of a batch's row, after its events, without waiting.
+    static func insert(_ record: BatchRecord, in session: PostgresSession) {
         func optional(_ value: Int64?) -> StoreValue { value.map(StoreValue.integer) ?? .null }
-        _ = try session.run(
+        session.sendChecked(
             """
             INSERT INTO batches (batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -90,9 +114,9 @@ extension PostgresStore {
              .integer(record.duplicates), .integer(record.rejected), .integer(record.recorded)])
     }
 
-    /// Inserts a batch's signature, after its row.
-    static func insert(_ signature: BatchSignature, in session: PostgresSession) throws {
-        _ = try session.run(
+    /// Sends the insert of a batch's signature without waiting.
+    static func insert(_ signature: BatchSignature, in session: PostgresSession) {
+        session.sendChecked(
             "INSERT INTO batch_signatures (batch, last_seq, head, record, public_key, signature) VALUES (?, ?, ?, ?, ?, ?)",
             [.integer(signature.batch), .integer(signature.lastSeq), .blob(signature.head), .blob(signature.record),
              .blob(signature.publicKey), .blob(signature.signature)])
@@ -116,6 +140,9 @@ struct EventColumns {
     var listSeq = PostgresArray(.int8), listPosition = PostgresArray(.int8), listUser = PostgresArray(.text)
     var propertySeq = PostgresArray(.int8), propertyName = PostgresArray(.text), propertyPosition = PostgresArray(.int8)
     var propertyText = PostgresArray(.text), propertyNumber = PostgresArray(.float8)
+    /// The batch number and recorded time of each run of events, in order: an insert mostly holds
+    /// one batch, whose two values then go once rather than as two more arrays.
+    var runs: [(batch: Int64, recorded: Int64, rows: Int)] = []
 
     init(capacity: Int) {
         seq = PostgresArray(.int8, capacity: capacity)
@@ -135,8 +162,13 @@ struct EventColumns {
         hash = PostgresArray(.bytea, capacity: capacity * 3)
     }
 
-    mutating func add(_ event: ValidatedEvent, seq eventSeq: Int64, hash eventHash: [UInt8]) {
+    mutating func add(_ event: ValidatedEvent, seq eventSeq: Int64, hash eventHash: [UInt8], batch batchNumber: Int64, recorded recordedAt: Int64) {
         seq.append(eventSeq)
+        if let last = runs.last, last.batch == batchNumber, last.recorded == recordedAt {
+            runs[runs.count - 1].rows += 1
+        } else {
+            runs.append((batchNumber, recordedAt, 1))
+        }
         id.append(event.id)
         type.append(event.type.rawValue)
         at.append(event.at.milliseconds)
@@ -165,25 +197,34 @@ struct EventColumns {
         }
     }
 
-    func insert(recorded: Int64, batch: Int64, in session: PostgresSession) throws {
-        var bindings = PostgresBindings(capacity: 17)
-        for array in [seq, id, type, at, user, device, v, subject, object, value, flag, number, text, original, hash] {
-            bindings.append(array)
+    /// Sends the inserts of the events, their lists and their properties without waiting: the
+    /// transaction checks them before it commits.
+    func insert(in session: PostgresSession) {
+        var arrays = [seq, id, type, at, user, device, v, subject, object, value, flag, number, text, original, hash]
+        var constants: [Int64] = []
+        if runs.count == 1 {
+            constants = [runs[0].recorded, runs[0].batch]
+        } else {
+            var recorded = PostgresArray(.int8, capacity: Int(seq.count)), batch = PostgresArray(.int8, capacity: Int(seq.count))
+            for run in runs {
+                for _ in 0..<run.rows {
+                    recorded.append(run.recorded)
+                    batch.append(run.batch)
+                }
+            }
+            arrays += [recorded, batch]
         }
-        bindings.append(recorded)
-        bindings.append(batch)
-        _ = try session.run(PostgresQuery(unsafeSQL: """
-            INSERT INTO events (seq, id, type, at, "user", device, v, subject, object, value, flag, number, text, original, hash, recorded, batch)
-            SELECT unnest($1), unnest($2), unnest($3), unnest($4), unnest($5), unnest($6), unnest($7), unnest($8),
-                unnest($9), unnest($10), unnest($11), unnest($12), unnest($13), unnest($14), unnest($15), $16::bigint, $17::bigint
-            """, binds: bindings))
+        session.sendChecked(unnesting: arrays, constants: constants, context: "appending events") { rows in
+            "INSERT INTO events (seq, id, type, at, \"user\", device, v, subject, object, value, flag, number, text, original, hash, recorded, batch) \(rows)"
+        }
         if listSeq.count > 0 {
-            try session.run(unnesting: [listSeq, listPosition, listUser]) { rows in
+            session.sendChecked(unnesting: [listSeq, listPosition, listUser], context: "appending events' lists") { rows in
                 "INSERT INTO event_lists (seq, position, \"user\") \(rows)"
             }
         }
         if propertySeq.count > 0 {
-            try session.run(unnesting: [propertySeq, propertyName, propertyPosition, propertyText, propertyNumber]) { rows in
+            session.sendChecked(unnesting: [propertySeq, propertyName, propertyPosition, propertyText, propertyNumber],
+                                context: "appending events' properties") { rows in
                 "INSERT INTO event_properties (seq, name, position, text, number) \(rows)"
             }
         }

@@ -54,15 +54,16 @@ extension PostgresStore {
                     var columns = EventColumns(capacity: batch.events.count)
                     for (index, stored) in batch.events.enumerated() {
                         ids.append(stored.event.id)
-                        columns.add(stored.event, seq: stored.seq, hash: batch.hashes[index])
+                        columns.add(stored.event, seq: stored.seq, hash: batch.hashes[index],
+                                    batch: batch.record.batch, recorded: batch.record.recorded)
                     }
                     if let id = try Self.idsInLog(ids, in: session).sorted().first {
                         throw StoreError.notAContinuation(path: location, reason: "event \(id) of batch \(batch.record.batch) is already in this log")
                     }
-                    try columns.insert(recorded: batch.record.recorded, batch: batch.record.batch, in: session)
+                    columns.insert(in: session)
                 }
-                try Self.insert(batch.record, in: session)
-                if let signature = batch.signature { try Self.insert(signature, in: session) }
+                Self.insert(batch.record, in: session)
+                if let signature = batch.signature { Self.insert(signature, in: session) }
                 lastBatch = batch.record.batch
                 lastSeq += Int64(batch.events.count)
             }

@@ -1,5 +1,6 @@
 import GTIOCatalog
 import GTIOStore
+import PostgresNIO
 
 extension PostgresStore {
     /// Puts rejected lines in quarantine, inside the append transaction (which holds the append
@@ -21,13 +22,32 @@ extension PostgresStore {
         return added
     }
 
-    /// The line numbers of the batch's range that have open quarantine entries from its source.
-    static func openQuarantineLines(of batch: EventBatch, in session: PostgresSession) throws -> Set<Int> {
-        guard let first = batch.events.first?.line, let last = batch.events.last?.line else { return [] }
-        let rows = try session.rows(
-            "SELECT line FROM quarantine WHERE status = 'open' AND source = ? AND line BETWEEN ? AND ?",
-            [.text(batch.source), .integer(Int64(first)), .integer(Int64(last))])
-        return Set(rows.map { $0[0].int })
+    /// For each batch, the line numbers of its range that have open quarantine entries from its
+    /// source; one statement for all of them.
+    static func openQuarantineLines(of batches: [EventBatch], in session: PostgresSession) throws -> [Set<Int>] {
+        var open = Array(repeating: Set<Int>(), count: batches.count)
+        var indexes = PostgresArray(.int8), sources = PostgresArray(.text), firsts = PostgresArray(.int8), lasts = PostgresArray(.int8)
+        for (index, batch) in batches.enumerated() {
+            guard let first = batch.events.first?.line, let last = batch.events.last?.line else { continue }
+            indexes.append(Int64(index))
+            sources.append(batch.source)
+            firsts.append(Int64(first))
+            lasts.append(Int64(last))
+        }
+        guard indexes.count > 0 else { return open }
+        var bindings = PostgresBindings(capacity: 4)
+        for array in [indexes, sources, firsts, lasts] { bindings.append(array) }
+        let found = try session.run(PostgresQuery(unsafeSQL: """
+            SELECT ranges.batch, quarantine.line
+            FROM (SELECT unnest($1) AS batch, unnest($2) AS source, unnest($3) AS first, unnest($4) AS last) AS ranges
+            JOIN quarantine ON quarantine.source = ranges.source AND quarantine.line BETWEEN ranges.first AND ranges.last
+            WHERE quarantine.status = 'open'
+            """, binds: bindings))
+        for row in found.rows {
+            let values = PostgresSession.values(row)
+            if let batch = values[0].int64, let line = values[1].int64 { open[Int(batch)].insert(Int(line)) }
+        }
+        return open
     }
 
     /// Marks open entries settled by a now-valid line at the same source and line number.

@@ -81,9 +81,13 @@ struct PostgresTransaction: LogWriting, TableWriting {
     // MARK: The log
 
     func append(_ batch: EventBatch) throws -> AppendOutcome {
-        let outcome = try PostgresStore.append(batch, in: session, signer: signer)
-        appends?.events += outcome.appended
-        return outcome
+        try append([batch])[0]
+    }
+
+    func append(_ batches: [EventBatch]) throws -> [AppendOutcome] {
+        let outcomes = try PostgresStore.append(batches, in: session, signer: signer)
+        appends?.events += outcomes.reduce(0) { $0 + $1.appended }
+        return outcomes
     }
 
     func scan(_ scope: LogScope, _ body: (LogRecord) throws -> Void) throws {

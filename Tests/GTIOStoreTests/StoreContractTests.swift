@@ -258,6 +258,48 @@ import Testing
             """))
     }
 
+    /// The collector commits several requests' batches in one transaction: each is still a batch
+    /// of its own, numbered, chained, signed and counted as if appended alone, an id of an earlier
+    /// one a duplicate in a later one, a corrected line settling its quarantine entry.
+    @Test(arguments: StoreBackend.all)
+    func batchesAppendedTogetherAreAppendedAsOneAfterAnother(_ backend: StoreBackend) throws {
+        let signer = BatchSigner()
+        let bad = RejectedLine(line: 2, reason: "bad", original: Array("nope".utf8))
+        let batches = [
+            batch([heart("a"), heart("b")], source: "one"),
+            EventBatch(source: "two", events: [(1, heart("c")), (3, heart("a"))], rejected: [bad]),
+            EventBatch(source: "fixed", events: [(1, heart("d")), (2, heart("e"))]),
+            batch([heart("c"), heart("b")], source: "three"),
+        ]
+        var logs: [[String]] = []
+        var outcomes: [[AppendOutcome]] = []
+        for together in [false, true] {
+            let store = try backend.open(in: TemporaryDirectory(), signer: signer)
+            _ = try store.append(EventBatch(source: "fixed", rejected: [RejectedLine(line: 2, reason: "old", original: [1])]))
+            outcomes.append(together
+                ? try store.write { try $0.append(batches) }
+                : try batches.map { batch in try store.write { try $0.append(batch) } })
+            let events = try store.readOnlySQL("SELECT seq, id, batch FROM events ORDER BY seq", limits: SQLLimits())
+            let records = try store.readOnlySQL(
+                "SELECT batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected FROM batches ORDER BY batch",
+                limits: SQLLimits())
+            let quarantine = try store.quarantineEntries(includeSettled: true).map { "\($0.source):\($0.line) \($0.status) \($0.seq ?? 0)" }
+            logs.append((events.rows + records.rows).map { "\($0)" } + quarantine)
+            guard case .intact(_, _, let signatures) = try store.verify(LogAudit(key: signer.publicKey)) else {
+                Issue.record("batches appended together chain and sign as appended apart")
+                continue
+            }
+            #expect(signatures == SignatureFindings(signedBatches: 5, lastSignedSeq: 5, checked: true))
+        }
+        #expect(logs[1] == logs[0])
+        #expect(outcomes[1] == outcomes[0])
+        #expect(outcomes[1].map(\.appended) == [2, 1, 2, 0])
+        #expect(outcomes[1].map(\.duplicateIndexes) == [[], [1], [], [0, 1]])
+        #expect(outcomes[1].map(\.settled) == [0, 0, 1, 0])
+        #expect(outcomes[1].map(\.quarantined) == [0, 1, 0, 0])
+        #expect(logs[1].last == "two:2 open 0")
+    }
+
     @Test(arguments: StoreBackend.all)
     func verifyFindsTheChainIntactAndReopeningKeepsTheLog(_ backend: StoreBackend) throws {
         _ = try backend.open(in: folder).append(batch([heart("a"), heart("b")]))
