@@ -162,21 +162,23 @@ struct ReadAPI: Sendable {
         let store = self.store, cache = self.cache
         let ifNoneMatch = request.headers[.ifNoneMatch]
         let key = request.uri.description
-        // A kept answer at a position read moments ago is sent without leaving the event loop.
-        if view == .latest, let seq = cache.recentPosition() {
+        // The tag first (a position read moments ago, or one read for every request that asks
+        // meanwhile), so that a 304 or a kept answer costs no query.
+        if view == .latest {
+            let seq = try await cache.position { try StoredReadModels(source: store).lastSeq }
             let tag = "\"\(seq)\""
             if ifNoneMatch == tag { return Self.notModified(tag) }
             if let kept = cache.answer(for: key, tag: tag) { return Self.ok(kept, tag: tag) }
         }
         return try await Self.offLoop {
-            // The tag first (one read), so that a 304 or a kept answer costs no query.
             let tag: String
             var models: StoredReadModels?
             switch view {
             case .latest:
+                let generation = cache.generation
                 models = try StoredReadModels(source: store)
                 tag = "\"\(models!.lastSeq)\""
-                cache.notePosition(models!.lastSeq)
+                cache.notePosition(models!.lastSeq, readSince: generation)
             case .atSeq(let seq):
                 tag = "\"s\(min(seq, try store.lastSeq()))\""
             case .asOf(let moment):
