@@ -30,8 +30,9 @@ extension PostgresStore {
     static func append(_ batches: [EventBatch], in session: PostgresSession, signer: BatchSigner?) throws -> [AppendOutcome] {
         let recorded = now()
         // Taken by every write transaction already; taken again here (it nests) so that the
-        // append's guarantee does not rest on its caller.
-        _ = try session.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.logLock))")
+        // append's guarantee does not rest on its caller. The server reads the log's end after
+        // it, in order: nothing to wait for in between.
+        session.sendChecked("SELECT pg_advisory_xact_lock(\(PostgresSchema.logLock))")
         let end = try logEnd(in: session)
         var seq = end.seq, batchNumber = end.batch
         var previousHash = end.head
@@ -81,8 +82,8 @@ extension PostgresStore {
             settling.append((batch, seqOfLine))
         }
         if seq > end.seq { columns.insert(in: session) }
-        for record in records { insert(record, in: session) }
-        for signature in signatures { insert(signature, in: session) }
+        insert(records, in: session)
+        insert(signatures, in: session)
         // Rejected lines and settled entries are rare; each is a statement whose count the outcome reports.
         for (number, (batch, seqOfLine)) in settling.enumerated() {
             outcomes[number].quarantined = try quarantine(batch.rejected, from: batch.source, recorded: recorded, in: session)
@@ -95,31 +96,67 @@ extension PostgresStore {
     /// Where the log ends, inside the caller's transaction: its last seq, that event's hash (the
     /// chain's head) and the last batch's number.
     static func logEnd(in session: PostgresSession) throws -> (seq: Int64, head: [UInt8], batch: Int64) {
-        let last = try session.rows("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").first
-        let head: [UInt8] = if case .blob(let bytes)? = last?[1] { bytes } else { EventHashChain.genesis }
-        let batch = try session.rows("SELECT COALESCE(MAX(batch), 0) FROM batches")[0][0].int64 ?? 0
-        return (last?[0].int64 ?? 0, head, batch)
+        let end = try session.rows("""
+            SELECT last.seq, last.hash, (SELECT COALESCE(MAX(batch), 0) FROM batches)
+            FROM (SELECT 1) AS one LEFT JOIN (SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1) AS last ON true
+            """)[0]
+        let head: [UInt8] = if case .blob(let bytes) = end[1] { bytes } else { EventHashChain.genesis }
+        return (end[0].int64 ?? 0, head, end[2].int64 ?? 0)
     }
 
     /// Sends the insert of a batch's row, after its events, without waiting.
     static func insert(_ record: BatchRecord, in session: PostgresSession) {
-        func optional(_ value: Int64?) -> StoreValue { value.map(StoreValue.integer) ?? .null }
+        insert([record], in: session)
+    }
+
+    /// Sends the insert of the batches' rows, after their events, in one statement without waiting.
+    static func insert(_ records: [BatchRecord], in session: PostgresSession) {
+        guard !records.isEmpty else { return }
+        var batch = PostgresArray(.int8), source = PostgresArray(.text), firstLine = PostgresArray(.int8), lastLine = PostgresArray(.int8)
+        var firstSeq = PostgresArray(.int8), lastSeq = PostgresArray(.int8), read = PostgresArray(.int8)
+        var appended = PostgresArray(.int8), duplicates = PostgresArray(.int8), rejected = PostgresArray(.int8), recorded = PostgresArray(.int8)
+        for record in records {
+            batch.append(record.batch)
+            source.append(record.source)
+            firstLine.append(record.firstLine)
+            lastLine.append(record.lastLine)
+            firstSeq.append(record.firstSeq)
+            lastSeq.append(record.lastSeq)
+            read.append(record.read)
+            appended.append(record.appended)
+            duplicates.append(record.duplicates)
+            rejected.append(record.rejected)
+            recorded.append(record.recorded)
+        }
         session.sendChecked(
-            """
-            INSERT INTO batches (batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [.integer(record.batch), .text(record.source), optional(record.firstLine), optional(record.lastLine),
-             optional(record.firstSeq), optional(record.lastSeq), .integer(record.read), .integer(record.appended),
-             .integer(record.duplicates), .integer(record.rejected), .integer(record.recorded)])
+            unnesting: [batch, source, firstLine, lastLine, firstSeq, lastSeq, read, appended, duplicates, rejected, recorded],
+            context: "recording batches"
+        ) { rows in
+            "INSERT INTO batches (batch, source, first_line, last_line, first_seq, last_seq, read, appended, duplicates, rejected, recorded) \(rows)"
+        }
     }
 
     /// Sends the insert of a batch's signature without waiting.
     static func insert(_ signature: BatchSignature, in session: PostgresSession) {
-        session.sendChecked(
-            "INSERT INTO batch_signatures (batch, last_seq, head, record, public_key, signature) VALUES (?, ?, ?, ?, ?, ?)",
-            [.integer(signature.batch), .integer(signature.lastSeq), .blob(signature.head), .blob(signature.record),
-             .blob(signature.publicKey), .blob(signature.signature)])
+        insert([signature], in: session)
+    }
+
+    /// Sends the insert of the batches' signatures, after their rows, in one statement without waiting.
+    static func insert(_ signatures: [BatchSignature], in session: PostgresSession) {
+        guard !signatures.isEmpty else { return }
+        var batch = PostgresArray(.int8), lastSeq = PostgresArray(.int8), head = PostgresArray(.bytea)
+        var record = PostgresArray(.bytea), publicKey = PostgresArray(.bytea), signature = PostgresArray(.bytea)
+        for signed in signatures {
+            batch.append(signed.batch)
+            lastSeq.append(signed.lastSeq)
+            head.append(bytes: signed.head)
+            record.append(bytes: signed.record)
+            publicKey.append(bytes: signed.publicKey)
+            signature.append(bytes: signed.signature)
+        }
+        session.sendChecked(unnesting: [batch, lastSeq, head, record, publicKey, signature], context: "signing batches") { rows in
+            "INSERT INTO batch_signatures (batch, last_seq, head, record, public_key, signature) \(rows)"
+        }
     }
 
     /// The ids of `ids` (a text array) already in the log.
