@@ -39,7 +39,7 @@ struct PostgresSession {
         send(PostgresQuery(unsafeSQL: PostgresDialect.translate(sql), binds: Self.bindings(arguments)))
     }
 
-    private func send(_ query: PostgresQuery) -> SentStatement {
+    func send(_ query: PostgresQuery) -> SentStatement {
         let result = connection.query(query, logger: logger)
         unread.last = result
         return SentStatement(result: result)

@@ -33,16 +33,19 @@ extension PostgresStore {
         // append's guarantee does not rest on its caller. The server reads the log's end after
         // it, in order: nothing to wait for in between.
         session.sendChecked("SELECT pg_advisory_xact_lock(\(PostgresSchema.logLock))")
-        let end = try logEnd(in: session)
-        var seq = end.seq, batchNumber = end.batch
-        var previousHash = end.head
-
+        // The three questions go out together, answered in one round trip.
+        let endAsked = session.send(logEndQuery)
         // Ids already in the log; among equal ids in the batches the earliest line wins.
         let total = batches.reduce(0) { $0 + $1.events.count }
         var ids = PostgresArray(.text, capacity: total)
         for batch in batches { for (_, event) in batch.events { ids.append(event.id) } }
-        var seen = total == 0 ? [] : try idsInLog(ids, in: session)
-        let openLines = try openQuarantineLines(of: batches, in: session)
+        let idsAsked = total == 0 ? nil : session.send(idsInLogQuery(ids))
+        let openAsked = askOpenQuarantineLines(of: batches, in: session)
+        let end = try logEnd(from: endAsked.answer())
+        var seen = try idsAsked.map { try Self.ids(from: $0.answer()) } ?? []
+        let openLines = try openQuarantineLines(from: openAsked?.answer(), of: batches)
+        var seq = end.seq, batchNumber = end.batch
+        var previousHash = end.head
 
         var columns = EventColumns(capacity: total)
         var outcomes: [AppendOutcome] = []
@@ -96,10 +99,17 @@ extension PostgresStore {
     /// Where the log ends, inside the caller's transaction: its last seq, that event's hash (the
     /// chain's head) and the last batch's number.
     static func logEnd(in session: PostgresSession) throws -> (seq: Int64, head: [UInt8], batch: Int64) {
-        let end = try session.rows("""
-            SELECT last.seq, last.hash, (SELECT COALESCE(MAX(batch), 0) FROM batches)
-            FROM (SELECT 1) AS one LEFT JOIN (SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1) AS last ON true
-            """)[0]
+        try logEnd(from: session.send(logEndQuery).answer())
+    }
+
+    static let logEndQuery = PostgresQuery(unsafeSQL: """
+        SELECT last.seq, last.hash, (SELECT COALESCE(MAX(batch), 0) FROM batches)
+        FROM (SELECT 1) AS one LEFT JOIN (SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1) AS last ON true
+        """)
+
+    static func logEnd(from answer: PostgresQueryResult) throws -> (seq: Int64, head: [UInt8], batch: Int64) {
+        guard let row = answer.rows.first else { throw PostgresFailure(state: nil, message: "the log's end came back empty") }
+        let end = PostgresSession.values(row)
         let head: [UInt8] = if case .blob(let bytes) = end[1] { bytes } else { EventHashChain.genesis }
         return (end[0].int64 ?? 0, head, end[2].int64 ?? 0)
     }
@@ -161,10 +171,17 @@ extension PostgresStore {
 
     /// The ids of `ids` (a text array) already in the log.
     static func idsInLog(_ ids: PostgresArray, in session: PostgresSession) throws -> Set<String> {
+        try self.ids(from: session.send(idsInLogQuery(ids)).answer())
+    }
+
+    static func idsInLogQuery(_ ids: PostgresArray) -> PostgresQuery {
         var bindings = PostgresBindings()
         bindings.append(ids)
-        let found = try session.run(PostgresQuery(unsafeSQL: "SELECT id FROM events WHERE id = ANY($1)", binds: bindings))
-        return Set(found.rows.compactMap { PostgresSession.values($0).first?.string })
+        return PostgresQuery(unsafeSQL: "SELECT id FROM events WHERE id = ANY($1)", binds: bindings)
+    }
+
+    static func ids(from answer: PostgresQueryResult) -> Set<String> {
+        Set(answer.rows.compactMap { PostgresSession.values($0).first?.string })
     }
 }
 

@@ -22,10 +22,9 @@ extension PostgresStore {
         return added
     }
 
-    /// For each batch, the line numbers of its range that have open quarantine entries from its
-    /// source; one statement for all of them.
-    static func openQuarantineLines(of batches: [EventBatch], in session: PostgresSession) throws -> [Set<Int>] {
-        var open = Array(repeating: Set<Int>(), count: batches.count)
+    /// Asks, for each batch, which line numbers of its range have open quarantine entries from
+    /// its source, in one statement for all of them; nil when no batch has events.
+    static func askOpenQuarantineLines(of batches: [EventBatch], in session: PostgresSession) -> SentStatement? {
         var indexes = PostgresArray(.int8), sources = PostgresArray(.text), firsts = PostgresArray(.int8), lasts = PostgresArray(.int8)
         for (index, batch) in batches.enumerated() {
             guard let first = batch.events.first?.line, let last = batch.events.last?.line else { continue }
@@ -34,16 +33,21 @@ extension PostgresStore {
             firsts.append(Int64(first))
             lasts.append(Int64(last))
         }
-        guard indexes.count > 0 else { return open }
+        guard indexes.count > 0 else { return nil }
         var bindings = PostgresBindings(capacity: 4)
         for array in [indexes, sources, firsts, lasts] { bindings.append(array) }
-        let found = try session.run(PostgresQuery(unsafeSQL: """
+        return session.send(PostgresQuery(unsafeSQL: """
             SELECT ranges.batch, quarantine.line
             FROM (SELECT unnest($1) AS batch, unnest($2) AS source, unnest($3) AS first, unnest($4) AS last) AS ranges
             JOIN quarantine ON quarantine.source = ranges.source AND quarantine.line BETWEEN ranges.first AND ranges.last
             WHERE quarantine.status = 'open'
             """, binds: bindings))
-        for row in found.rows {
+    }
+
+    /// The answer of `askOpenQuarantineLines`: each batch's open lines.
+    static func openQuarantineLines(from answer: PostgresQueryResult?, of batches: [EventBatch]) -> [Set<Int>] {
+        var open = Array(repeating: Set<Int>(), count: batches.count)
+        for row in answer?.rows ?? [] {
             let values = PostgresSession.values(row)
             if let batch = values[0].int64, let line = values[1].int64 { open[Int(batch)].insert(Int(line)) }
         }

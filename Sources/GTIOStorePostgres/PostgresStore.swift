@@ -103,7 +103,9 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         return try withSession { session in
             try session.transaction {
                 let lock = scope == .log ? PostgresSchema.logLock : PostgresSchema.tablesLock
-                _ = try session.run("SELECT pg_advisory_xact_lock(\(lock))")
+                // Not waited for: the server runs the body's statements after it, in order, and
+                // a failure aborts the transaction, which then fails the body's next statement.
+                session.sendChecked("SELECT pg_advisory_xact_lock(\(lock))")
                 return try body(session)
             }
         }
