@@ -79,7 +79,11 @@ enum LineEditor {
         let word = head + typed
         return completer(String(line), word)
             .filter { $0.hasPrefix(word) && !$0.contains(quote) }
-            .map { String($0.dropFirst(head.count)) }
+            .map { candidate in
+                let rest = String(candidate.dropFirst(head.count))
+                // Inside double quotes `\` escapes (CommandLineWords): the id's own is written twice.
+                return quote == "\"" ? rest.replacingOccurrences(of: "\\", with: "\\\\") : rest
+            }
     }
 
     /// `word` as one word of a command line: as it is when it needs no quoting, else in single
