@@ -13,6 +13,8 @@
 # BATCH_RATE=EVENTS_PER_SECOND offers the batches at that rate rather than as fast as the server
 # answers (below: "paced"), to read the latency at a given load rather than at saturation.
 # READ_RATE=REQUESTS_PER_SECOND also offers the reads at that rate, after the load at saturation.
+# GTIO_BENCH_PG=URL (a PostgreSQL server the benchmark may create databases on, as for
+# bench-postgres.sh) puts the server's store, and the yardstick's, in databases there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -36,27 +38,38 @@ port=${PORT:-18480}
 events=$((seconds * 300000))
 [ -f "$work/demo.jsonl" ] || "$gtio" demo --events "$events" --seed 9 --out "$work/demo.jsonl"
 
+# A fresh store named $1: a file in the work folder, or a new database on $GTIO_BENCH_PG.
+fresh_store() {
+  if [ -n "${GTIO_BENCH_PG:-}" ]; then
+    psql -q "$GTIO_BENCH_PG" -c "DROP DATABASE IF EXISTS gtio_bench_$1" -c "CREATE DATABASE gtio_bench_$1" >/dev/null 2>&1
+    echo "${GTIO_BENCH_PG%/*}/gtio_bench_$1"
+  else
+    rm -f "$work/$1.gtio"*
+    echo "$work/$1.gtio"
+  fi
+}
+
 # The yardstick: ingest of the same events, one process, fresh store.
-rm -f "$work/ingest.gtio"*
+ingest_store=$(fresh_store serve_ingest)
 start=$(date +%s.%N)
-"$gtio" ingest "$work/demo.jsonl" --store "$work/ingest.gtio" --quiet
+ingested=$("$gtio" ingest "$work/demo.jsonl" --store "$ingest_store" --format json)
 ingest_seconds=$(echo "$(date +%s.%N) - $start" | bc)
-ingest_rate=$(echo "$(sqlite3 "$work/ingest.gtio" 'SELECT COUNT(*) FROM events') / $ingest_seconds" | bc)
-echo "gtio ingest of $events demo events: ${ingest_seconds}s, $ingest_rate events/s (incl. read models)"
+ingest_rate=$(echo "$(echo "$ingested" | sed 's/^{"read":[0-9]*,"appended":\([0-9]*\).*/\1/') / $ingest_seconds" | bc)
+echo "gtio ingest of $events demo events into $ingest_store: ${ingest_seconds}s, $ingest_rate events/s (incl. read models)"
 # The yardstick's store (about a gigabyte) is written back to disk now rather than while the
 # server's commits wait for their own fsyncs behind it.
 sync
 
 # The server starts from an empty log, so that every posted event is new.
-rm -f "$work/serve.gtio"*
+serve_store=$(fresh_store serve)
 : > "$work/empty.jsonl"
 # An empty file makes the store; ingest's warning that the file is empty is expected here.
-"$gtio" ingest --store "$work/serve.gtio" "$work/empty.jsonl" --quiet
-write=$("$gtio" keys add bench-write --role write --store "$work/serve.gtio" 2>/dev/null)
-read=$("$gtio" keys add bench-read --role read --store "$work/serve.gtio" 2>/dev/null)
+"$gtio" ingest --store "$serve_store" "$work/empty.jsonl" --quiet
+write=$("$gtio" keys add bench-write --role write --store "$serve_store" 2>/dev/null)
+read=$("$gtio" keys add bench-read --role read --store "$serve_store" 2>/dev/null)
 # SERVE_ARGS: more options for the server (for experiments), split on spaces.
 # shellcheck disable=SC2086
-"$gtio" serve --store "$work/serve.gtio" --port "$port" --log-level warning ${SERVE_ARGS:-} \
+"$gtio" serve --store "$serve_store" --port "$port" --log-level warning ${SERVE_ARGS:-} \
   > "$work/serve.out" 2> "$work/serve.err" &
 pid=$!
 until grep -q listening "$work/serve.out" 2>/dev/null; do
@@ -231,4 +244,4 @@ echo "server peak RSS: $(grep VmHWM /proc/$pid/status | tr -s ' ' | cut -d' ' -f
 curl -s "http://127.0.0.1:$port/metrics" | grep -E '^gtio_(commit_(events|requests)_(sum|count)|queue_refusals_total|events_[a-z]+_total)' | sed 's/^/   /'
 kill -TERM "$pid"; wait "$pid" || true
 echo "server log (problems only):"; grep -v '"level":"info"' "$work/serve.err" | head -5 || true
-"$gtio" verify --store "$work/serve.gtio" | tail -1
+"$gtio" verify --store "$serve_store" | tail -1
