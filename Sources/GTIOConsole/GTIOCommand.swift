@@ -105,7 +105,11 @@ public struct GTIOCommand: ParsableCommand {
             return 2
         } catch {
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error)
+            // `gtio sql SELECT type FROM events`: the shell split the statement into words.
+            if arguments.first == "sql" && message.lowercased().contains("unexpected argument") {
+                message += "\nThe statement is one argument: quote it, as in gtio sql \"SELECT type, COUNT(*) FROM events GROUP BY type\""
+            }
             if code == .success {
                 Terminal.line(message)
                 return 0

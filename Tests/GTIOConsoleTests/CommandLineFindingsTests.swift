@@ -21,6 +21,17 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    /// The shell splits an unquoted statement into words, which the parser calls unexpected.
+    @Test func anUnquotedStatementIsToldToBeQuoted() throws {
+        try makeStore()
+        let result = try GTIOBinary.run(["sql", "SELECT", "type", "FROM", "events", "--store", store])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix(
+            "\nThe statement is one argument: quote it, as in gtio sql \"SELECT type, COUNT(*) FROM events GROUP BY type\"\n"),
+            "\(result.stderr)")
+        #expect(try GTIOBinary.run(["sql", "SELECT type FROM events LIMIT 1", "--store", store]).status == 0)
+    }
+
     @Test func versionIsPrinted() throws {
         let result = try GTIOBinary.run(["--version"])
         #expect(result.status == 0)
