@@ -191,6 +191,28 @@ enum PostgresSchema {
                 END LOOP;
             END $$;
             """),
+        (4, "gapless check that stays an index lookup", """
+            -- The check asked whether any event lay past the new ones with EXISTS (… seq > last).
+            -- After five calls in a session PL/pgSQL keeps a generic plan, which for EXISTS is a
+            -- scan of the table that stops at the first match: none matches, so every append of
+            -- a long-lived writer (the collector, a large ingest) read the whole log. The log's
+            -- largest seq, one step down its key, answers the same question under any plan.
+            CREATE OR REPLACE FUNCTION gtio_events_gapless() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                first_seq bigint; last_seq bigint; added_count bigint; before_seq bigint;
+            BEGIN
+                SELECT min(seq), max(seq), count(*) INTO first_seq, last_seq, added_count FROM added;
+                IF added_count = 0 THEN RETURN NULL; END IF;
+                SELECT COALESCE(max(seq), 0) INTO before_seq FROM events WHERE seq < first_seq;
+                IF last_seq - first_seq + 1 <> added_count OR first_seq <> before_seq + 1
+                   OR (SELECT max(seq) FROM events) > last_seq THEN
+                    RAISE EXCEPTION 'the event log is gapless: events are added at the next seq (% after %)', first_seq, before_seq
+                        USING ERRCODE = 'integrity_constraint_violation';
+                END IF;
+                PERFORM pg_notify('\(logChannel)', last_seq::text);
+                RETURN NULL;
+            END $$;
+            """),
     ]
 
     /// The version this build writes.
