@@ -106,9 +106,8 @@ public struct GTIOCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             var message = fullMessage(for: error)
-            // `gtio sql SELECT type FROM events`: the shell split the statement into words.
-            if arguments.first == "sql" && message.lowercased().contains("unexpected argument") {
-                message += "\nThe statement is one argument: quote it, as in gtio sql \"SELECT type, COUNT(*) FROM events GROUP BY type\""
+            if arguments.first == SQLCommand.configuration.commandName, let hint = SQLCommand.hint(forParseError: message) {
+                message += "\n" + hint
             }
             if code == .success {
                 Terminal.line(message)

@@ -31,6 +31,13 @@ struct SQLCommand: ParsableCommand {
         if answer.isTruncated { Terminal.writeError("gtio: \(Self.truncationNote(answer, allRows: "--limit 0"))\n") }
     }
 
+    /// What to add to swift-argument-parser's `message` about `sql`'s arguments, if anything:
+    /// the shell splits an unquoted statement into words, which the parser calls unexpected.
+    static func hint(forParseError message: String) -> String? {
+        guard message.lowercased().contains("unexpected argument") else { return nil }
+        return "The statement is one argument: quote it, as in gtio sql \"SELECT type, COUNT(*) FROM events GROUP BY type\""
+    }
+
     /// Rows kept when --limit is not given: the REPL's, enough for any screen, bounded for any statement.
     static let rowLimit = SQLLimits.standard.rows ?? 0
 

@@ -81,8 +81,7 @@ enum LineEditor {
             .filter { $0.hasPrefix(word) && !$0.contains(quote) }
             .map { candidate in
                 let rest = String(candidate.dropFirst(head.count))
-                // Inside double quotes `\` escapes (CommandLineWords): the id's own is written twice.
-                return quote == "\"" ? rest.replacingOccurrences(of: "\\", with: "\\\\") : rest
+                return quote == "\"" ? escapedInDoubleQuotes(rest) : rest
             }
     }
 
@@ -91,7 +90,13 @@ enum LineEditor {
     static func quotedIfNeeded(_ word: String) -> String {
         guard word.contains(where: { " \t'\"\\[]".contains($0) }) else { return word }
         if !word.contains("'") { return "'\(word)'" }
-        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "\"" + escapedInDoubleQuotes(word) + "\""
+    }
+
+    /// `text` as it must be written between double quotes, where `\` escapes (CommandLineWords):
+    /// each backslash and double quote preceded by a backslash.
+    static func escapedInDoubleQuotes(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
     /// Reads one line with editing, history and completion; nil on end of input (Ctrl-D).
