@@ -114,6 +114,31 @@ import Testing
         #expect(lines.dropLast().allSatisfy { DisplayWidth.of($0) <= 12 })
     }
 
+    @Test func narrowTablesCutFreeTextFirstAndKeepTheRowsIdAndNumbersWhole() {
+        let queue = ResultTable(
+            columns: ["item", "flaggers", "first_flagged", "hidden", "version", "author", "preview"],
+            rows: [
+                [.text("review:rf9dc5ca9d845"), .integer(9), .text("2012-04-23T01:07:55.763Z"), .bool(true),
+                 .integer(194_910), .text("u32a703f1"), .text("Hmm, maybe with other shoes")],
+                [.text("post:p8b52bd638e68"), .integer(12), .text("2012-04-24T11:00:00.000Z"), .bool(false),
+                 .integer(197_429), .text("u01955a2c"), .text("Yes yes yes")],
+            ])
+        let lines = queue.rendered(as: .table, width: 80).split(separator: "\n").map(String.init)
+        #expect(lines[0] == "item                  fla…  first_flagged         hidd…  versi…  author     pre…")
+        // The preview gives up its width first, then the numbers' headers, then the timestamp; the
+        // ids, numbers and booleans stay whole.
+        #expect(lines[2] == "review:rf9dc5ca9d845     9  2012-04-23T01:07:55…  true   194910  u32a703f1  Hmm…")
+        #expect(lines[3] == "post:p8b52bd638e68      12  2012-04-24T11:00:00…  false  197429  u01955a2c  Yes…")
+        // Narrower still: every other text column down to 4, and only then the id.
+        let narrow = queue.rendered(as: .table, width: 50).split(separator: "\n").map(String.init)
+        #expect(narrow[0] == "item         fla…  fir…  hidd…  versi…  aut…  pre…")
+        #expect(narrow[2] == "review:rf9…     9  201…  true   194910  u32…  Hmm…")
+        #expect(narrow.dropLast().allSatisfy { DisplayWidth.of($0) <= 50 })
+        // No room even then: the table runs past the width rather than cut a number.
+        let tiny = queue.rendered(as: .table, width: 20).split(separator: "\n").map(String.init)
+        #expect(tiny[2] == "rev…     9  201…  true   194910  u32…  Hmm…")
+    }
+
     @Test func displayWidthCountsColumns() {
         #expect(DisplayWidth.of("abc") == 3)
         #expect(DisplayWidth.of("美咲") == 4)

@@ -2,6 +2,11 @@ import GTIOTables
 
 /// Aligned text columns for a terminal: numbers right-aligned, long text cut with an
 /// ellipsis so the table fits `width`, and a row count underneath.
+///
+/// What is cut first is what can best spare it: free text (previews, notes, names), then the
+/// headers of numbers, then the other text columns, and the row's id (its first column of plain
+/// text: the item a moderator resolves, the post an analyst looks up) last. A number or a
+/// boolean is never cut: a cut number reads as another one.
 struct TableRenderer {
     var width: Int?
 
@@ -16,12 +21,24 @@ struct TableRenderer {
     /// whole, as rows or as lines.
     func write(_ table: ResultTable, to out: (String) -> Void) {
         var widths = table.columns.map(DisplayWidth.of)
+        var cells = Array(repeating: 0, count: widths.count)
+        var kinds = Array(repeating: ColumnKind.number, count: widths.count)
+        var timestamps = Array(repeating: false, count: widths.count)
         for row in table.rows {
             for (index, cell) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], DisplayWidth.of(display(cell)))
+                let text = display(cell)
+                cells[index] = max(cells[index], DisplayWidth.of(text))
+                guard width != nil, kinds[index] != .freeText else { continue }
+                switch cell {
+                case .text: kinds[index] = text.utf8.contains(UInt8(ascii: " ")) ? .freeText : .text
+                case .timestamp: kinds[index] = .text; timestamps[index] = true
+                case .null, .integer, .number, .bool: break
+                }
             }
         }
-        if let width { widths = fit(widths, into: width) }
+        for index in widths.indices { widths[index] = max(widths[index], cells[index]) }
+        if let id = kinds.indices.first(where: { kinds[$0] == .text && !timestamps[$0] }) { kinds[id] = .id }
+        if let width { widths = Self.fit(widths, cells: cells, kinds: kinds, into: width) }
         var header = ""
         for (index, column) in table.columns.enumerated() {
             if index > 0 { header += "  " }
@@ -71,13 +88,35 @@ struct TableRenderer {
 
     private func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { value, _ in value * 10 } }
 
-    /// Shrinks the widest columns first until the row fits, keeping each at least 4 wide.
-    private func fit(_ widths: [Int], into total: Int) -> [Int] {
+    /// What a column holds, in the order columns give up width: free text first.
+    enum ColumnKind {
+        /// Some cell holds a space: a preview, a note, a display name.
+        case freeText
+        /// Numbers and booleans only (or nothing): their header is cut down to their widest
+        /// cell, never further.
+        case number
+        /// Any other text: ids, timestamps, types.
+        case text
+        /// The first column of plain text (not timestamps): what the row is about.
+        case id
+    }
+
+    /// Shrinks columns until the row fits `total`: the widest of the free text first down to 4,
+    /// then the headers of numbers down to their widest cell, then the other text and at last
+    /// the id, down to 4. A table that still does not fit runs past `total`.
+    static func fit(_ widths: [Int], cells: [Int], kinds: [ColumnKind], into total: Int) -> [Int] {
         var widths = widths
         let separators = max(0, widths.count - 1) * 2
-        while widths.reduce(0, +) + separators > total {
-            guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 4 else { break }
-            widths[widest] -= 1
+        var excess = widths.reduce(0, +) + separators - total
+        for kind in [ColumnKind.freeText, .number, .text, .id] where excess > 0 {
+            let floor = { (index: Int) in kind == .number ? max(4, cells[index]) : 4 }
+            let columns = widths.indices.filter { kinds[$0] == kind }
+            while excess > 0 {
+                guard let widest = columns.filter({ widths[$0] > floor($0) }).max(by: { widths[$0] < widths[$1] })
+                else { break }
+                widths[widest] -= 1
+                excess -= 1
+            }
         }
         return widths
     }
