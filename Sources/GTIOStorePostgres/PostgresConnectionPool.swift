@@ -115,7 +115,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
 
     /// Closes `connection` once the answer nobody waited for has come (see `UnreadAnswer`).
     private static func close(_ connection: PostgresConnection, after unread: UnreadAnswer) {
-        unread.settle()
+        unread.settle(on: connection)
         try? connection.close().wait()
     }
 }

@@ -48,8 +48,12 @@ final class PostgresLease: StoreLease, @unchecked Sendable {
             return self.session
         }
         // Unlocked first, so that the lead is free when this returns: the server ends a closed
-        // session (which releases its locks too) in its own time.
-        _ = try? session?.run("SELECT pg_advisory_unlock(\(PostgresSchema.leadLock), hashtext(?))", [.text(role)])
-        try? session?.connection.close().wait()
+        // session (which releases its locks too) in its own time. A session the server already
+        // ended (a restart) holds nothing.
+        guard let session else { return }
+        if !session.connection.isClosed {
+            _ = try? session.run("SELECT pg_advisory_unlock(\(PostgresSchema.leadLock), hashtext(?))", [.text(role)])
+        }
+        try? session.connection.close().wait()
     }
 }

@@ -20,7 +20,7 @@ struct PostgresSession {
     /// Runs `query` and collects its rows.
     func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
         do {
-            return try connection.query(query, logger: logger).wait()
+            return try AnswerWait.wait(for: connection.query(query, logger: logger), on: connection)
         } catch {
             throw PostgresFailure(error)
         }
@@ -42,7 +42,7 @@ struct PostgresSession {
     func send(_ query: PostgresQuery) -> SentStatement {
         let result = connection.query(query, logger: logger)
         unread.last = result
-        return SentStatement(result: result)
+        return SentStatement(result: result, connection: connection)
     }
 
     /// Sends `sql` without waiting, its answer checked by the transaction before it commits or
@@ -252,9 +252,9 @@ final class UnreadAnswer: @unchecked Sendable {
     /// Statements sent with `sendChecked` whose answers nobody has looked at yet.
     var sent: [SentStatement] = []
 
-    /// Waits until the answer has come (whatever it says).
-    func settle() {
-        _ = try? last?.wait()
+    /// Waits until the answer has come (whatever it says), or `connection` has closed.
+    func settle(on connection: PostgresConnection) {
+        if let last { _ = try? AnswerWait.wait(for: last, on: connection) }
         last = nil
     }
 }
@@ -262,6 +262,7 @@ final class UnreadAnswer: @unchecked Sendable {
 /// A statement sent ahead of the caller's next one, its answer looked at only when it matters.
 struct SentStatement {
     let result: EventLoopFuture<PostgresQueryResult>
+    let connection: PostgresConnection
     /// What the statement was doing, put before its error.
     var context: String? = nil
     /// Told how many rows the statement changed, once its answer has been checked.
@@ -276,7 +277,7 @@ struct SentStatement {
     /// The answer, once it has come; throws the statement's error, if any.
     func answer() throws -> PostgresQueryResult {
         do {
-            return try result.wait()
+            return try AnswerWait.wait(for: result, on: connection)
         } catch {
             let failure = PostgresFailure(error)
             guard let context else { throw failure }
@@ -328,6 +329,9 @@ struct PostgresFailure: Error, CustomStringConvertible {
 
     var description: String { message }
 
+    /// What a statement on a connection that closed under it fails with.
+    static let connectionLost = "the connection to the server was lost"
+
     /// A connection error in words: postgres-nio's codes name the kind of failure only.
     static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
@@ -344,6 +348,9 @@ struct PostgresFailure: Error, CustomStringConvertible {
                     return "the host name does not resolve (check the URL's host)"
                 }
                 return "cannot connect: \(underlying)"
+            }
+            if [.clientClosedConnection, .serverClosedConnection, .uncleanShutdown].contains(error.code) {
+                return connectionLost
             }
             if let underlying = error.underlying { return "\(error.code): \(underlying)" }
             return "\(error.code)"

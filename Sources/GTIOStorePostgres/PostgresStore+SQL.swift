@@ -58,11 +58,20 @@ extension PostgresStore {
             }
             done.signal()
         }
+        var closedSince: Date?
         while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             if Interruption.isRequested {
                 try? connection.close().wait()
                 done.wait()
                 throw StoreError.interrupted
+            }
+            // A statement written after the connection closed is never answered (`AnswerWait`).
+            if connection.isClosed {
+                let since = closedSince ?? Date()
+                closedSince = since
+                if Date().timeIntervalSince(since) >= AnswerWait.grace {
+                    throw PostgresFailure(state: "08006", message: PostgresFailure.connectionLost)
+                }
             }
         }
         return try outcome.result!.get()

@@ -82,6 +82,33 @@ import Glibc
         }
     }
 
+    /// A server restart ends every session: the projector's lead goes with its connection, and
+    /// it takes the lead again on a new one instead of waiting for ever on the lost one.
+    @Test(.enabled(if: StoreBackend.postgresServer != nil, "GTIO_TEST_POSTGRES names no server"))
+    func aProjectorWhoseSessionsTheServerEndedLeadsAgain() throws {
+        let files = try [(81, 1_000), (82, 1_000)].map { try demo("r\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
+        let location = try StoreBackend.postgres.location(in: folder)
+        #expect(try GTIOBinary.run(["ingest", files[0], "--store", location]).status == 0)
+        let log = folder.file("projector81.log")
+        let projector = try GTIOBinary.start(["project", "--follow", "--store", location], output: log)
+        defer { if projector.isRunning { kill(projector.processIdentifier, SIGKILL) } }
+        #expect(try eventually(30) { try StoreBackend.postgres.open(in: folder).isLed("projector") })
+
+        try StoreBackend.postgres.tamper(try StoreBackend.postgres.open(in: folder), sqlite: [], postgres: [
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        ])
+        let store = try StoreBackend.postgres.open(in: folder)
+        let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        #expect(eventually(30) { output().components(separatedBy: "leading the read models").count == 3 }, "\(output())")
+        let ingested = try GTIOBinary.run(["ingest", files[1], "--store", location])
+        #expect(ingested.stdout.contains("read models: left to the projector that leads"), "\(ingested.stdout)")
+        #expect(try eventually(30) { let p = try progress(store); return p.models == p.log })
+        kill(projector.processIdentifier, SIGTERM)
+        projector.waitUntilExit()
+        #expect(projector.terminationStatus == 0)
+        #expect(try GTIOBinary.run(["rebuild", "--check", "--store", location]).status == 0)
+    }
+
     /// A projector taking the lead over tables behind the log says how far it has to go before
     /// it leads, so that a long first catch-up does not pass for a hang.
     @Test(arguments: StoreBackend.all)
