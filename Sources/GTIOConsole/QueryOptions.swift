@@ -40,7 +40,7 @@ struct QueryOptions: ParsableArguments {
         let live = try ReadModelCache.shared.live(for: store)
         do {
             return try live.catchUp()
-        } catch let error as StoreError where error == .readOnly(path: store.location) {
+        } catch let error as StoreError where error.refusesWrites {
             // A store we may read but not write still answers; its tables just stay behind.
             return try ReadModelEngine(store: store).fold()
         }
@@ -73,7 +73,7 @@ struct QueryOptions: ParsableArguments {
             try ReadModelCache.shared.catchUp(store)
             store.settle()
             return try StoredReadModels(source: store)
-        } catch let error as StoreError where error == .readOnly(path: reader.location) {
+        } catch let error as StoreError where error.refusesWrites {
             // Tables behind the log in a store this process may not write: answer from a fold.
             return try ReadModelEngine(store: reader).scratch(.latest)
         }

@@ -27,7 +27,7 @@ public enum CatchUpTurn {
             if let turn = try store.lead(role, waitingUpTo: 1) { return turn }
             longWait()
             return try store.lead(role, waitingUpTo: longestWait - 1)
-        } catch let error as StoreError where error == .readOnly(path: store.location) {
+        } catch let error as StoreError where error.refusesWrites {
             return nil
         }
     }

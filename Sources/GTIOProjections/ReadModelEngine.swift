@@ -108,7 +108,7 @@ public struct ReadModelEngine: Sendable {
     /// Where each live model differs from a fresh fold of the log up to that model's checkpoint.
     public func check(_ names: [ReadModelName]) throws -> [ReadModelName: [String]] {
         // Tables of another definition cannot be compared row by row: say so for each model.
-        let version = try store.readTables { ReadModelSchema.storedVersion($0) }
+        let version = try store.readTables { try ReadModelSchema.storedVersion($0) }
         if let version, version != ReadModelSchema.version {
             let why = "the tables were written by another definition (version \(version), this gtio's is \(ReadModelSchema.version)); gtio rebuild replaces them"
             return Dictionary(uniqueKeysWithValues: names.map { ($0, [why]) })

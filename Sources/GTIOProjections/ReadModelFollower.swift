@@ -61,7 +61,7 @@ public final class ReadModelFollower: @unchecked Sendable {
                 waiting = false
                 defer { lease.release() }
                 try follow(holding: lease)
-            } catch let error as StoreError where error.isUsageError || error == .readOnly(path: store.location) {
+            } catch let error as StoreError where error.isUsageError || error.refusesWrites {
                 throw error
             } catch {
                 report(.failed("\(error)"))

@@ -12,18 +12,20 @@ public enum ReadModelSchema {
     static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)
 
     /// The definition version the store's tables were written with, nil when it has none.
-    public static func storedVersion(_ tables: any TableReading) -> Int64? {
-        storedMeta(tables, keys: ["schema"])?["schema"]
+    public static func storedVersion(_ tables: any TableReading) throws -> Int64? {
+        try storedMeta(tables, keys: ["schema"])?["schema"]
     }
 
     /// The values `rm_meta` holds under `keys` (a key it lacks or holds NULL for is left out),
     /// nil when the store has no `rm_meta`: one statement for what a query asks before it answers.
-    static func storedMeta(_ tables: any TableReading, keys: [String]) -> [String: Int64]? {
-        guard (try? tables.hasTable(meta.name)) == true,
-              let rows = try? tables.rows(
-                "SELECT key, value FROM rm_meta WHERE key IN (\(keys.map { _ in "?" }.joined(separator: ",")))",
-                keys.map(StoreValue.text))
-        else { return nil }
+    ///
+    /// A failure to read it is thrown, not taken for a store without tables: on PostgreSQL a
+    /// failed statement (a role without rights to the table) ends the transaction it was in.
+    static func storedMeta(_ tables: any TableReading, keys: [String]) throws -> [String: Int64]? {
+        guard try tables.hasTable(meta.name) else { return nil }
+        let rows = try tables.rows(
+            "SELECT key, value FROM rm_meta WHERE key IN (\(keys.map { _ in "?" }.joined(separator: ",")))",
+            keys.map(StoreValue.text))
         return Dictionary(rows.compactMap { row in row[1].int64.map { (row[0].string ?? "", $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -33,10 +35,10 @@ public enum ReadModelSchema {
     /// (0: none), nil when nothing had to change; writes only in those cases.
     @discardableResult
     public static func migrate(_ store: any TableStore) throws -> Int64? {
-        let found = try store.readTables { storedVersion($0) }
+        let found = try store.readTables { try storedVersion($0) }
         guard found != version else { return nil }
         try store.writeTables { tx in
-            guard storedVersion(tx) != version else { return }
+            guard try storedVersion(tx) != version else { return }
             for table in try tx.tableNames(prefix: "rm_") { try tx.drop(table: table) }
             try create(tx)
             // At seq 0 the tables are a fold of nothing, whose one row is the desk's (all zero):

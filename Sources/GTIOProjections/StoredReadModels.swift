@@ -35,7 +35,7 @@ public struct StoredReadModels: Sendable {
 
     /// Where a store's tables stand: nil when they were never written or hold another definition.
     static func position(in tables: any TableReading) throws -> Position? {
-        guard let meta = ReadModelSchema.storedMeta(tables, keys: ["schema", "seq", "newest_at", "events"]),
+        guard let meta = try ReadModelSchema.storedMeta(tables, keys: ["schema", "seq", "newest_at", "events"]),
               meta["schema"] == ReadModelSchema.version
         else { return nil }
         return (meta["seq"] ?? 0, meta["newest_at"], Int(meta["events"] ?? 0))

@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerStore(path: String)
     case cannotOpen(path: String, reason: String)
     case readOnly(path: String)
+    /// The server refused a write to this role (PostgreSQL's reader role, or grants that miss a table).
+    case permissionDenied(path: String, reason: String)
     /// The read models' file beside an SQLite store's log belongs to another log.
     case foreignTables(path: String, tables: String, reason: String)
     /// SQLite found a damaged page in the file.
@@ -57,6 +59,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the read models in \(tables) do not belong to the log in \(path): \(reason). Move \(tables) away and run the command again: the read models are rebuilt from the log (saved insights and access keys, kept in the same file, stay with the store it came from)"
         case .readOnly(let path):
             "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
+        case .permissionDenied(let path, let reason):
+            "cannot write to the store \(path): \(reason) (this role may not write there: writers connect as the writer role, with the grants gtio pg roles prints, run by the store's owner)"
         case .damaged(let path):
             "the store file \(path) is damaged (SQLite reports a malformed page): gtio verify says whether the log is hit; damaged read models are dropped and rebuilt by gtio rebuild"
         case .diskFull(let path):
@@ -79,6 +83,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
+    /// Whether the store refused this process a write it may still read around: a read-only
+    /// file, or a server role without the rights (queries then answer from a fold in memory).
+    public var refusesWrites: Bool {
+        switch self {
+        case .readOnly, .permissionDenied: true
+        default: false
+        }
+    }
+
     public var isUsageError: Bool {
         switch self {
         case .folderMissing, .missing, .notADatabase, .isAFolder, .notAGTIOStore, .tablesFileGiven, .writeRefused, .badSQL: true

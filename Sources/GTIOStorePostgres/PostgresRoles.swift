@@ -5,6 +5,8 @@
 public enum PostgresRoles {
     /// The log's tables: writers insert and read them, nothing else.
     static let logTables = ["events", "event_lists", "event_properties", "batches", "batch_signatures"]
+    /// The tables the owner keeps: the log's, and those the writer is granted rights on.
+    static let ownersTables = logTables + ["quarantine", "checkpoints", "gtio_migrations"]
 
     /// The script for `database`, with the roles named `writer` and `reader`.
     public static func script(database: String, writer: String = "gtio_writer", reader: String = "gtio_reader") -> String {
@@ -16,8 +18,11 @@ public enum PostgresRoles {
             -- Ingesters, collectors, the projector and moderators connect as \(writer);
             -- analysts, reports and read-only consoles as \(reader).
 
-            CREATE ROLE \(writer) LOGIN PASSWORD 'change me';
-            CREATE ROLE \(reader) LOGIN PASSWORD 'change me';
+            -- Roles belong to the whole server: a second store's script keeps those already there.
+            DO $$ BEGIN CREATE ROLE \(writer) LOGIN PASSWORD 'change me';
+            EXCEPTION WHEN duplicate_object THEN RAISE NOTICE 'role \(writer) exists: kept as it is'; END $$;
+            DO $$ BEGIN CREATE ROLE \(reader) LOGIN PASSWORD 'change me';
+            EXCEPTION WHEN duplicate_object THEN RAISE NOTICE 'role \(reader) exists: kept as it is'; END $$;
             GRANT CONNECT ON DATABASE \(database) TO \(writer), \(reader);
             GRANT USAGE ON SCHEMA public TO \(writer), \(reader);
 
@@ -31,6 +36,20 @@ public enum PostgresRoles {
             GRANT SELECT, INSERT, UPDATE, DELETE ON checkpoints TO \(writer);
             GRANT SELECT ON gtio_migrations TO \(writer), \(reader);
             GRANT CREATE ON SCHEMA public TO \(writer);
+            -- The tables already there besides the log's (the read models the owner's first
+            -- commands wrote, saved insights, access keys) become the writer's, as those it
+            -- creates later are: a writer rewrites them, and drops them when their definition
+            -- changes. (Giving a table away takes membership in the role that gets it.)
+            GRANT \(writer) TO CURRENT_USER;
+            DO $$
+            DECLARE name text;
+            BEGIN
+                FOR name IN SELECT tablename FROM pg_tables
+                            WHERE schemaname = 'public' AND tablename <> ALL (ARRAY[\(ownersTables.map { "'\($0)'" }.joined(separator: ", "))])
+                LOOP
+                    EXECUTE format('ALTER TABLE %I OWNER TO %I', name, '\(writer)');
+                END LOOP;
+            END $$;
 
             -- Readers read everything, including read-model tables writers create later.
             GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(reader);

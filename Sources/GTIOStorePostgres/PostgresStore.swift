@@ -60,6 +60,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
         case let failure as PostgresFailure:
             switch failure.state {
             case "25006": StoreError.readOnly(path: location)
+            case "42501": StoreError.permissionDenied(path: location, reason: failure.message)
             case "53100": StoreError.diskFull(path: location)
             default: StoreError.database(failure.message)
             }

@@ -11,17 +11,17 @@ import Testing
         "followers", "following", "suggest", "flags", "stats", "funnel", "retention", "report", "anomalies", "rebuild",
         "post", "user", "run", "resolve", "item", "decisions", "verify", "keys", "anchor", "sql", "serve",
         "products", "product", "places", "prices", "flaggers", "trend", "breakdown", "top", "paths", "insight",
-        "project", "copy", "pg",
+        "project", "copy", "pg", "pg roles",
     ]
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Help")
 
     @Test(arguments: commands) func helpIsAsRecorded(command: String) throws {
-        let arguments = (command.isEmpty ? [] : [command]) + ["--help"]
+        let arguments = command.split(separator: " ").map(String.init) + ["--help"]
         // A fixed width: ArgumentParser wraps help to the terminal's.
         let result = try GTIOBinary.run(arguments, environment: ["COLUMNS": "100"])
         #expect(result.status == 0)
-        let file = Self.folder.appendingPathComponent((command.isEmpty ? "gtio" : command) + ".txt")
+        let file = Self.folder.appendingPathComponent((command.isEmpty ? "gtio" : command.replacingOccurrences(of: " ", with: "-")) + ".txt")
         if ProcessInfo.processInfo.environment["GTIO_RECORD_GOLDEN"] == "1" {
             try result.stdout.write(to: file, atomically: true, encoding: .utf8)
         }

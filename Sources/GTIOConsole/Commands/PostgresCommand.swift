@@ -14,12 +14,23 @@ struct PostgresCommand: ParsableCommand {
             commandName: "roles",
             abstract: "Print the SQL that makes a writer role (INSERT and SELECT on the log) and a reader role (SELECT only).")
 
-        @Option(help: "The database the roles are for.") var database = "gtio"
+        @OptionGroup var storeOptions: StoreOptions
+        @Option(help: ArgumentHelp(
+            "The database the roles are for.",
+            discussion: "Defaults to the store's database when the store is a postgresql:// URL, else gtio."))
+        var database: String?
         @Option(help: "The writer role's name.") var writer = "gtio_writer"
         @Option(help: "The reader role's name.") var reader = "gtio_reader"
 
         func run() throws {
-            Terminal.write(PostgresRoles.script(database: database, writer: writer, reader: reader))
+            Terminal.write(PostgresRoles.script(database: try databaseName(), writer: writer, reader: reader))
+        }
+
+        /// `--database`, else the database of the store named (the roles are for the store at hand).
+        private func databaseName() throws -> String {
+            if let database { return database }
+            guard PostgresLocation.isURL(storeOptions.path) else { return "gtio" }
+            return try PostgresLocation(url: storeOptions.path).database
         }
     }
 }

@@ -29,7 +29,7 @@ struct StatusCommand: ParsableCommand {
         let savedState = try store.readTables { try FoldSnapshot.savedSeq($0) }
         // Tables of another definition are rebuilt by the next command that needs them, whatever
         // their checkpoints say: they are not up to date.
-        let definition = try store.readTables { ReadModelSchema.storedVersion($0) }
+        let definition = try store.readTables { try ReadModelSchema.storedVersion($0) }
         let otherDefinition = definition.flatMap { $0 == ReadModelSchema.version ? nil : $0 }
         switch format {
         case .json:
