@@ -73,6 +73,11 @@ public protocol EventLog: AnyObject, Sendable {
     /// all it appended commits, or none of it. Other appends wait for it; table writers do not.
     func write<T>(_ body: (any LogWriting) throws -> T) throws -> T
 
+    /// Throws when this process may not append and move the read models' checkpoints (a file
+    /// opened read-only, a server role without the rights): a long-lived writer (the collector)
+    /// refuses to start rather than fail every request.
+    func checkMayWrite() throws
+
     /// Takes the lead of `role` among every process using this store once no other process holds
     /// it, asking again every few milliseconds for up to `seconds` (0: once); nil when another
     /// still holds it then. One projector at a time, whatever the hosts.

@@ -8,10 +8,28 @@ extension PostgresStore {
     public func lead(_ role: String, waitingUpTo seconds: Double) throws -> (any StoreLease)? {
         guard !isReadOnly else { throw StoreError.readOnly(path: location) }
         if seconds <= 0, try isLed(role) { return nil }
+        // The lock needs no rights, but a leader that may not move the checkpoints (a reader)
+        // would hold a lead that writers leave the read models to, and apply nothing.
+        try checkMayWrite()
         do {
             return try PostgresLease(role: role, pool: pool, waitingUpTo: seconds)
         } catch {
             throw translate(error)
+        }
+    }
+
+    /// The rights a writer's statements need, asked of the server: the lock of a lead and a
+    /// connection need none, so a reader would otherwise find out at its first write.
+    public func checkMayWrite() throws {
+        guard !isReadOnly else { throw StoreError.readOnly(path: location) }
+        let rights = try withSession { session in
+            try session.rows("""
+                SELECT has_table_privilege('events', 'INSERT'), has_table_privilege('checkpoints', 'UPDATE')
+                """)[0]
+        }
+        if !rights[0].bool { throw StoreError.permissionDenied(path: location, reason: "permission denied for table events") }
+        if !rights[1].bool {
+            throw StoreError.permissionDenied(path: location, reason: "permission denied for the read models' checkpoints")
         }
     }
 

@@ -1,6 +1,11 @@
 import GTIOStore
 
 extension SQLiteStore {
+    /// A store opened to write was found writable when it was opened (file and folder).
+    public func checkMayWrite() throws {
+        guard !isReadOnly else { throw StoreError.readOnly(path: path) }
+    }
+
     /// The lead is a lock on a file beside the store (`LeadFile`).
     public func lead(_ role: String, waitingUpTo seconds: Double) throws -> (any StoreLease)? {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }

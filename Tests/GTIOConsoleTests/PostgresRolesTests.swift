@@ -67,6 +67,15 @@ struct PostgresRolesTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("permission denied for table events"), "\(refused.stderr)")
 
+        // Nor lead the read models: writers would leave them to a projector that applies nothing.
+        let follower = try GTIOBinary.run(executable: "/usr/bin/timeout", ["20", GTIOBinary.path, "project", "--follow", "--store", reader])
+        #expect(follower.status == 1)
+        #expect(follower.stderr.contains("permission denied for table events"), "\(follower.stderr)")
+        // Nor collect: the server would fail every request.
+        let collector = try GTIOBinary.run(executable: "/usr/bin/timeout", ["20", GTIOBinary.path, "serve", "--port", "0", "--store", reader])
+        #expect(collector.status == 1)
+        #expect(collector.stderr.contains("permission denied for table events"), "\(collector.stderr)")
+
         // Events the tables have not caught up with: the reader answers from a fold of its own.
         let store = try StoreBackend.postgres.open(in: folder)
         var batch = EventBatch(source: "lagging")

@@ -67,6 +67,7 @@ struct ServeCommand: ParsableCommand {
             store = try storeOptions.open()
             Terminal.writeError("gtio: created a new store at \(store.location)\n")
         }
+        try store.checkMayWrite()
         var settings = ServerConfiguration()
         settings.host = bind
         settings.port = port
