@@ -47,9 +47,14 @@ import Glibc
         #expect(try GTIOBinary.run(["ingest", files[0], "--store", location]).status == 0)
         let store = try backend.open(in: folder)
 
+        #expect(try GTIOBinary.run(["status", "--store", location]).stdout.contains(
+            "projector    none leading: each writer brings the read models up to date itself\n"))
         let first = try GTIOBinary.start(["project", "--follow", "--store", location])
         defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
         #expect(try eventually(30) { try store.isLed("projector") })
+        #expect(try GTIOBinary.run(["status", "--store", location]).stdout.contains(
+            "projector    leading: it applies each commit (gtio project --follow, or a gtio serve)\n"))
+        #expect(try GTIOBinary.run(["status", "--format", "json", "--store", location]).stdout.contains("\"projector_leads\":true"))
         let second = try GTIOBinary.start(["project", "--follow", "--store", location])
         defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
 

@@ -31,6 +31,8 @@ struct StatusCommand: ParsableCommand {
         // their checkpoints say: they are not up to date.
         let definition = try store.readTables { try ReadModelSchema.storedVersion($0) }
         let otherDefinition = definition.flatMap { $0 == ReadModelSchema.version ? nil : $0 }
+        // Who keeps the read models current: a projector (or a server) that leads, else each writer.
+        let projectorLeads = try store.isLed(ReadModelFollower.role)
         switch format {
         case .json:
             let members: [(String, Cell)] = [
@@ -40,6 +42,7 @@ struct StatusCommand: ParsableCommand {
                 ("quarantined", .integer(status.quarantined)), ("size_bytes", .integer(status.sizeBytes)),
                 ("fold_state_seq", Cell(savedState)), ("read_models_version", Cell(definition)),
                 ("read_models_version_expected", .integer(ReadModelSchema.version)),
+                ("projector_leads", .bool(projectorLeads)),
             ]
             let readModels = readModelCheckpoints(status).map { name, seq in
                 JSONRenderer.object([
@@ -76,6 +79,9 @@ struct StatusCommand: ParsableCommand {
             if checkpoints.isEmpty && status.events > 0 {
                 lines.append("read models  not built yet (any query builds them; or gtio rebuild)")
             }
+            lines.append(projectorLeads
+                ? "projector    leading: it applies each commit (gtio project --follow, or a gtio serve)"
+                : "projector    none leading: each writer brings the read models up to date itself")
             Terminal.line(lines.joined(separator: "\n"))
         }
     }
