@@ -48,7 +48,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
         var configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: tls)
-        configuration.options.connectTimeout = .seconds(10)
+        configuration.options.connectTimeout = .seconds(Int64(Self.connectTimeout))
         self.configuration = configuration
     }
 
@@ -93,14 +93,37 @@ final class PostgresConnectionPool: @unchecked Sendable {
         nextID += 1
         let id = nextID
         lock.unlock()
+        let started = Date()
         do {
             return try PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger
             ).wait()
         } catch {
-            throw StoreError.cannotOpen(path: location.description, reason: PostgresFailure.describe(error))
+            throw StoreError.cannotOpen(
+                path: location.description, reason: Self.describe(connecting: error, after: Date().timeIntervalSince(started)))
         }
     }
+
+    /// Why a connection could not be set up, in words: postgres-nio says `serverClosedConnection`
+    /// alike for a connect that timed out and for a server that hung up, and names TLS refused by
+    /// its code only.
+    private static func describe(connecting error: any Error, after seconds: Double) -> String {
+        guard let error = error as? PSQLError, error.serverInfo == nil else { return PostgresFailure.describe(error) }
+        switch error.code {
+        case .sslUnsupported:
+            return "the server does not take TLS connections, which the URL's sslmode asks for "
+                + "(use sslmode=prefer or disable, or turn ssl on in the server)"
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+            return seconds >= connectTimeout - 0.5
+                ? "no answer from the server within \(Int(connectTimeout)) s (check the URL's host and port, and any firewall between)"
+                : "the server closed the connection before it was set up (check the URL's host and port: is PostgreSQL listening there?)"
+        default:
+            return PostgresFailure.describe(error)
+        }
+    }
+
+    /// The longest a connection takes to be set up before it is given up.
+    static let connectTimeout = 10.0
 
     private func checkIn(_ connection: PostgresConnection, _ unread: UnreadAnswer) {
         lock.lock()

@@ -1,14 +1,15 @@
 import Foundation
 @testable import GTIOStorePostgres
 import GTIOStore
+import GTIOStoreSQLite
 import GTIOTestSupport
 import Testing
 
-/// Sessions the server ends (a restart, an operator's `pg_terminate_backend`) fail what waits on
-/// them instead of leaving it waiting for ever: postgres-nio drops a statement written after its
-/// connection closed, and its answer never comes.
+/// Connections that fail say why, and sessions the server ends (a restart, an operator's
+/// `pg_terminate_backend`) fail what waits on them instead of leaving it waiting for ever:
+/// postgres-nio drops a statement written after its connection closed, and its answer never comes.
 @Suite(.enabled(if: StoreBackend.postgresServer != nil, "GTIO_TEST_POSTGRES names no server"))
-struct PostgresConnectionLossTests {
+struct PostgresConnectionFailureTests {
     let folder = TemporaryDirectory()
 
     /// Ends every other session on the store's database, as a restart of the server would.
@@ -32,6 +33,18 @@ struct PostgresConnectionLossTests {
     private func waitUntil(_ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(10)
         while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
+    /// The test server takes no TLS (`.ci/run` and `scripts/pg-local.sh` start it without).
+    @Test func tlsTheServerDoesNotTakeIsNamedAsTheReason() throws {
+        var url = try #require(URLComponents(string: try StoreBackend.postgres.location(in: folder)))
+        url.queryItems = [URLQueryItem(name: "sslmode", value: "require")]
+        #expect {
+            try PostgresStore(url: try #require(url.string), scratchTables: { try SQLiteStore.memoryTables() })
+        } throws: { error in
+            guard case StoreError.cannotOpen(_, let reason) = error else { return false }
+            return reason.hasPrefix("the server does not take TLS connections, which the URL's sslmode asks for")
+        }
     }
 
     @Test func aLeadWhoseSessionTheServerEndedIsLostLetGoAndTakenAgain() throws {
