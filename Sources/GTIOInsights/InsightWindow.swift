@@ -20,6 +20,7 @@ public struct InsightWindow: Sendable, Equatable {
             throw InsightError.badWindow(
                 "--from \(Timestamp.dateString(ofDay: start)) is after --to \(Timestamp.dateString(ofDay: end))")
         }
+        try checkSpan(start, end)
         let first = Timestamp(milliseconds: extent.lowerBound).day, last = Timestamp(milliseconds: extent.upperBound).day
         guard end >= first, start <= last else {
             throw InsightError.windowOutsideLog(
@@ -27,6 +28,19 @@ public struct InsightWindow: Sendable, Equatable {
                 first: Timestamp.dateString(ofDay: first), last: Timestamp.dateString(ofDay: last))
         }
         return InsightWindow(from: start, to: end)
+    }
+
+    /// The most days a window (or a table of one row a day) spans: 100 years. Each day of a window
+    /// is a bucket or a row, zeros included, so a mistyped year (`--from 0201-05-01`) would list
+    /// hundreds of thousands of them.
+    public static let longestSpan: Int64 = 36_525
+
+    /// Refuses the days `start`…`end` when they span more than `longestSpan`, naming them.
+    public static func checkSpan(_ start: Int64, _ end: Int64) throws(InsightError) {
+        guard end - start + 1 > longestSpan else { return }
+        throw InsightError.badWindow(
+            "--from \(Timestamp.dateString(ofDay: start)) to \(Timestamp.dateString(ofDay: end)) spans \(end - start + 1) days; "
+                + "at most \(longestSpan) (100 years) are listed: check the years of --from and --to")
     }
 
     public init(from: Int64, to: Int64) {

@@ -45,6 +45,7 @@ struct FunnelCommand: InsightAnswering {
                 guard let first = try range.firstDay ?? models.firstOpenDay(), case let last = range.lastDay ?? models.today, first <= last else {
                     return try query.emit(AnswerTable.funnelByDay([]))
                 }
+                try insight { try InsightWindow.checkSpan(first, last) }
                 try query.emit(AnswerTable.funnelByDay(models.onboardingFunnelByDay(first...last)))
             } else {
                 try query.emit(AnswerTable.funnel(models.onboardingFunnel(firstOpenedOn: range.days)))
