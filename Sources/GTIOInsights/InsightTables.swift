@@ -14,10 +14,12 @@ public enum InsightTables {
         // Groups told apart by their bytes, as the trend itself keeps them.
         var groups: [ExactText] = [], buckets: [String] = []
         var values: [String: [ExactText: Cell]] = [:]
+        // Seen sets beside the ordered lists: a century of daily buckets is 36,525 of them.
+        var seenGroups: Set<ExactText> = []
         for row in trend.rows {
             let bucket = row[0].plainText, group = ExactText(row[1].plainText)
-            if !buckets.contains(bucket) { buckets.append(bucket) }
-            if !groups.contains(group) { groups.append(group) }
+            if values[bucket] == nil { buckets.append(bucket) }
+            if seenGroups.insert(group).inserted { groups.append(group) }
             values[bucket, default: [:]][group] = row[2]
         }
         func number(_ cell: Cell?) -> Double? {
@@ -47,10 +49,23 @@ public enum InsightTables {
         return ResultTable(columns: ["bucket"] + groups.map(\.text), rows: rows)
     }
 
+    /// The most blocks a sparkline has: past it, each block shows the largest of a run of
+    /// buckets. The sparkline shares its column with the numbers, which a table right-aligns to
+    /// its width: one block a bucket over a century of days padded every number to 36,525
+    /// columns (a 1.3 GB answer).
+    static let longestSparkline = 120
+
     /// One block per value, scaled to the largest; a space for a missing one. Values at or
     /// below 0 take the lowest block; with an infinite largest (a sum past the doubles), only
-    /// the infinite ones take the highest.
+    /// the infinite ones take the highest. More than `longestSparkline` values are taken in
+    /// equal runs, each shown by its largest (a space when the run has none).
     static func sparkline(_ values: [Double?]) -> String {
+        if values.count > longestSparkline {
+            let run = (values.count + longestSparkline - 1) / longestSparkline
+            return sparkline(stride(from: 0, to: values.count, by: run).map { start in
+                values[start..<min(start + run, values.count)].compactMap { $0 }.max()
+            })
+        }
         let top = values.compactMap { $0 }.max() ?? 0
         return String(values.map { value -> Character in
             guard let value else { return " " }
