@@ -131,7 +131,8 @@ final class CommitQueue: Service, @unchecked Sendable {
                 upkeep?.committed()
                 committed()
             case .failure(let error):
-                for entry in group { entry.reply.resume(throwing: ServerError.storeFailed("\(error)")) }
+                let answer = (error as? StoreError).map(ServerError.init) ?? .storeFailed("\(error)")
+                for entry in group { entry.reply.resume(throwing: answer) }
             }
         }
     }

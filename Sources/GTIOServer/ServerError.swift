@@ -1,3 +1,4 @@
+import GTIOStore
 import GTIOTables
 import Hummingbird
 
@@ -31,6 +32,13 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case conflict(String)
     /// The store failed; the request was not applied.
     case storeFailed(String)
+    /// The store did not answer (a server restarting, a lost connection): retry shortly.
+    case storeUnavailable(String)
+
+    /// A store's error as the answer to a request: unavailable when trying again may work.
+    public init(_ error: StoreError) {
+        self = error.isUnavailable ? .storeUnavailable("\(error)") : .storeFailed("\(error)")
+    }
 
     public var status: HTTPResponse.Status {
         switch self {
@@ -39,7 +47,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedMediaType: .unsupportedMediaType
         case .unauthorized: .unauthorized
         case .forbidden: .forbidden
-        case .queueFull, .shuttingDown, .notReady: .serviceUnavailable
+        case .queueFull, .shuttingDown, .notReady, .storeUnavailable: .serviceUnavailable
         case .notFound: .notFound
         case .conflict: .conflict
         case .storeFailed: .internalServerError
@@ -62,6 +70,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badParameter(let why): why
         case .conflict(let why): why
         case .storeFailed(let why): "the store failed, nothing was applied: \(why)"
+        case .storeUnavailable(let why): "the store is unavailable, nothing was applied; retry shortly: \(why)"
         }
     }
 }
@@ -73,6 +82,7 @@ extension ServerError: HTTPResponseError {
         switch self {
         case .queueFull(let seconds): headers[.retryAfter] = "\(seconds)"
         case .shuttingDown, .notReady: headers[.retryAfter] = "5"
+        case .storeUnavailable: headers[.retryAfter] = "1"
         case .unauthorized: headers[.wwwAuthenticate] = "Bearer"
         default: break
         }

@@ -16,6 +16,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case readOnly(path: String)
     /// The server refused a write to this role (PostgreSQL's reader role, or grants that miss a table).
     case permissionDenied(path: String, reason: String)
+    /// The server went away under a statement (a restart, a lost connection): trying again may work.
+    case unavailable(path: String, reason: String)
     /// The read models' file beside an SQLite store's log belongs to another log.
     case foreignTables(path: String, tables: String, reason: String)
     /// SQLite found a damaged page in the file.
@@ -59,6 +61,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the read models in \(tables) do not belong to the log in \(path): \(reason). Move \(tables) away and run the command again: the read models are rebuilt from the log (saved insights and access keys, kept in the same file, stay with the store it came from)"
         case .readOnly(let path):
             "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
+        case .unavailable(let path, let reason):
+            "the store \(path) did not answer: \(reason) (the server may be restarting: run the command again shortly)"
         case .permissionDenied(let path, let reason):
             "cannot write to the store \(path): \(reason) (this role may not write there: writers connect as the writer role, with the grants gtio pg roles prints, run by the store's owner)"
         case .damaged(let path):
@@ -88,6 +92,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var refusesWrites: Bool {
         switch self {
         case .readOnly, .permissionDenied: true
+        default: false
+        }
+    }
+
+    /// Whether the store could not be reached, so that trying again later may work: a server
+    /// that went away under a statement, or one that could not be connected to.
+    public var isUnavailable: Bool {
+        switch self {
+        case .unavailable, .cannotOpen: true
         default: false
         }
     }

@@ -322,7 +322,8 @@ struct PostgresFailure: Error, CustomStringConvertible {
             if let detail = info[.detail] { text += " (\(detail))" }
             message = text
         } else {
-            state = nil
+            // A connection that closed under the statement, told as the server's own code for it.
+            state = (error as? PSQLError).map { Self.closedCodes.contains($0.code) } == true ? "08006" : nil
             message = Self.describe(error)
         }
     }
@@ -331,6 +332,8 @@ struct PostgresFailure: Error, CustomStringConvertible {
 
     /// What a statement on a connection that closed under it fails with.
     static let connectionLost = "the connection to the server was lost"
+    /// postgres-nio's codes for a connection that closed under a statement.
+    static let closedCodes: [PSQLError.Code] = [.clientClosedConnection, .serverClosedConnection, .uncleanShutdown]
 
     /// A connection error in words: postgres-nio's codes name the kind of failure only.
     static func describe(_ error: any Error) -> String {
@@ -349,7 +352,7 @@ struct PostgresFailure: Error, CustomStringConvertible {
                 }
                 return "cannot connect: \(underlying)"
             }
-            if [.clientClosedConnection, .serverClosedConnection, .uncleanShutdown].contains(error.code) {
+            if closedCodes.contains(error.code) {
                 return connectionLost
             }
             if let underlying = error.underlying { return "\(error.code): \(underlying)" }

@@ -61,6 +61,9 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
             switch failure.state {
             case "25006": StoreError.readOnly(path: location)
             case "42501": StoreError.permissionDenied(path: location, reason: failure.message)
+            // Connection exceptions, and a server shutting down or starting up.
+            case let state? where state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state):
+                StoreError.unavailable(path: location, reason: failure.message)
             case "53100": StoreError.diskFull(path: location)
             default: StoreError.database(failure.message)
             }

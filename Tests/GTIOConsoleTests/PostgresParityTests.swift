@@ -253,4 +253,44 @@ extension PostgresParityTests {
         #expect(try gtio(["verify"], store: postgres).status == 0)
         #expect(try gtio(["rebuild", "--check"], store: postgres).status == 0)
     }
+
+    /// A database that takes no connections for a while (as during a restart): the collector and
+    /// the read API answer 503 with Retry-After, saying why, and take requests again after.
+    @Test func serveAnswers503WhileTheStoreIsAwayAndRecovers() async throws {
+        let psql = try #require(StoreBackend.psql, "psql is needed to close the database to connections")
+        let server = try #require(StoreBackend.postgresServer)
+        let location = try StoreBackend.postgres.location(in: folder)
+        let database = try #require(URLComponents(string: location)?.path.dropFirst()).description
+        let input = try demo("away.jsonl", events: 1_200, seed: 9)
+        let lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").map(String.init)
+        let first = folder.write("first.jsonl", lines.prefix(1_000).joined(separator: "\n") + "\n")
+        #expect(try gtio(["ingest", first], store: location).status == 0)
+        let collector = try ServerProcess(store: location, ["--no-auth"], folder: folder.path)
+        defer { _ = collector.stop() }
+        #expect(try await collector.becomesReady())
+
+        func allowConnections(_ allow: Bool) throws {
+            var statements = ["-c", "ALTER DATABASE \(database) ALLOW_CONNECTIONS \(allow)"]
+            if !allow {
+                statements += ["-c", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)'"]
+            }
+            let result = try GTIOBinary.run(executable: psql, ["-q", "-v", "ON_ERROR_STOP=1", server] + statements)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try allowConnections(false)
+        let refused = try await collector.post(lines[1_000..<1_100].joined(separator: "\n"), key: nil)
+        #expect(refused.status == 503, "\(refused.text)")
+        #expect(refused.headers["retry-after"] == "1")
+        #expect(refused.text.contains("the store is unavailable, nothing was applied; retry shortly"), "\(refused.text)")
+        let read = try await collector.request("GET", "/v1/looks/popular?limit=3&at_seq=10")
+        #expect(read.status == 503, "\(read.text)")
+        #expect(read.headers["retry-after"] == "1")
+
+        try allowConnections(true)
+        let taken = try await collector.post(lines[1_000..<1_100].joined(separator: "\n"), key: nil)
+        #expect(taken.status == 200, "\(taken.text)")
+        #expect(try await collector.request("GET", "/v1/looks/popular?limit=3&at_seq=10").status == 200)
+        #expect(collector.stop() == 0)
+        #expect(try gtio(["verify"], store: location).status == 0)
+    }
 }

@@ -25,15 +25,8 @@ struct PostgresRolesTests {
         return try #require(components.string)
     }
 
-    /// `psql`, as an operator runs the script (Debian's wrapper, or the server's own).
-    static var psql: String? {
-        (["/usr/bin/psql"] + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
-            .map { "/usr/lib/postgresql/\($0)/bin/psql" })
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     @Test func theWriterWritesAndTheReaderReadsAStoreTheOwnerBegan() throws {
-        let psql = try #require(Self.psql, "psql is needed to run the roles' script as an operator would")
+        let psql = try #require(StoreBackend.psql, "psql is needed to run the roles' script as an operator would")
         let files = try [(91, 1_500), (92, 1_500), (93, 1_500)].map { try demo("o\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
         let owner = try StoreBackend.postgres.location(in: folder)
         #expect(try GTIOBinary.run(["ingest", files[0], "--store", owner]).status == 0)

@@ -104,7 +104,8 @@ import Glibc
         ])
         let store = try StoreBackend.postgres.open(in: folder)
         let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
-        #expect(eventually(30) { output().components(separatedBy: "leading the read models").count == 3 }, "\(output())")
+        // Led again (a statement on a pooled connection the server ended may fail it once more first).
+        #expect(eventually(30) { output().components(separatedBy: "leading the read models").count >= 3 }, "\(output())")
         let ingested = try GTIOBinary.run(["ingest", files[1], "--store", location])
         #expect(ingested.stdout.contains("read models: left to the projector that leads"), "\(ingested.stdout)")
         #expect(try eventually(30) { let p = try progress(store); return p.models == p.log })

@@ -69,6 +69,13 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
         },
         locator: { folder in try postgresURL(folder) })
 
+    /// `psql`, for what a test does as an operator would (Debian's wrapper, or the server's own).
+    public static var psql: String? {
+        (["/usr/bin/psql"] + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+            .map { "/usr/lib/postgresql/\($0)/bin/psql" })
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// The server the PostgreSQL backend's tests use, nil when none is configured.
     public static var postgresServer: String? {
         ProcessInfo.processInfo.environment["GTIO_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
