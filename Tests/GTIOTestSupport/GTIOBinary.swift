@@ -83,18 +83,22 @@ public enum GTIOBinary {
     }
 
     /// Starts `gtio arguments…` without waiting, for crash and race tests: its standard output
-    /// goes to the file `output` (created) when given, else is discarded like its errors.
-    public static func start(_ arguments: [String], output: String? = nil) throws -> Process {
+    /// goes to the file `output` (created) when given, else is discarded like its errors, which
+    /// `withErrors` sends to the same file, in the order they are written.
+    public static func start(_ arguments: [String], output: String? = nil, withErrors: Bool = false) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
         if let output {
             _ = FileManager.default.createFile(atPath: output, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: output)
+            // One open file for both: they share its offset, so neither writes over the other.
+            let file = FileHandle(forWritingAtPath: output)
+            process.standardOutput = file
+            if withErrors { process.standardError = file }
         } else {
             process.standardOutput = FileHandle.nullDevice
         }
-        process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process
