@@ -13,6 +13,21 @@ enum AnswerWait {
     /// the statements it had sent as the channel closes, on its event loop, a moment later.
     static let grace = 0.5
 
+    /// When a wait that keeps finding its connection closed gives up: `grace` after it first did.
+    struct Patience {
+        private var closedSince: Date?
+
+        /// Throws the connection's loss once it has been seen closed for `grace`.
+        mutating func check(closed: Bool) throws {
+            guard closed else { return }
+            let since = closedSince ?? Date()
+            closedSince = since
+            if Date().timeIntervalSince(since) >= AnswerWait.grace {
+                throw PostgresFailure(state: "08006", message: PostgresFailure.connectionLost)
+            }
+        }
+    }
+
     static func wait<T: Sendable>(for answer: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
         let outcome = Outcome<T>()
         answer.whenComplete { outcome.settle($0) }
@@ -34,15 +49,10 @@ enum AnswerWait {
         func wait(closed: () -> Bool) throws -> T {
             condition.lock()
             defer { condition.unlock() }
-            var closedSince: Date?
+            var patience = Patience()
             while result == nil {
                 _ = condition.wait(until: Date().addingTimeInterval(AnswerWait.grace))
-                guard result == nil, closed() else { continue }
-                let since = closedSince ?? Date()
-                closedSince = since
-                if Date().timeIntervalSince(since) >= AnswerWait.grace {
-                    throw PostgresFailure(state: "08006", message: PostgresFailure.connectionLost)
-                }
+                if result == nil { try patience.check(closed: closed()) }
             }
             return try result!.get()
         }

@@ -109,17 +109,14 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// its code only.
     private static func describe(connecting error: any Error, after seconds: Double) -> String {
         guard let error = error as? PSQLError, error.serverInfo == nil else { return PostgresFailure.describe(error) }
-        switch error.code {
-        case .sslUnsupported:
+        if error.code == .sslUnsupported {
             return "the server does not take TLS connections, which the URL's sslmode asks for "
                 + "(use sslmode=prefer or disable, or turn ssl on in the server)"
-        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
-            return seconds >= connectTimeout - 0.5
-                ? "no answer from the server within \(Int(connectTimeout)) s (check the URL's host and port, and any firewall between)"
-                : "the server closed the connection before it was set up (check the URL's host and port: is PostgreSQL listening there?)"
-        default:
-            return PostgresFailure.describe(error)
         }
+        guard PostgresFailure.closedCodes.contains(error.code) else { return PostgresFailure.describe(error) }
+        return seconds >= connectTimeout - 0.5
+            ? "no answer from the server within \(Int(connectTimeout)) s (check the URL's host and port, and any firewall between)"
+            : "the server closed the connection before it was set up (check the URL's host and port: is PostgreSQL listening there?)"
     }
 
     /// The longest a connection takes to be set up before it is given up.

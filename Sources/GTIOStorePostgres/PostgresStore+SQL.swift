@@ -58,7 +58,7 @@ extension PostgresStore {
             }
             done.signal()
         }
-        var closedSince: Date?
+        var patience = AnswerWait.Patience()
         while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             if Interruption.isRequested {
                 try? connection.close().wait()
@@ -66,13 +66,7 @@ extension PostgresStore {
                 throw StoreError.interrupted
             }
             // A statement written after the connection closed is never answered (`AnswerWait`).
-            if connection.isClosed {
-                let since = closedSince ?? Date()
-                closedSince = since
-                if Date().timeIntervalSince(since) >= AnswerWait.grace {
-                    throw PostgresFailure(state: "08006", message: PostgresFailure.connectionLost)
-                }
-            }
+            try patience.check(closed: connection.isClosed)
         }
         return try outcome.result!.get()
     }
