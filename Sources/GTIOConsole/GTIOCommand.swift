@@ -147,6 +147,9 @@ public struct GTIOCommand: ParsableCommand {
 
     /// The executable's entry point.
     public static func runAsMain() -> Never {
+        // Past a file size limit (`ulimit -f`) a write then fails as on a full disk, and is
+        // answered as one, rather than the signal ending the process in the middle of a commit.
+        signal(SIGXFSZ, SIG_IGN)
         let code = exitCode(running: Array(CommandLine.arguments.dropFirst()))
         if ProcessInfo.processInfo.environment["GTIO_SCAN_STATS"] == "1" {
             Terminal.writeError("gtio: events scanned: \(LogScanCounter.events)\n")

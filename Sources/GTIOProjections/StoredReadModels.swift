@@ -26,6 +26,12 @@ public struct StoredReadModels: Sendable {
         self.init(source: source, position: position, now: now)
     }
 
+    /// The tables of `source` as they stand; nil when they were never written or hold another
+    /// definition, so that a server answers "not ready" rather than from missing tables.
+    public static func built(_ source: any TableSource) throws -> StoredReadModels? {
+        try source.readTables { try position(in: $0) }.map { StoredReadModels(source: source, position: $0) }
+    }
+
     private init(source: any TableSource, position: Position?, now: Int64? = nil) {
         self.source = source
         self.lastSeq = position?.seq ?? 0

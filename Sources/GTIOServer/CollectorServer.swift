@@ -54,7 +54,7 @@ public struct CollectorServer: Sendable {
         router.add(middleware: MetricsMiddleware())
         Collector(configuration: configuration, gate: gate, queue: queue).register(on: router)
         ReadAPI(store: store, gate: gate, projector: projector, cache: answers).register(on: router)
-        HealthRoutes(store: store, projector: projector, maxLag: configuration.maxLag, registry: registry).register(on: router)
+        HealthRoutes(store: store, projector: projector, commits: queue, maxLag: configuration.maxLag, registry: registry).register(on: router)
 
         let app = Application(
             router: router,

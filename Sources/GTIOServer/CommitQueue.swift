@@ -13,13 +13,14 @@ import ServiceLifecycle
 /// than let memory grow. On graceful shutdown it stops taking batches, commits what it holds,
 /// and returns.
 final class CommitQueue: Service, @unchecked Sendable {
-    // @unchecked: `pending`, `pendingEvents`, `accepting` and `stopping` are only
+    // @unchecked: `pending`, `pendingEvents`, `accepting`, `stopping` and `fullDisk` are only
     // touched while holding `condition`.
     private let condition = NSCondition()
     private var pending: [(batch: EventBatch, reply: CheckedContinuation<AppendOutcome, any Error>)] = []
     private var pendingEvents = 0
     private var accepting = true
     private var stopping = false
+    private var fullDisk: (path: String, at: Date)?
 
     private let store: any EventLog
     private let capacity: Int
@@ -46,6 +47,24 @@ final class CommitQueue: Service, @unchecked Sendable {
         self.metrics = metrics
         self.logger = logger
         self.committed = committed
+    }
+
+    /// The store's path and when the last commit failed because its disk was full; nil when
+    /// the last commit succeeded. Only a commit tells whether space came back.
+    var diskFull: (path: String, at: Date)? {
+        condition.lock()
+        defer { condition.unlock() }
+        return fullDisk
+    }
+
+    private func noteCommit(_ error: (any Error)?) {
+        condition.lock()
+        defer { condition.unlock() }
+        if case .diskFull(let path)? = error as? StoreError {
+            fullDisk = (path, Date())
+        } else {
+            fullDisk = nil
+        }
     }
 
     /// Appends `batch` in the next commit and returns what the append did, once committed.
@@ -130,7 +149,9 @@ final class CommitQueue: Service, @unchecked Sendable {
                 metrics.commitRequests.record(group.count)
                 upkeep?.committed()
                 committed()
+                noteCommit(nil)
             case .failure(let error):
+                noteCommit(error)
                 let answer = (error as? StoreError).map(ServerError.init) ?? .storeFailed("\(error)")
                 for entry in group { entry.reply.resume(throwing: answer) }
             }

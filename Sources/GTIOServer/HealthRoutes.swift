@@ -1,3 +1,4 @@
+import Foundation
 import GTIOProjections
 import GTIOStore
 import GTIOTables
@@ -5,12 +6,13 @@ import Hummingbird
 import NIOCore
 import Prometheus
 
-/// `/health` (the process answers), `/ready` (the store answers and the read models are
-/// loaded and close behind the log) and `/metrics` (Prometheus text). None needs a key: they
-/// say nothing about the events.
+/// `/health` (the process answers), `/ready` (the store answers, takes commits, and the read
+/// models are loaded and close behind the log) and `/metrics` (Prometheus text). None needs a
+/// key: they say nothing about the events.
 struct HealthRoutes: Sendable {
     let store: any EventStore
     let projector: ReadModelProjector
+    let commits: CommitQueue
     let maxLag: Int64
     let registry: PrometheusCollectorRegistry
 
@@ -28,7 +30,7 @@ struct HealthRoutes: Sendable {
     }
 
     private func ready() async throws -> Response {
-        let store = self.store, projector = self.projector, maxLag = self.maxLag
+        let store = self.store, projector = self.projector, maxLag = self.maxLag, commits = self.commits
         return try await ReadAPI.offLoop {
             let last: Int64, applied: Int64
             do {
@@ -42,6 +44,12 @@ struct HealthRoutes: Sendable {
             if !projector.isLoaded { reason = "the read models are still loading" }
             if let failure = projector.lastFailure { reason = "the read models failed to catch up: \(failure)" }
             if lag > maxLag { reason = "the read models are \(lag) events behind the log (at most \(maxLag))" }
+            // Not ready for a while after a commit failed on a full disk, so that a balancer
+            // sends events elsewhere; then ready again, for the next commit to find out whether
+            // space came back.
+            if let full = commits.diskFull, Date().timeIntervalSince(full.at) < Double(ServerError.fullRetryAfter) {
+                reason = "commits fail: the disk holding the store (\(full.path)) is full"
+            }
             let body = JSONRenderer.object([
                 ("ready", .bool(reason == nil)), ("last_seq", .integer(last)), ("read_models_seq", .integer(applied)),
                 ("lag", .integer(lag)), ("reason", Cell(reason)),

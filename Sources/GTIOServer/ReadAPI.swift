@@ -176,9 +176,12 @@ struct ReadAPI: Sendable {
             switch view {
             case .latest:
                 let generation = cache.generation
-                models = try StoredReadModels(source: store)
-                tag = "\"\(models!.lastSeq)\""
-                cache.notePosition(models!.lastSeq, readSince: generation)
+                guard let built = try StoredReadModels.built(store) else {
+                    throw ServerError.notReady("the read models are not built yet: the server builds them from the log as it starts; retry shortly")
+                }
+                models = built
+                tag = "\"\(built.lastSeq)\""
+                cache.notePosition(built.lastSeq, readSince: generation)
             case .atSeq(let seq):
                 tag = "\"s\(min(seq, try store.lastSeq()))\""
             case .asOf(let moment):

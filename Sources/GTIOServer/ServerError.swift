@@ -34,10 +34,17 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case storeFailed(String)
     /// The store did not answer (a server restarting, a lost connection): retry shortly.
     case storeUnavailable(String)
+    /// The disk under the store is full: nothing was applied, and nothing will be until an
+    /// operator frees space.
+    case storeFull(String)
 
     /// A store's error as the answer to a request: unavailable when trying again may work.
     public init(_ error: StoreError) {
-        self = error.isUnavailable ? .storeUnavailable("\(error)") : .storeFailed("\(error)")
+        if case .diskFull(let path) = error {
+            self = .storeFull(path)
+        } else {
+            self = error.isUnavailable ? .storeUnavailable("\(error)") : .storeFailed("\(error)")
+        }
     }
 
     public var status: HTTPResponse.Status {
@@ -51,6 +58,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: .notFound
         case .conflict: .conflict
         case .storeFailed: .internalServerError
+        case .storeFull: .init(code: 507, reasonPhrase: "Insufficient Storage")
         }
     }
 
@@ -71,11 +79,17 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .conflict(let why): why
         case .storeFailed(let why): "the store failed, nothing was applied: \(why)"
         case .storeUnavailable(let why): "the store is unavailable, nothing was applied; retry shortly: \(why)"
+        case .storeFull(let path):
+            "the disk holding the store (\(path)) is full, nothing was applied; retry later (the server's operator must free space)"
         }
     }
 }
 
 extension ServerError: HTTPResponseError {
+    /// Seconds a client is asked to wait after a full disk: freeing space takes an operator,
+    /// and a collector's clients retrying every second would only fill its logs.
+    static let fullRetryAfter = 30
+
     /// `{"error": "…"}` with the status, and `Retry-After` when trying again later may work.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
@@ -83,6 +97,7 @@ extension ServerError: HTTPResponseError {
         case .queueFull(let seconds): headers[.retryAfter] = "\(seconds)"
         case .shuttingDown, .notReady: headers[.retryAfter] = "5"
         case .storeUnavailable: headers[.retryAfter] = "1"
+        case .storeFull: headers[.retryAfter] = "\(Self.fullRetryAfter)"
         case .unauthorized: headers[.wwwAuthenticate] = "Bearer"
         default: break
         }

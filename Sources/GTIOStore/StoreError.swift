@@ -68,7 +68,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .damaged(let path):
             "the store file \(path) is damaged (SQLite reports a malformed page): gtio verify says whether the log is hit; damaged read models are dropped and rebuilt by gtio rebuild"
         case .diskFull(let path):
-            "the disk holding \(path) is full (or a file size limit was reached): the batch being written was rolled back; free space and run the same command again (what was committed stays, duplicates are skipped)"
+            "the disk holding \(path) is full (or a file size limit was reached): what was being written was rolled back, what was committed before stays; free space and run the same command again (an ingest skips the events it already appended)"
         case .database(let message):
             "store error: \(message)"
         case .writeRefused(let statement):

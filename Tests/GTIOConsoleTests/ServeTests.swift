@@ -642,4 +642,49 @@ import Testing
         let answers = ["looks", "popular", "--format", "csv"]
         #expect(try GTIOBinary.run(answers + ["--store", keys.store]).stdout == GTIOBinary.run(answers + ["--store", ingested]).stdout)
     }
+
+    /// A disk that fills (a file size limit stands in for it): reads before the read models
+    /// are built answer 503 rather than a missing table's 500, events 507 with Retry-After,
+    /// `/ready` says commits fail; once there is room the same request is taken and the
+    /// server is ready again.
+    @Test func aFullDiskAnswers507AndNotReadyUntilThereIsRoom() async throws {
+        let prlimit = "/usr/bin/prlimit"
+        try #require(FileManager.default.isExecutableFile(atPath: prlimit), "prlimit (util-linux) gives the server room again")
+        let lines = try demoLines(events: 4_500, seed: 31)
+        let store = folder.file("full.gtio")
+        #expect(try GTIOBinary.run(["ingest", "--store", store, folder.write("first.jsonl", lines.prefix(1_500).joined(separator: "\n") + "\n")]).status == 0)
+        // Without its read models, which need more room than the log holds.
+        for suffix in ["-tables", "-tables-wal", "-tables-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+        let logBytes = try #require(try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int)
+        let limit = logBytes / 1024 + 128  // in KiB: the log opens, its next 3,000 events do not fit
+        let server = try ServerProcess(
+            store: store, ["--no-auth"], folder: folder.path, launcher: ["/bin/bash", "-c", "ulimit -S -f \(limit); exec \"$0\" \"$@\""])
+        defer { _ = server.stop() }
+
+        let read = try await server.request("GET", "/v1/looks/popular?limit=2")
+        #expect(read.status == 503, "\(read.text)")
+        #expect(read.text.contains("the read models are not built yet"), "\(read.text)")
+        let more = lines.dropFirst(1_500).joined(separator: "\n")
+        let refused = try await server.post(more, key: nil)
+        #expect(refused.status == 507, "\(refused.text)")
+        #expect(refused.headers["retry-after"] == "30")
+        #expect(refused.text.contains("the disk holding the store (\(store)) is full, nothing was applied; retry later"), "\(refused.text)")
+        let ready = try await server.request("GET", "/ready")
+        #expect(ready.status == 503)
+        #expect((ready.json as? [String: Any])?["reason"] as? String == "commits fail: the disk holding the store (\(store)) is full", "\(ready.text)")
+
+        let room = try GTIOBinary.run(executable: prlimit, ["--pid", "\(server.process.processIdentifier)", "--fsize=unlimited:"])
+        #expect(room.status == 0, "\(room.stderr)")
+        let taken = try await server.post(more, key: nil)
+        #expect(taken.status == 200, "\(taken.text)")
+        // The refused request left nothing behind: the log ends where one ingest of all the lines ends.
+        let whole = folder.file("whole.gtio")
+        let ingested = try GTIOBinary.run(["ingest", "--store", whole, "--format", "json", folder.write("all.jsonl", lines.joined(separator: "\n") + "\n")])
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(ingested.stdout.utf8)) as? [String: Any])["last_seq"] as? Int
+        #expect((taken.json as? [String: Any])?["last_seq"] as? Int == expected, "\(taken.text)")
+        #expect(try await server.becomesReady(within: 60))
+        #expect(try await server.request("GET", "/v1/looks/popular?limit=2").status == 200)
+        #expect(server.stop() == 0)
+        #expect(try GTIOBinary.run(["verify", "--store", store]).status == 0)
+    }
 }
