@@ -40,8 +40,9 @@ struct QueryOptions: ParsableArguments {
         let live = try ReadModelCache.shared.live(for: store)
         do {
             return try live.catchUp()
-        } catch let error as StoreError where error.refusesWrites {
+        } catch let error as StoreError where error.refusesWrites || error.isDiskFull {
             // A store we may read but not write still answers; its tables just stay behind.
+            Self.noteTablesLeftBehind(error)
             return try ReadModelEngine(store: store).fold()
         }
     }
@@ -73,10 +74,20 @@ struct QueryOptions: ParsableArguments {
             try ReadModelCache.shared.catchUp(store)
             store.settle()
             return try StoredReadModels(source: store)
-        } catch let error as StoreError where error.refusesWrites {
+        } catch let error as StoreError where error.refusesWrites || error.isDiskFull {
             // Tables behind the log in a store this process may not write: answer from a fold.
+            Self.noteTablesLeftBehind(error)
             return try ReadModelEngine(store: reader).scratch(.latest)
         }
+    }
+
+    /// Says on standard error that a full disk kept the tables behind: the answer is right, but
+    /// slower, and every query will fold the log until someone frees space. A store this
+    /// process may not write is no news to its user and goes unmentioned.
+    private static func noteTablesLeftBehind(_ error: StoreError) {
+        guard case .diskFull(let path) = error else { return }
+        Terminal.writeError(
+            "gtio: warning: the disk holding \(path) is full (or a file size limit was reached): the read models could not be brought up to date, so this answer was folded from the log; free space to keep them current\n")
     }
 
     /// How long a query waits for the projector that leads before it catches the tables up

@@ -96,6 +96,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether a write failed for want of room: a full disk, or a file size limit reached.
+    public var isDiskFull: Bool {
+        if case .diskFull = self { return true }
+        return false
+    }
+
     /// Whether the store could not be reached, so that trying again later may work: a server
     /// that went away under a statement, or one that could not be connected to.
     public var isUnavailable: Bool {
