@@ -100,7 +100,8 @@ public struct ReadModelEngine: Sendable {
             }, {
                 written = try ReadModelTables.write(names, models, in: tx)
             })
-            try encoded!.save(in: tx)
+            // Written whole from a fold: whatever state was saved before goes with the tables.
+            try encoded!.save(in: tx, replacingBoth: true)
             return written
         }
     }

@@ -122,11 +122,56 @@ import Testing
         #expect(!bad.differences.isEmpty)
     }
 
+    /// Two states are kept: one whose newest event is of a later UTC day than the latest's keeps
+    /// the latest as the earlier state; one of the same day replaces the latest. An as-of view
+    /// starts from whichever of them lies all in view, and answers as a fold from seq 1.
+    @Test func theLastStateBeforeTheLatestsDayIsKeptForAsOfViews() async {
+        await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            let folder = TemporaryDirectory()
+            let store = try! store(seed: seed, count: 300, in: folder)
+            let engine = ReadModelEngine(store: store)
+            var random = SeededGenerator(seed: seed)
+            // The states that should be kept, the latest last.
+            var kept: [CommunityState] = []
+            for cut in (0..<4).map({ _ in Int64(1 + random.below(300)) }).sorted() {
+                let state = try! engine.fold(.atSeq(cut)).state
+                try! store.writeTables { try FoldSnapshot.save(state, in: $0) }
+                if let latest = kept.last, let before = latest.newestAt, let newest = state.newestAt,
+                   Timestamp(milliseconds: before).day < Timestamp(milliseconds: newest).day {
+                    kept = [latest, state]
+                } else {
+                    kept = kept.dropLast() + [state]
+                }
+            }
+            let saved = try! store.readTables { try FoldSnapshot.headers($0).map(\.header.seq) }
+            #expect(saved.sorted() == kept.map(\.lastSeq).sorted(), "seed \(seed)")
+            #expect(try! store.readTables { try FoldSnapshot.savedSeq($0) } == kept.last?.lastSeq)
+            let records = RandomLog.records(seed: seed, count: 300)
+            // Moments just after each kept state's newest event, where only it (or the earlier one) may start.
+            let moments = kept.compactMap(\.newestAt) + (0..<3).map { _ in records[random.below(300)].at }
+            for view in moments.map({ LogView.asOf(Timestamp(milliseconds: $0)) }) + [.atSeq(Int64(random.below(301)))] {
+                let fromSaved = try! engine.fold(view, fromSavedState: true), fromStart = try! engine.fold(view)
+                #expect(compare.tables(fromSaved) == compare.tables(fromStart), "seed \(seed), \(view), kept \(saved)")
+                #expect(compare.answers(fromSaved) == compare.answers(fromStart), "seed \(seed), \(view)")
+            }
+            // The earlier state is read back whole, and is what a view that ends before the
+            // latest's day starts from.
+            if kept.count == 2, let moment = kept[0].newestAt {
+                let earlier = try! store.readTables { try FoldSnapshot.load($0) { ($0.newestAt ?? .min) <= moment } }
+                #expect(earlier?.lastSeq == kept[0].lastSeq, "seed \(seed)")
+            }
+            // A writer continues from the latest, and a rebuild keeps only its own.
+            #expect(try! store.readTables { try FoldSnapshot.load($0, atMost: .max) }?.lastSeq == kept.last?.lastSeq)
+            _ = try! engine.write(ReadModelName.allCases, try! engine.fold())
+            #expect(try! store.readTables { try FoldSnapshot.headers($0).map(\.header.seq) } == [300])
+        }
+    }
+
     @Test func aStateMissingAPartIsSetAside() throws {
         let folder = TemporaryDirectory()
         let store = try store(seed: 12, count: 300, in: folder)
         _ = try ReadModelEngine(store: store).catchUp()
-        let length = try store.readTables { try FoldSnapshot.header($0)!.length }
+        let length = try store.readTables { try FoldSnapshot.headers($0)[0].header.length }
         let first = try store.readTables { try $0.row("SELECT length(bytes) FROM rm_fold_state WHERE part = 1")![0].int }
         try store.writeTables { try $0.delete(from: FoldSnapshot.table, key: [.integer(1)]) }
         #expect(throws: FoldSnapshotError.incomplete(seq: 300, expected: length, found: length - first)) {
@@ -154,7 +199,7 @@ import Testing
         let folder = TemporaryDirectory()
         let store = try store(seed: 17, count: 300, in: folder)
         _ = try ReadModelEngine(store: store).catchUp()
-        let length = try store.readTables { try FoldSnapshot.header($0)!.length }
+        let length = try store.readTables { try FoldSnapshot.headers($0)[0].header.length }
         try store.writeTables { try $0.insert([.integer(99), .blob([1, 2, 3])], into: FoldSnapshot.table) }
         #expect(throws: FoldSnapshotError.incomplete(seq: 300, expected: length, found: length + 3)) {
             try store.readTables { try FoldSnapshot.load($0, atMost: .max) }
@@ -180,7 +225,7 @@ import Testing
         try store.writeTables { try FoldSnapshot.Encoded(state, partSize: 100).save(in: $0) }
         let parts = try store.readTables { try $0.row("SELECT COUNT(*) FROM rm_fold_state WHERE part > 0")![0].int }
         #expect(parts == halves.people.count + halves.rest.count)
-        let split = try store.readTables { try FoldSnapshot.header($0)!.split }
+        let split = try store.readTables { try FoldSnapshot.headers($0)[0].header.split }
         #expect(split == halves.people.reduce(0) { $0 + $1.count })
     }
 
