@@ -5,7 +5,7 @@ import Synchronization
 /// Read models kept in memory and in step with a store: catching up applies only the events
 /// after the last one applied, and rewrites only the table rows those events touched.
 public final class LiveReadModels: @unchecked Sendable {
-    // @unchecked: `state` and `replaceSavedState` are only read or written while holding `lock`.
+    // @unchecked: `state`, `replaceSavedState` and `dropSavedStates` are only read or written while holding `lock`.
     private let lock = NSLock()
     private var state: CommunityState
     public let store: any EventStore
@@ -29,6 +29,9 @@ public final class LiveReadModels: @unchecked Sendable {
     /// Whether the next write must save the state whatever `FoldSnapshot.isDue` says: the saved
     /// one was damaged, or lay far enough behind the tables (`FoldSnapshot.isWorthSaving`).
     private var replaceSavedState: Bool
+    /// Whether the next save must drop every state saved before: one was damaged, and kept as
+    /// the earlier state it would only be read, failed and folded around by as-of views.
+    private var dropSavedStates: Bool
     /// The seq of the saved state as last seen, to encode a state that is due before the write
     /// transaction (the transaction checks again: another process may have saved one since).
     private var savedSeq: Int64?
@@ -64,6 +67,7 @@ public final class LiveReadModels: @unchecked Sendable {
         self.state = state
         self.setAside = setAside
         replaceSavedState = setAside != nil || FoldSnapshot.isWorthSaving(folded: folded, lastSeq: state.lastSeq)
+        dropSavedStates = setAside != nil
         savedSeq = try store.readTables { try FoldSnapshot.savedSeq($0) }
     }
 
@@ -193,7 +197,8 @@ public final class LiveReadModels: @unchecked Sendable {
                 savedSeq = try FoldSnapshot.savedSeq(tx)
                 if last && (replaceSavedState || FoldSnapshot.isDue(lastSeq: models.state.lastSeq, saved: savedSeq)) {
                     let snapshot = encoded ?? FoldSnapshot.Encoded(models.state)
-                    try snapshot.save(in: tx)
+                    try snapshot.save(in: tx, replacingBoth: dropSavedStates)
+                    dropSavedStates = false
                     savedSeq = snapshot.seq
                     replaceSavedState = false
                 }

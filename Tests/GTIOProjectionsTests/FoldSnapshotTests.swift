@@ -105,6 +105,40 @@ import Testing
         #expect(compare.tables(models) == compare.tables(try ReadModelEngine(store: store).fold()))
     }
 
+    /// A damaged state is not kept as the earlier one when a writer saves a good one: both go.
+    @Test func aStateSavedInPlaceOfADamagedOneIsTheOnlyOneKept() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 21, count: 300, of: 320, in: folder)
+        let engine = ReadModelEngine(store: store)
+        _ = try engine.catchUp()
+        // The latest (seq 300) in the second slot, an earlier one of another day in the first.
+        let states = try (1...300).reversed().lazy.map { try engine.fold(.atSeq(Int64($0))).state }
+        let latest = try #require(states.first)
+        let earlier = try #require(states.first { state in
+            Timestamp(milliseconds: state.newestAt ?? 0).day < Timestamp(milliseconds: latest.newestAt ?? 0).day
+        })
+        try store.writeTables { tx in
+            try FoldSnapshot.Encoded(earlier).save(in: tx, replacingBoth: true)
+            try FoldSnapshot.Encoded(latest).save(in: tx)
+        }
+        #expect(try store.readTables { try FoldSnapshot.headers($0).map { ($0.slot, $0.header.seq) } }.elementsEqual(
+            [(.first, earlier.lastSeq), (.second, 300)], by: { $0 == $1 }))
+        // Someone changes one byte of the latest.
+        try store.writeTables { tx in
+            guard case .blob(var bytes) = try tx.row("SELECT bytes FROM rm_fold_state WHERE part = -2")![0] else { return }
+            bytes[bytes.count / 2] ^= 0x01
+            try tx.delete(from: FoldSnapshot.table, key: [.integer(-2)])
+            try tx.insert([.integer(-2), .blob(bytes)], into: FoldSnapshot.table)
+        }
+        let more = RandomLog.events(seed: 21, count: 320).suffix(20)
+        _ = try store.append(EventBatch(source: "gen", events: more.enumerated().map { ($0.offset, $0.element) }))
+        let live = try LiveReadModels(store: store)
+        #expect(live.setAside == .checksumMismatch(seq: 300))
+        let models = try live.catchUp()
+        #expect(compare.tables(models) == compare.tables(try engine.fold()))
+        #expect(try store.readTables { try FoldSnapshot.headers($0).map(\.header.seq) } == [320])
+    }
+
     @Test func rebuildCheckComparesTheSavedStateWithAFoldOfTheLog() throws {
         let folder = TemporaryDirectory()
         let store = try store(seed: 14, count: 300, in: folder)

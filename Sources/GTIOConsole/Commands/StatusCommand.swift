@@ -1,4 +1,5 @@
 import ArgumentParser
+import GTIOCatalog
 import GTIOProjections
 import GTIOStore
 import GTIOTables
@@ -26,7 +27,10 @@ struct StatusCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let status = try store.status()
         // Where a writer starts its fold: the saved state, or seq 1 when there is none.
-        let savedState = try store.readTables { try FoldSnapshot.savedSeq($0) }
+        let savedStates = try store.readTables { try FoldSnapshot.saved($0) }
+        let savedState = savedStates.last?.seq
+        // The state kept from before the latest's day, where as-of views that end earlier start.
+        let earlierState = savedStates.count > 1 ? savedStates.first : nil
         // Tables of another definition are rebuilt by the next command that needs them, whatever
         // their checkpoints say: they are not up to date.
         let definition = try store.readTables { try ReadModelSchema.storedVersion($0) }
@@ -40,7 +44,8 @@ struct StatusCommand: ParsableCommand {
                 ("last_seq", .integer(status.lastSeq)), ("first_at", Cell(status.firstAt)),
                 ("last_at", Cell(status.lastAt)), ("batches", .integer(status.batches)),
                 ("quarantined", .integer(status.quarantined)), ("size_bytes", .integer(status.sizeBytes)),
-                ("fold_state_seq", Cell(savedState)), ("read_models_version", Cell(definition)),
+                ("fold_state_seq", Cell(savedState)), ("earlier_fold_state_seq", Cell(earlierState?.seq)),
+                ("read_models_version", Cell(definition)),
                 ("read_models_version_expected", .integer(ReadModelSchema.version)),
                 ("projector_leads", .bool(projectorLeads)),
             ]
@@ -75,6 +80,10 @@ struct StatusCommand: ParsableCommand {
             }
             if let savedState {
                 lines.append("fold state   saved at seq \(savedState); a writer folds the \(status.lastSeq - savedState) events after it")
+            }
+            if let earlierState {
+                let newest = earlierState.newestAt.map { " (newest event \(Timestamp(milliseconds: $0)))" } ?? ""
+                lines.append("fold state   also at seq \(earlierState.seq)\(newest): as-of views from then on start there")
             }
             if checkpoints.isEmpty && status.events > 0 {
                 lines.append("read models  not built yet (any query builds them; or gtio rebuild)")

@@ -57,6 +57,11 @@ public enum FoldSnapshot {
         try headers(tables).map(\.header.seq).max()
     }
 
+    /// The seq and newest `at` of each state saved that this build can read, the latest last.
+    public static func saved(_ tables: any TableReading) throws -> [(seq: Int64, newestAt: Int64?)] {
+        try headers(tables).map { ($0.header.seq, $0.header.newestAt) }.sorted { $0.seq < $1.seq }
+    }
+
     /// Whether a writer whose fold stands at `lastSeq` should save it: when more than an eighth
     /// of the log (and at least 50,000 events) came after the saved one. A writer then folds at
     /// most that much before its own events, and saving, which costs about as much as folding
