@@ -8,13 +8,14 @@ import Testing
 @Suite struct EarlierFoldStateTests {
     let folder = TemporaryDirectory()
 
-    @Test func theNightlyReportOfTheDayBeforeStartsFromTheStateKeptBeforeTheNewestDay() throws {
+    @Test(arguments: StoreBackend.all)
+    func theNightlyReportOfTheDayBeforeStartsFromTheStateKeptBeforeTheNewestDay(_ backend: StoreBackend) throws {
         let demo = folder.file("demo.jsonl")
         #expect(try GTIOBinary.run(["demo", "--events", "30000", "--seed", "5", "--out", demo]).status == 0)
         // The demo's four days: 04-22 (a few events), 04-23, 04-24, 04-25.
         let lines = try String(contentsOfFile: demo, encoding: .utf8).split(separator: "\n").map(String.init)
         func day(_ line: String) -> String { line.firstMatch(of: /"at":"(\d{4}-\d\d-\d\d)/).map { String($0.1) } ?? "" }
-        let store = folder.file("daily.gtio")
+        let store = try backend.location(in: folder)
         func ingest(_ name: String, days: Set<String>) throws -> Int {
             let file = folder.write(name, lines.filter { days.contains(day($0)) }.joined(separator: "\n") + "\n")
             let result = try GTIOBinary.run(["ingest", file, "--store", store, "--format", "json"])
@@ -42,7 +43,8 @@ import Testing
         #expect(scanned > 0 && scanned <= last - first, "\(report.stderr)")
 
         // The same log copied into a new store keeps one state, at its end: its report folds from seq 1.
-        let whole = folder.file("whole.gtio")
+        let elsewhere = TemporaryDirectory()
+        let whole = try backend.location(in: elsewhere)
         let copied = try GTIOBinary.run(["copy", "--from", store, "--to", whole])
         #expect(copied.status == 0, "\(copied.stderr)")
         let straight = try GTIOBinary.run(
