@@ -15,7 +15,7 @@ import GTIOStore
 /// Two states are kept (`Slot`): the latest, which writers continue from, and the last one saved
 /// before the latest's UTC day began. An as-of view can only start from a state none of whose
 /// events is after its moment, and the latest holds the newest day's events: without the earlier
-/// one, the nightly report of the day before folded the log from seq 1 (83 s on a 20 M-event log).
+/// one, the nightly report of the day before folded the log from seq 1 (docs/PERFORMANCE.md).
 public enum FoldSnapshot {
     static let table = TableLayout(name: "rm_fold_state", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1)
 
