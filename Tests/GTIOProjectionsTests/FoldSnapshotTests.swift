@@ -21,6 +21,17 @@ import Testing
         return store
     }
 
+    /// Changes one byte in the middle of the saved state's `part`, as someone who can write the
+    /// store's file could.
+    func flipAByte(ofPart part: Int64, in store: SQLiteStore) throws {
+        try store.writeTables { tx in
+            guard case .blob(var bytes) = try tx.row("SELECT bytes FROM rm_fold_state WHERE part = ?", [.integer(part)])![0] else { return }
+            bytes[bytes.count / 2] ^= 0x01
+            try tx.delete(from: FoldSnapshot.table, key: [.integer(part)])
+            try tx.insert([.integer(part), .blob(bytes)], into: FoldSnapshot.table)
+        }
+    }
+
     @Test func aFoldContinuedFromASavedStateIsExactlyAFoldThatNeverStopped() async {
         await propertyCheck(count: 30, input: Gen.uint64(in: 1...UInt64.max)) { seed in
             let folder = TemporaryDirectory()
@@ -91,12 +102,7 @@ import Testing
         let store = try store(seed: 11, count: 300, in: folder)
         _ = try ReadModelEngine(store: store).catchUp()
         // Someone changes one byte of the saved state.
-        try store.writeTables { tx in
-            guard case .blob(var bytes) = try tx.row("SELECT bytes FROM rm_fold_state WHERE part = 1")![0] else { return }
-            bytes[bytes.count / 2] ^= 0x01
-            try tx.delete(from: FoldSnapshot.table, key: [.integer(1)])
-            try tx.insert([.integer(1), .blob(bytes)], into: FoldSnapshot.table)
-        }
+        try flipAByte(ofPart: 1, in: store)
         #expect(throws: FoldSnapshotError.checksumMismatch(seq: 300)) { try store.readTables { try FoldSnapshot.load($0, atMost: .max) } }
         let live = try LiveReadModels(store: store)
         #expect(live.setAside == .checksumMismatch(seq: 300))
@@ -123,13 +129,8 @@ import Testing
         }
         #expect(try store.readTables { try FoldSnapshot.headers($0).map { ($0.slot, $0.header.seq) } }.elementsEqual(
             [(.first, earlier.lastSeq), (.second, 300)], by: { $0 == $1 }))
-        // Someone changes one byte of the latest.
-        try store.writeTables { tx in
-            guard case .blob(var bytes) = try tx.row("SELECT bytes FROM rm_fold_state WHERE part = -2")![0] else { return }
-            bytes[bytes.count / 2] ^= 0x01
-            try tx.delete(from: FoldSnapshot.table, key: [.integer(-2)])
-            try tx.insert([.integer(-2), .blob(bytes)], into: FoldSnapshot.table)
-        }
+        // Someone changes one byte of the latest (its first slice).
+        try flipAByte(ofPart: -2, in: store)
         let more = RandomLog.events(seed: 21, count: 320).suffix(20)
         _ = try store.append(EventBatch(source: "gen", events: more.enumerated().map { ($0.offset, $0.element) }))
         let live = try LiveReadModels(store: store)
