@@ -40,8 +40,7 @@ struct QueryOptions: ParsableArguments {
         let live = try ReadModelCache.shared.live(for: store)
         do {
             return try live.catchUp()
-        } catch let error as StoreError where error.refusesWrites || error.isDiskFull {
-            // A store we may read but not write still answers; its tables just stay behind.
+        } catch let error as StoreError where Self.answersFromAFold(error) {
             Self.noteTablesLeftBehind(error)
             return try ReadModelEngine(store: store).fold()
         }
@@ -74,11 +73,16 @@ struct QueryOptions: ParsableArguments {
             try ReadModelCache.shared.catchUp(store)
             store.settle()
             return try StoredReadModels(source: store)
-        } catch let error as StoreError where error.refusesWrites || error.isDiskFull {
-            // Tables behind the log in a store this process may not write: answer from a fold.
+        } catch let error as StoreError where Self.answersFromAFold(error) {
             Self.noteTablesLeftBehind(error)
             return try ReadModelEngine(store: reader).scratch(.latest)
         }
+    }
+
+    /// Whether a query whose tables lag the log and cannot be written (a store this process may
+    /// not write, or a full disk) still answers, from a fold of the log; its tables stay behind.
+    private static func answersFromAFold(_ error: StoreError) -> Bool {
+        error.refusesWrites || error.isDiskFull
     }
 
     /// Says on standard error that a full disk kept the tables behind: the answer is right, but
