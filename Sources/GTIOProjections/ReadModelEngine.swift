@@ -126,23 +126,31 @@ public struct ReadModelEngine: Sendable {
         return result
     }
 
-    /// Where the saved fold state, written out as tables, differs from a fresh fold of the log up
-    /// to its seq; nil when the store keeps none this build can read.
-    public func checkFoldState() throws -> (seq: Int64, differences: [String])? {
-        guard let seq = try store.readTables({ try FoldSnapshot.savedSeq($0) }) else { return nil }
-        let saved: CommunityState
-        do {
-            guard let loaded = try store.readTables({ try FoldSnapshot.load($0, atMost: seq) }) else { return nil }
-            saved = loaded
-        } catch let error as FoldSnapshotError {
-            return (seq, [error.description])
+    /// Where each saved fold state, written out as tables, differs from a fresh fold of the log up
+    /// to its seq, the earlier state first; empty when the store keeps none this build can read.
+    /// One fold from seq 1 serves both states: it stops at the earlier one's seq, then goes on.
+    public func checkFoldStates() throws -> [(seq: Int64, differences: [String])] {
+        let headers = try store.readTables { try FoldSnapshot.headers($0) }.map(\.header).sorted { $0.seq < $1.seq }
+        var fresh = CommunityState()
+        var results: [(seq: Int64, differences: [String])] = []
+        for header in headers {
+            let saved: CommunityState
+            do {
+                guard let loaded = try store.readTables({ tables in try FoldSnapshot.load(tables) { $0 == header } }) else { continue }
+                saved = loaded
+            } catch let error as FoldSnapshotError {
+                results.append((header.seq, [error.description]))
+                continue
+            }
+            let tables = try Self.scratch(ReadModels(state: saved), in: store.scratchTables()).source
+            try Self.fold(store, LogScope(afterSeq: fresh.lastSeq, throughSeq: header.seq), into: &fresh)
+            let models = ReadModels(state: fresh)
+            var found: [String] = []
+            for name in ReadModelName.allCases {
+                found += try tables.readTables { try ReadModelTables.differences(name, models, in: $0) }
+            }
+            results.append((header.seq, found))
         }
-        let tables = try Self.scratch(ReadModels(state: saved), in: store.scratchTables()).source
-        let fresh = try fold(.atSeq(seq))
-        var found: [String] = []
-        for name in ReadModelName.allCases {
-            found += try tables.readTables { try ReadModelTables.differences(name, fresh, in: $0) }
-        }
-        return (seq, found)
+        return results
     }
 }

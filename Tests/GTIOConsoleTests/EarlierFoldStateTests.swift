@@ -33,6 +33,12 @@ import Testing
         let text = try GTIOBinary.run(["status", "--store", store]).stdout
         // The demo writes times with offsets: its "day" above is local, the newest event's is UTC.
         #expect(text.contains("fold state   also at seq \(first) (newest event 2012-04-2"), "\(text)")
+        // `rebuild --check` compares both with the same fold of the log, stopped at each one's seq.
+        let check = try GTIOBinary.run(["rebuild", "--check", "--store", store])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains(
+            "earlier fold state (seq \(first)): identical to a rebuild\nfold state (seq \(last)): identical to a rebuild\n"),
+            "\(check.stdout)")
 
         let report = try GTIOBinary.run(
             ["report", "nightly", "--date", "2012-04-24", "--store", store, "--out", folder.file("daily")],

@@ -145,16 +145,56 @@ import Testing
         let store = try store(seed: 14, count: 300, in: folder)
         let engine = ReadModelEngine(store: store)
         _ = try engine.catchUp()
-        let good = try #require(try engine.checkFoldState())
-        #expect(good.seq == 300)
-        #expect(good.differences.isEmpty)
+        let good = try engine.checkFoldStates()
+        #expect(good.map(\.seq) == [300])
+        #expect(good.map(\.differences) == [[]])
         // A state of another log at the same seq: what a rule's bug would leave behind.
         let other = try self.store(seed: 15, count: 300, in: TemporaryDirectory())
         let wrong = try ReadModelEngine(store: other).fold().state
-        try store.writeTables { try FoldSnapshot.save(wrong, in: $0) }
-        let bad = try #require(try engine.checkFoldState())
-        #expect(bad.seq == 300)
-        #expect(!bad.differences.isEmpty)
+        try store.writeTables { try FoldSnapshot.Encoded(wrong).save(in: $0, replacingBoth: true) }
+        let bad = try engine.checkFoldStates()
+        #expect(bad.map(\.seq) == [300])
+        #expect(bad.map(\.differences.isEmpty) == [false])
+    }
+
+    /// The earlier state is checked too, against the same fold stopped at its seq: a wrong one
+    /// would give wrong as-of views, a damaged one is named.
+    @Test func rebuildCheckComparesTheEarlierStateToo() throws {
+        let folder = TemporaryDirectory()
+        let store = try store(seed: 16, count: 300, in: folder)
+        let engine = ReadModelEngine(store: store)
+        let latest = try engine.fold().state
+        let cut = try #require((1...299).reversed().lazy.map { Int64($0) }.first { seq in
+            let state = try! engine.fold(.atSeq(seq)).state
+            return Timestamp(milliseconds: state.newestAt ?? 0).day < Timestamp(milliseconds: latest.newestAt ?? 0).day
+        })
+        let earlier = try engine.fold(.atSeq(cut)).state
+        func keep(_ first: CommunityState) throws {
+            try store.writeTables { tx in
+                try FoldSnapshot.Encoded(first).save(in: tx, replacingBoth: true)
+                try FoldSnapshot.Encoded(latest).save(in: tx)
+            }
+        }
+        try keep(earlier)
+        let good = try engine.checkFoldStates()
+        #expect(good.map(\.seq) == [cut, 300])
+        #expect(good.map(\.differences) == [[], []])
+
+        // Another log's state at the same seq in place of the earlier one: only it differs.
+        let other = try self.store(seed: 17, count: 300, in: TemporaryDirectory())
+        try keep(try ReadModelEngine(store: other).fold(.atSeq(cut)).state)
+        let wrong = try engine.checkFoldStates()
+        #expect(wrong.map(\.seq) == [cut, 300])
+        #expect(!wrong[0].differences.isEmpty)
+        #expect(wrong[1].differences.isEmpty, "\(wrong[1].differences)")
+
+        // The right state, one byte of it changed (the earlier sits in the first slot).
+        try keep(earlier)
+        try flipAByte(ofPart: 1, in: store)
+        let damaged = try engine.checkFoldStates()
+        #expect(damaged.map(\.seq) == [cut, 300])
+        #expect(damaged[0].differences == [FoldSnapshotError.checksumMismatch(seq: cut).description])
+        #expect(damaged[1].differences.isEmpty)
     }
 
     /// Two states are kept: one whose newest event is of a later UTC day than the latest's keeps

@@ -12,8 +12,9 @@ struct RebuildCommand: ParsableCommand {
         discussion: """
             Read models: \(ReadModelName.allCases.map(\.rawValue).joined(separator: ", ")). With --check, \
             nothing is swapped: each live model is compared row by row with a fresh rebuild up to its \
-            checkpoint, and so (when no model is named) is the fold state that writers continue \
-            from; the differences are listed (exit 1 when there are any).
+            checkpoint, and so (when no model is named) is each saved fold state (the one writers \
+            continue from, and the earlier one as-of views start from); the differences are listed \
+            (exit 1 when there are any).
             """)
 
     @Argument(help: ArgumentHelp("One read model; all when omitted.", valueName: "name")) var name: String?
@@ -34,9 +35,13 @@ struct RebuildCommand: ParsableCommand {
         if check {
             var findings = try engine.check(names).sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, $0.value) }
             // The state writers continue from must be what folding the log gives, or every
-            // later increment would carry its error. Checked with all models, not with one named.
-            if name == nil, let (seq, differences) = try engine.checkFoldState() {
-                findings.append(("fold state (seq \(seq))", differences))
+            // later increment would carry its error; the earlier one, or as-of views that start
+            // from it would. Checked with all models, not with one named.
+            if name == nil {
+                let states = try engine.checkFoldStates()
+                for (index, (seq, differences)) in states.enumerated() {
+                    findings.append(("\(index < states.count - 1 ? "earlier fold state" : "fold state") (seq \(seq))", differences))
+                }
             }
             var differing = 0
             for (what, differences) in findings {
