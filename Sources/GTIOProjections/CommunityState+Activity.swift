@@ -30,10 +30,4 @@ extension CommunityState {
         return firstOpen[key]
     }
 
-    /// Each device's earliest `app.opened` (by `at`).
-    public var firstOpened: IDMap<Int64> {
-        var result: IDMap<Int64> = [:]
-        for key in firstOpen.indices where firstOpen[key] != .max { result[deviceKeys[key]] = firstOpen[key] }
-        return result
-    }
 }

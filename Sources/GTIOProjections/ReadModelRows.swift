@@ -228,11 +228,17 @@ extension ReadModels {
     /// (EVENTS.md, Engagement); no row for a user who never signed up.
     func cohortRow(_ user: String, into row: inout some RowSink) -> Bool {
         guard let signup = state.signups[user] else { return false }
+        cohortRow(user, signup, into: &row)
+        return true
+    }
+
+    /// A signed-up user's cohort row, from their sign-up: the user's key is looked up once.
+    func cohortRow(_ user: String, _ signup: CommunityState.Signup, into row: inout some RowSink) {
         let day = Timestamp(milliseconds: signup.at).day
+        let key = state.userKeys.key(user)
         row.append(user)
         row.append(Timestamp.dateString(ofDay: day))
-        for offset in Self.retentionOffsets { row.append(state.wasActive(user, on: day + offset)) }
-        return true
+        for offset in Self.retentionOffsets { row.append(key.map { state.userActivity.contains($0, on: day + offset) } ?? false) }
     }
 
     /// A device's first open and the furthest onboarding step it reached (see `deviceSteps`).

@@ -135,13 +135,15 @@ extension ReadModelTables {
                 models.anomalyRows(on: day, into: &anomalies)
             }
             models.daysAfterRows(into: &after)
-            let users = Array(state.signups.keys)
-            var cohorts = packed("rm_cohorts", capacity: users.count)
-            for index in IDOrder.indices(users) { _ = models.cohortRow(users[index], into: &cohorts) }
-            let steps = models.deviceOnboarding
-            let devices = Array(steps.keys)
+            let signedUp = Array(state.signups)
+            var cohorts = packed("rm_cohorts", capacity: signedUp.count)
+            for index in IDOrder.indices(signedUp.map { $0.key }) { models.cohortRow(signedUp[index].key, signedUp[index].value, into: &cohorts) }
+            let devices = models.openedDevices
             var deviceRows = packed("rm_devices", capacity: devices.count)
-            for index in IDOrder.indices(devices) { models.deviceRow(devices[index], steps[devices[index]]!, into: &deviceRows) }
+            for index in IDOrder.indices(devices.map { state.deviceKeys[$0.key] }) {
+                let (key, opened) = devices[index], device = state.deviceKeys[key]
+                models.deviceRow(device, (opened, models.step(of: device, openedAt: opened)), into: &deviceRows)
+            }
             return ["rm_days": days, "rm_days_after": after, "rm_signups": signups, "rm_anomaly_days": anomalies, "rm_cohorts": cohorts, "rm_devices": deviceRows]
         case .anomalies:
             var anomalies = packed("rm_anomalies")

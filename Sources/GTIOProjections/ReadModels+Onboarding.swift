@@ -9,11 +9,10 @@ extension ReadModels {
     /// The funnel's window after a device's first `app.opened`.
     public static let onboardingWindow: Int64 = 7 * Timestamp.millisecondsPerDay
 
-    /// Every device that opened the app: its first open and the last step (0–3) it reached.
-    public var deviceOnboarding: IDMap<(opened: Int64, step: Int)> {
-        var result: IDMap<(opened: Int64, step: Int)> = [:]
-        for (device, opened) in state.firstOpened { result[device] = (opened, step(of: device, openedAt: opened)) }
-        return result
+    /// The keys of the devices that opened the app, with their first open: read by key, as
+    /// the fold keeps them, rather than through their ids.
+    var openedDevices: [(key: Int, opened: Int64)] {
+        state.firstOpen.indices.compactMap { key in state.firstOpen[key] == .max ? nil : (key, state.firstOpen[key]) }
     }
 
     /// One device's first open and step; nil when it never opened the app.
@@ -24,7 +23,7 @@ extension ReadModels {
 
     /// Users join a device through the `device` of their first sign-up; when several signed up
     /// on one device, the device counts the furthest any of them got.
-    private func step(of device: String, openedAt opened: Int64) -> Int {
+    func step(of device: String, openedAt opened: Int64) -> Int {
         let end = opened + Self.onboardingWindow
         var step = 0
         for user in state.signupsByDevice[device] ?? [] {
