@@ -62,19 +62,23 @@ public struct ReadModelEngine: Sendable {
 
     /// The read models of `view` as tables in memory, answered by the same queries as a store's:
     /// an as-of view folds the log into them, from the saved fold state when it is all in view.
-    public func scratch(_ view: LogView, throughSeq: Int64? = nil, progress: (Int) -> Void = { _ in }) throws -> StoredReadModels {
+    /// `tables` may leave out those the caller's answers do not read.
+    public func scratch(
+        _ view: LogView, throughSeq: Int64? = nil, tables: TableChoice = .all, progress: (Int) -> Void = { _ in }
+    ) throws -> StoredReadModels {
         let models = try fold(view, throughSeq: throughSeq, fromSavedState: true, progress: progress)
-        let scratch = try Self.scratch(models, in: store.scratchTables())
+        let scratch = try Self.scratch(models, in: store.scratchTables(), choice: tables)
         // The fold is not needed again: the answers come from the tables.
         BackgroundRelease.release(consume models)
         return scratch
     }
 
-    /// `models` written into `tables` (empty scratch tables), answered by the store's queries.
-    public static func scratch(_ models: ReadModels, in tables: any TableStore) throws -> StoredReadModels {
+    /// `models` written into `tables` (empty scratch tables), answered by the store's queries;
+    /// only the tables of `choice`.
+    public static func scratch(_ models: ReadModels, in tables: any TableStore, choice: TableChoice = .all) throws -> StoredReadModels {
         try tables.writeTables { tx in
-            try ReadModelSchema.create(tx)
-            _ = try ReadModelTables.write(ReadModelName.allCases, models, in: tx)
+            try ReadModelSchema.create(tx, choice: choice)
+            _ = try ReadModelTables.write(ReadModelName.allCases, models, in: tx, choice: choice)
         }
         return try StoredReadModels(source: tables, now: models.now)
     }

@@ -48,11 +48,11 @@ public enum ReadModelSchema {
         return found ?? 0
     }
 
-    /// Creates every table with its indexes, and `rm_meta` recording this version, in tables
-    /// that hold none of them.
-    static func create(_ tx: any TableWriting) throws {
+    /// Creates every table of `choice` with its indexes, and `rm_meta` recording this version,
+    /// in tables that hold none of them.
+    static func create(_ tx: any TableWriting, choice: TableChoice = .all) throws {
         try tx.create(meta)
-        for table in ReadModelTables.tables.values.joined() { try tx.create(table) }
+        for table in ReadModelTables.tables.values.joined() where choice.contains(table.name) { try tx.create(table) }
         try tx.create(FoldSnapshot.table)
         try set("schema", version, in: tx)
     }

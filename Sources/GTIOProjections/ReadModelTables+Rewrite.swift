@@ -7,8 +7,12 @@ extension ReadModelTables {
     /// checkpoints, in the caller's transaction; returns the rows written per model.
     ///
     /// Both threads build rows, the biggest models first, and this one inserts whatever is
-    /// built, so that it never waits idle for the other's rows.
-    public static func write(_ names: [ReadModelName], _ models: ReadModels, in tx: any TableWriting) throws -> [ReadModelName: Int] {
+    /// built, so that it never waits idle for the other's rows. With a `choice` of tables, the
+    /// others are neither built nor touched (scratch tables for one answer).
+    public static func write(
+        _ names: [ReadModelName], _ models: ReadModels, in tx: any TableWriting, choice: TableChoice = .all
+    ) throws -> [ReadModelName: Int] {
+        let names = names.filter(choice.includes)
         // All go in one transaction, so the order is not seen.
         let biggest: [ReadModelName] = [.posts, .followGraph]
         let work = BatchChannel<ReadModelName>(capacity: max(names.count, 1))
@@ -22,7 +26,7 @@ extension ReadModelTables {
                 finished.signal()
             }
             while let name = work.receive() {
-                guard built.send((name, packedRows(of: name, models))) else { return }
+                guard built.send((name, packedRows(of: name, models, choice: choice))) else { return }
             }
         }
         defer { finished.wait() }
@@ -30,12 +34,12 @@ extension ReadModelTables {
         do {
             while true {
                 if let (name, rows) = built.tryReceive() {
-                    written[name] = try insert(name, rows, seq: models.state.lastSeq, in: tx)
+                    written[name] = try insert(name, rows, seq: models.state.lastSeq, in: tx, choice: choice)
                 } else if let name = work.receive() {
-                    written[name] = try insert(name, packedRows(of: name, models), seq: models.state.lastSeq, in: tx)
+                    written[name] = try insert(name, packedRows(of: name, models, choice: choice), seq: models.state.lastSeq, in: tx, choice: choice)
                 } else {
                     while let (name, rows) = built.receive() {
-                        written[name] = try insert(name, rows, seq: models.state.lastSeq, in: tx)
+                        written[name] = try insert(name, rows, seq: models.state.lastSeq, in: tx, choice: choice)
                     }
                     break
                 }
@@ -52,7 +56,7 @@ extension ReadModelTables {
     /// `model`'s rows by table, packed, each table's in the order of its first key (SQL's), so
     /// that the database fills its B-tree a page after another rather than all over it: the tables
     /// of the 1 M-event demo log took 0.66–0.93 s in hash order and 0.45 s so.
-    static func packedRows(of model: ReadModelName, _ models: ReadModels) -> [String: PackedRows] {
+    static func packedRows(of model: ReadModelName, _ models: ReadModels, choice: TableChoice = .all) -> [String: PackedRows] {
         // Every key below is a user's: the rows name users, posts, reviews and items by id.
         let state = models.state, keys = state.userKeys
         /// User keys in their ids' order.
@@ -60,33 +64,46 @@ extension ReadModelTables {
         switch model {
         case .followGraph:
             let graph = state.follows
-            let users = byID(models.allUserKeys)
-            var userRows = packed("rm_users", capacity: users.count)
-            for user in users { models.userRow(keys[user], key: user, into: &userRows) }
-            var follows = packed("rm_follows", capacity: graph.outgoing.reduce(0) { $0 + $1.count })
-            for follower in byID(graph.outgoing.indices.filter { !graph.outgoing[$0].isEmpty }) {
-                let id = keys[follower]
-                for (target, edge) in graph.outgoing[follower] { models.followRow(id, keys[target], edge, into: &follows) }
+            var userRows = packed("rm_users"), follows = packed("rm_follows"), blocks = packed("rm_blocks")
+            if choice.contains("rm_users") {
+                let users = byID(models.allUserKeys)
+                userRows = packed("rm_users", capacity: users.count)
+                for user in users { models.userRow(keys[user], key: user, into: &userRows) }
             }
-            let pairs = Array(graph.blockPairs)
-            var blocks = packed("rm_blocks", capacity: pairs.count)
-            for index in IDOrder.indices(pairs.map { keys[$0.first] }) {
-                models.blockRow(keys[pairs[index].first], keys[pairs[index].second], into: &blocks)
+            if choice.contains("rm_follows") {
+                follows = packed("rm_follows", capacity: graph.outgoing.reduce(0) { $0 + $1.count })
+                for follower in byID(graph.outgoing.indices.filter { !graph.outgoing[$0].isEmpty }) {
+                    let id = keys[follower]
+                    for (target, edge) in graph.outgoing[follower] { models.followRow(id, keys[target], edge, into: &follows) }
+                }
+            }
+            if choice.contains("rm_blocks") {
+                let pairs = Array(graph.blockPairs)
+                blocks = packed("rm_blocks", capacity: pairs.count)
+                for index in IDOrder.indices(pairs.map { keys[$0.first] }) {
+                    models.blockRow(keys[pairs[index].first], keys[pairs[index].second], into: &blocks)
+                }
             }
             return ["rm_users": userRows, "rm_follows": follows, "rm_blocks": blocks]
         case .posts:
             let all = state.posts.values, hidden = state.hiddenPosts
-            var posts = packed("rm_posts", capacity: all.count)
-            var hearts = packed("rm_hearts", capacity: all.reduce(0) { $0 + $1.heartCount })
+            let (wantsPosts, wantsHearts, wantsBrands) = (choice.contains("rm_posts"), choice.contains("rm_hearts"), choice.contains("rm_post_brands"))
+            var posts = packed("rm_posts", capacity: wantsPosts ? all.count : 0)
+            var hearts = packed("rm_hearts", capacity: wantsHearts ? all.reduce(0) { $0 + $1.heartCount } : 0)
             var brands = packed("rm_post_brands")
-            for slot in IDOrder.indices(all.map(\.id)) {
-                models.postRow(all[slot], hidden: hidden.contains(all[slot].id), into: &posts)
-                for (user, seq) in all[slot].hearters { models.heartRow(all[slot].id, keys[user], seq, into: &hearts) }
-                if !all[slot].brands.isEmpty { models.brandRows(all[slot], into: &brands) }
+            if wantsPosts || wantsHearts || wantsBrands {
+                for slot in IDOrder.indices(all.map(\.id)) {
+                    if wantsPosts { models.postRow(all[slot], hidden: hidden.contains(all[slot].id), into: &posts) }
+                    if wantsHearts { for (user, seq) in all[slot].hearters { models.heartRow(all[slot].id, keys[user], seq, into: &hearts) } }
+                    if wantsBrands && !all[slot].brands.isEmpty { models.brandRows(all[slot], into: &brands) }
+                }
             }
-            let ids = Array(state.reviews.keys)
-            var reviews = packed("rm_reviews", capacity: ids.count)
-            for index in IDOrder.indices(ids) { models.reviewRow(state.reviews[ids[index]]!, into: &reviews) }
+            var reviews = packed("rm_reviews")
+            if choice.contains("rm_reviews") {
+                let ids = Array(state.reviews.keys)
+                reviews = packed("rm_reviews", capacity: ids.count)
+                for index in IDOrder.indices(ids) { models.reviewRow(state.reviews[ids[index]]!, into: &reviews) }
+            }
             return ["rm_posts": posts, "rm_hearts": hearts, "rm_reviews": reviews, "rm_post_brands": brands]
         case .verdicts:
             let all = state.posts.values
@@ -95,17 +112,23 @@ extension ReadModelTables {
             return ["rm_verdicts": verdicts]
         case .moderation:
             let items = Array(state.items.keys)
-            var flags = packed("rm_flags", capacity: items.count)
-            var marks = packed("rm_flag_marks", capacity: items.count)
-            for index in IDOrder.indices(items) {
-                _ = models.flagRow(items[index], into: &flags)
-                models.flagMarkRows(items[index], into: &marks)
+            let (wantsFlags, wantsMarks) = (choice.contains("rm_flags"), choice.contains("rm_flag_marks"))
+            var flags = packed("rm_flags", capacity: wantsFlags ? items.count : 0)
+            var marks = packed("rm_flag_marks", capacity: wantsMarks ? items.count : 0)
+            if wantsFlags || wantsMarks {
+                for index in IDOrder.indices(items) {
+                    if wantsFlags { _ = models.flagRow(items[index], into: &flags) }
+                    if wantsMarks { models.flagMarkRows(items[index], into: &marks) }
+                }
             }
             var decisions = packed("rm_decisions", capacity: state.decisions.count)
             for index in state.decisions.indices { _ = models.decisionRow(index, into: &decisions) }
-            let users = Array(state.flaggers.keys)
-            var flaggers = packed("rm_flaggers", capacity: users.count)
-            for index in IDOrder.indices(users) { models.flaggerRow(users[index], state.flaggers[users[index]]!, into: &flaggers) }
+            var flaggers = packed("rm_flaggers")
+            if choice.contains("rm_flaggers") {
+                let users = Array(state.flaggers.keys)
+                flaggers = packed("rm_flaggers", capacity: users.count)
+                for index in IDOrder.indices(users) { models.flaggerRow(users[index], state.flaggers[users[index]]!, into: &flaggers) }
+            }
             let desk = state.desk
             var totals = packed("rm_desk", capacity: 1)
             models.deskRow(desk, into: &totals)
@@ -157,10 +180,12 @@ extension ReadModelTables {
         PackedRows(width: tables.values.joined().first { $0.name == table }!.columns.count, capacity: capacity)
     }
 
-    /// Empties `model`'s tables, inserts `rows` and sets its checkpoint to `seq`.
-    private static func insert(_ model: ReadModelName, _ rows: [String: PackedRows], seq: Int64, in tx: any TableWriting) throws -> Int {
+    /// Empties `model`'s tables (those of `choice`), inserts `rows` and sets its checkpoint to `seq`.
+    private static func insert(
+        _ model: ReadModelName, _ rows: [String: PackedRows], seq: Int64, in tx: any TableWriting, choice: TableChoice
+    ) throws -> Int {
         var written = 0
-        for table in tables[model]! {
+        for table in tables[model]! where choice.contains(table.name) {
             if let packed = rows[table.name] {
                 try tx.load(packed, into: table)
                 written += packed.count
