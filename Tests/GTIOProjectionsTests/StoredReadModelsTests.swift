@@ -184,6 +184,23 @@ import Testing
         }
     }
 
+    /// A view written with some tables answers from them as the whole view does, and a query
+    /// of a table left out fails on it rather than answering from nothing.
+    @Test func aViewOfSomeTablesAnswersFromThemAndRefusesTheOthers() throws {
+        let folder = TemporaryDirectory()
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        _ = try store.append(EventBatch(source: "gen", events: RandomLog.events(seed: 12, count: 300).enumerated().map { ($0.offset, $0.element) }))
+        let engine = ReadModelEngine(store: store)
+        let whole = try engine.scratch(.atSeq(250))
+        let some = try engine.scratch(.atSeq(250), tables: .only(["rm_posts", "rm_verdicts"]))
+        #expect(try some.looks(.popular, limit: nil).map(describe) == whole.looks(.popular, limit: nil).map(describe))
+        #expect(try some.verdicts().map(describe) == whole.verdicts().map(describe))
+        #expect(try whole.followers(of: RandomLog.users[0]).count + whole.following(of: RandomLog.users[0]).count > 0)
+        let refused = #expect(throws: (any Error).self) { try some.followers(of: RandomLog.users[0]) }
+        #expect("\(refused.map { "\($0)" } ?? "")".contains("no such table: rm_follows"))
+        #expect(try some.source.readTables { try $0.tableNames(prefix: "rm_") }.sorted() == ["rm_fold_state", "rm_meta", "rm_posts", "rm_verdicts"])
+    }
+
     /// Rankings stop walking once no later post can enter the page: checked on a community with
     /// thousands of posts, at every limit up to 60 and a few far beyond.
     @Test func rankingsThatStopEarlyGiveEveryPrefixOfTheFullRanking() throws {
