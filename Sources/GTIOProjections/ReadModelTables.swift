@@ -112,8 +112,10 @@ public enum ReadModelTables {
         let packed = packedRows(of: model, models)
         return Dictionary(uniqueKeysWithValues: tables[model]!.map { table in
             let rows = packed[table.name]?.rows ?? []
+            // By the keys' bytes, as SQL orders them (`!=` would take canonically equivalent
+            // text for the same, and order twin ids by the next column).
             return (table.name, rows.sorted { a, b in
-                for index in 0..<table.keyCount where a[index] != b[index] { return StoreValue.less(a[index], b[index]) }
+                for index in 0..<table.keyCount where !same(a[index], b[index]) { return StoreValue.less(a[index], b[index]) }
                 return false
             })
         })
