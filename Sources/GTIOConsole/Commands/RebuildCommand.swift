@@ -33,15 +33,13 @@ struct RebuildCommand: ParsableCommand {
         let store = try storeOptions.openExisting()
         let engine = ReadModelEngine(store: store)
         if check {
-            var findings = try engine.check(names).sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, $0.value) }
             // The state writers continue from must be what folding the log gives, or every
             // later increment would carry its error; the earlier one, or as-of views that start
             // from it would. Checked with all models, not with one named.
-            if name == nil {
-                let states = try engine.checkFoldStates()
-                for (index, (seq, differences)) in states.enumerated() {
-                    findings.append(("\(index < states.count - 1 ? "earlier fold state" : "fold state") (seq \(seq))", differences))
-                }
+            let (models, states) = try engine.check(names, foldStates: name == nil)
+            var findings = models.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, $0.value) }
+            for (index, (seq, differences)) in states.enumerated() {
+                findings.append(("\(index < states.count - 1 ? "earlier fold state" : "fold state") (seq \(seq))", differences))
             }
             var differing = 0
             for (what, differences) in findings {
