@@ -49,21 +49,22 @@ struct QueryOptions: ParsableArguments {
     /// Runs `body` on the read models of the requested view as stored tables. Tables that stand
     /// at the end of the log are read in the snapshot that found them so, which makes an answer
     /// of several reads one moment's, and one transaction on a server. Otherwise see
-    /// `storedModels(in:)`.
-    func withStoredModels<T>(_ body: (StoredReadModels) throws -> T) throws -> T {
+    /// `storedModels(in:)`, where a view folded for this answer holds only the tables it
+    /// `reads`.
+    func withStoredModels<T>(reading tables: TableChoice = .all, _ body: (StoredReadModels) throws -> T) throws -> T {
         let reader = try storeOptions.openForReading()
         if try view == .latest, let answer = try StoredReadModels.whenCurrent(reader, body) { return answer }
-        return try body(storedModels(in: reader))
+        return try body(storedModels(in: reader, tables: tables))
     }
 
     /// The read models of the requested view as stored tables when `withStoredModels` found the
     /// latest view's tables behind the log: the store's own once the projector that leads or
     /// this process has brought them up to its end; for an as-of view, or a store this process
     /// may not write while its tables lag, a scratch copy folded for the view.
-    private func storedModels(in reader: any EventStore) throws -> StoredReadModels {
+    private func storedModels(in reader: any EventStore, tables: TableChoice) throws -> StoredReadModels {
         let view = try self.view
         guard view == .latest else {
-            let scratch = try ReadModelEngine(store: reader).scratch(view)
+            let scratch = try ReadModelEngine(store: reader).scratch(view, tables: tables)
             try noteViewOutsideLog(view, scratch, in: reader)
             return scratch
         }
@@ -75,7 +76,7 @@ struct QueryOptions: ParsableArguments {
             return try StoredReadModels(source: store)
         } catch let error as StoreError where Self.answersFromAFold(error) {
             Self.noteTablesLeftBehind(error)
-            return try ReadModelEngine(store: reader).scratch(.latest)
+            return try ReadModelEngine(store: reader).scratch(.latest, tables: tables)
         }
     }
 

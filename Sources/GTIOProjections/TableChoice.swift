@@ -23,4 +23,40 @@ public struct TableChoice: Sendable {
 
     /// Whether any table of `model` is written.
     func includes(_ model: ReadModelName) -> Bool { ReadModelTables.tables[model]!.contains { contains($0.name) } }
+
+    /// The tables of both.
+    public static func + (lhs: TableChoice, rhs: TableChoice) -> TableChoice {
+        guard let left = lhs.names, let right = rhs.names else { return .all }
+        return TableChoice(names: left.union(right))
+    }
+}
+
+/// The tables each of `StoredReadModels`' answers reads, for a view written for one answer
+/// (`--as-of`, `--at-seq`). Kept beside the queries' module and checked by the command tests
+/// that answer every query for the log's last seq both ways.
+extension TableChoice {
+    /// `looks` (the `wear-it` tab ranks by `rm_verdicts`).
+    public static let looks = only(["rm_posts", "rm_verdicts"])
+    /// `verdicts`, `verdict(post:)` and `post(_:)`.
+    public static let verdicts = only(["rm_posts", "rm_verdicts"])
+    /// `knows(user:)`, `followers(of:)`, `following(of:)`.
+    public static let follows = only(["rm_users", "rm_follows"])
+    /// `suggestions(for:)`: the follow graph, blocks, and who has live posts.
+    public static let suggestions = only(["rm_users", "rm_follows", "rm_blocks", "rm_posts"])
+    /// `moderationQueue` (its reason filter reads the flag marks) and `previews(of:)`.
+    public static let queue = only(["rm_flags", "rm_flag_marks", "rm_posts", "rm_reviews"])
+    /// `flaggers`.
+    public static let flaggers = only(["rm_flaggers"])
+    /// `products`.
+    public static let products = only(["rm_products", "rm_product_channels"])
+    /// `places`, `prices`.
+    public static let places = only(["rm_posts", "rm_post_brands"])
+    /// `anomalies(on:)`.
+    public static let anomalies = only(["rm_anomalies", "rm_anomaly_days"])
+    /// `engagement(on:)`, `queueSize()`, `decisionFigures`: a day's `stats`.
+    public static let engagement = only(["rm_days", "rm_days_after", "rm_signups", "rm_desk", "rm_decisions", "rm_moderators"])
+    /// The onboarding funnel.
+    public static let onboarding = only(["rm_devices"])
+    /// Retention by sign-up cohort.
+    public static let cohorts = only(["rm_cohorts"])
 }

@@ -9,7 +9,7 @@ struct AnomaliesCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        let counts = try query.withStoredModels { try $0.anomalies() }
+        let counts = try query.withStoredModels(reading: .anomalies) { try $0.anomalies() }
         try query.emit(ResultTable(
             columns: ["type", "reason", "count"],
             rows: counts.map { [.text($0.type.rawValue), .text($0.anomaly.rawValue), .integer(Int64($0.count))] }))

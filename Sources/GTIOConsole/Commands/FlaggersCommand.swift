@@ -15,6 +15,6 @@ struct FlaggersCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        try query.emit(AnswerTable.flaggers(try query.withStoredModels { try $0.flaggers(limit: try checkedLimit(limit)) }))
+        try query.emit(AnswerTable.flaggers(try query.withStoredModels(reading: .flaggers) { try $0.flaggers(limit: try checkedLimit(limit)) }))
     }
 }

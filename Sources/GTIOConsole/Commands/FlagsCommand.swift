@@ -38,7 +38,7 @@ struct FlagsCommand: ParsableCommand {
     static func milliseconds(_ duration: String) -> Int64? { try? InsightDuration.milliseconds(duration) }
 
     func run() throws {
-        try query.withStoredModels { models in
+        try query.withStoredModels(reading: .queue) { models in
             let filter = QueueFilter(
                 reason: reason, author: author, minimumFlaggers: minFlaggers,
                 kind: posts ? .post : reviews ? .review : nil, hiddenOnly: hidden,

@@ -8,7 +8,7 @@ private func emitFollowList(
     _ user: String, limit: Int, query: QueryOptions,
     list: (StoredReadModels) -> (String) throws -> [(user: String, name: String?)]
 ) throws {
-    try query.withStoredModels { models in
+    try query.withStoredModels(reading: .follows) { models in
         guard try models.knows(user: user) else {
             throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
         }
@@ -57,6 +57,6 @@ struct SuggestCommand: ParsableCommand {
     }
 
     func run() throws {
-        try query.emit(AnswerTable.suggestions(query.withStoredModels { try $0.suggestions(for: user, page: page, pageSize: pageSize) }))
+        try query.emit(AnswerTable.suggestions(query.withStoredModels(reading: .suggestions) { try $0.suggestions(for: user, page: page, pageSize: pageSize) }))
     }
 }

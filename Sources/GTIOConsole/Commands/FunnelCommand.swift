@@ -40,7 +40,7 @@ struct FunnelCommand: InsightAnswering {
         if within != nil || by != nil || actor != nil || !filters.isEmpty {
             throw ValidationError("--within, --by, --actor and --where need steps (e.g. funnel post.created post.hearted --within 1d)")
         }
-        try query.withStoredModels { models in
+        try query.withStoredModels(reading: .onboarding) { models in
             if byDay {
                 guard let first = try range.firstDay ?? models.firstOpenDay(), case let last = range.lastDay ?? models.today, first <= last else {
                     return try query.emit(AnswerTable.funnelByDay([]))

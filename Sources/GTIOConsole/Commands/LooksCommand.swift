@@ -22,7 +22,7 @@ struct LooksCommand: ParsableCommand {
     }
 
     func run() throws {
-        let looks = try query.withStoredModels { try $0.looks(LooksTab(rawValue: tab)!, limit: try checkedLimit(limit), place: place) }
+        let looks = try query.withStoredModels(reading: .looks) { try $0.looks(LooksTab(rawValue: tab)!, limit: try checkedLimit(limit), place: place) }
         try query.emit(AnswerTable.looks(looks))
     }
 }

@@ -37,6 +37,6 @@ struct PlacesCommand: ParsableCommand {
 
     func run() throws {
         let filter = near.flatMap(Self.point).map { NearFilter(latitude: $0.0, longitude: $0.1, km: km) }
-        try query.emit(AnswerTable.places(try query.withStoredModels { try $0.places(near: filter, limit: try checkedLimit(limit)) }))
+        try query.emit(AnswerTable.places(try query.withStoredModels(reading: .places) { try $0.places(near: filter, limit: try checkedLimit(limit)) }))
     }
 }

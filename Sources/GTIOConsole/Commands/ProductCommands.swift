@@ -17,7 +17,7 @@ struct ProductsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        try query.emit(AnswerTable.products(try query.withStoredModels { try $0.products(limit: try checkedLimit(limit)) }))
+        try query.emit(AnswerTable.products(try query.withStoredModels(reading: .products) { try $0.products(limit: try checkedLimit(limit)) }))
     }
 }
 

@@ -14,7 +14,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        try query.withStoredModels { models in
+        try query.withStoredModels(reading: .engagement) { models in
             var day = models.today
             if let date {
                 guard let start = Timestamp(date: date) else {

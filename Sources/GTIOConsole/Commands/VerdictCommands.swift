@@ -12,7 +12,7 @@ struct VerdictCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
 
     func run() throws {
-        try query.withStoredModels { models in
+        try query.withStoredModels(reading: .verdicts) { models in
             guard let found = try models.post(post) else {
                 throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
             }
@@ -38,6 +38,6 @@ struct VerdictsCommand: ParsableCommand {
 
     func run() throws {
         let limit = try checkedLimit(limit)
-        try query.emit(AnswerTable.verdicts(try query.withStoredModels { try $0.verdicts(limit: limit) }))
+        try query.emit(AnswerTable.verdicts(try query.withStoredModels(reading: .verdicts) { try $0.verdicts(limit: limit) }))
     }
 }
