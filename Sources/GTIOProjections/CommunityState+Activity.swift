@@ -29,5 +29,4 @@ extension CommunityState {
         guard let key = deviceKeys.key(device), key < firstOpen.count, firstOpen[key] != .max else { return nil }
         return firstOpen[key]
     }
-
 }

@@ -144,7 +144,7 @@ public struct ReadModelEngine: Sendable {
             try Self.fold(store, LogScope(afterSeq: fresh.lastSeq, throughSeq: seq), into: &fresh)
             let folded = ReadModels(state: fresh)
             for header in headers where header.seq == seq { states.append((seq, try differences(ofState: header, from: folded))) }
-            for name in names where marks[name] ?? 0 == seq {
+            for name in names where (marks[name] ?? 0) == seq {
                 models[name] = try store.readTables { tables in try ReadModelTables.differences(name, folded, in: tables) }
             }
         }
