@@ -29,13 +29,13 @@ struct ReadAPI: Sendable {
             }
             let limit = try Self.limit(request, default: 20)
             let place = request.uri.queryParameters.get("place")
-            return try await self.answer(request, takes: ["limit", "place"]) { models in
+            return try await self.answer(request, takes: ["limit", "place"], reading: .looks) { models in
                 .table(AnswerTable.looks(try models.looks(tab, limit: limit, place: place)))
             }
         }
         reads.get("/v1/verdicts") { request, _ in
             let limit = try Self.limit(request, default: nil)
-            return try await self.answer(request, takes: ["limit"]) { models in
+            return try await self.answer(request, takes: ["limit"], reading: .verdicts) { models in
                 .table(AnswerTable.verdicts(try models.verdicts(limit: limit)))
             }
         }
@@ -65,7 +65,7 @@ struct ReadAPI: Sendable {
             let user = try Self.pathParameter("id", of: context)
             let page = try Self.integer(request, "page", default: 1, minimum: 1)
             let size = try Self.integer(request, "page_size", default: 10, minimum: 1)
-            return try await self.answer(request, takes: ["page", "page_size"]) { models in
+            return try await self.answer(request, takes: ["page", "page_size"], reading: .suggestions) { models in
                 .table(AnswerTable.suggestions(try models.suggestions(for: user, page: page, pageSize: size)))
             }
         }
@@ -73,7 +73,7 @@ struct ReadAPI: Sendable {
             let limit = try Self.limit(request, default: nil)
             let query = request.uri.queryParameters
             let filter = QueueFilter(reason: query.get("reason"), author: query.get("author"))
-            return try await self.answer(request, takes: ["limit", "reason", "author"]) { models in
+            return try await self.answer(request, takes: ["limit", "reason", "author"], reading: .queue) { models in
                 let queue = try models.moderationQueue(filter, limit: limit)
                 let previews = try models.previews(of: queue.map(\.item))
                 return .table(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
@@ -87,7 +87,7 @@ struct ReadAPI: Sendable {
                 }
                 return start.day
             }
-            return try await self.answer(request, takes: ["date"]) { models in
+            return try await self.answer(request, takes: ["date"], reading: .engagement) { models in
                 let day = day ?? models.today
                 return .row(try AnswerTable.stats(try models.engagement(on: day), in: models))
             }
@@ -109,7 +109,7 @@ struct ReadAPI: Sendable {
     ) async throws -> Response {
         let user = try Self.pathParameter("id", of: context)
         let limit = try Self.limit(request, default: nil)
-        return try await answer(request, takes: ["limit"]) { models in
+        return try await answer(request, takes: ["limit"], reading: .follows) { models in
             guard try models.knows(user: user) else { throw Self.unknown(user) }
             return .table(AnswerTable.follows(Array(try list(models)(user).prefix(limit ?? .max))))
         }
@@ -121,9 +121,11 @@ struct ReadAPI: Sendable {
 
     /// Checks the query's parameters (`takes`, besides `as_of` and `at_seq`), picks the view,
     /// answers 304 when `If-None-Match` names the position the answer would reflect, and runs
-    /// `query` off the event loop. The key was checked before (`ReadKeyCheck`).
+    /// `query` off the event loop; a view folded for the answer holds only the tables it
+    /// `reads`. The key was checked before (`ReadKeyCheck`).
     private func answer(
-        _ request: Request, takes names: [String] = [], _ query: @escaping @Sendable (StoredReadModels) throws -> Answer
+        _ request: Request, takes names: [String] = [], reading tables: TableChoice = .all,
+        _ query: @escaping @Sendable (StoredReadModels) throws -> Answer
     ) async throws -> Response {
         // The router passes over an empty segment, so `/v1/users//followers` would otherwise
         // answer for the user "followers".
@@ -193,7 +195,7 @@ struct ReadAPI: Sendable {
             if let kept = cache.answer(for: key, tag: tag) {
                 json = kept
             } else {
-                switch try query(models ?? ReadModelEngine(store: store).scratch(view)) {
+                switch try query(models ?? ReadModelEngine(store: store).scratch(view, tables: tables)) {
                 case .table(let table): json = JSONRenderer.render(table)
                 case .row(let table):
                     json = JSONRenderer.object(Array(zip(table.columns, table.rows.first ?? []))) + "\n"
