@@ -158,14 +158,20 @@ extension ReadModelTables {
                 models.anomalyRows(on: day, into: &anomalies)
             }
             models.daysAfterRows(into: &after)
-            let signedUp = Array(state.signups)
-            var cohorts = packed("rm_cohorts", capacity: signedUp.count)
-            for index in IDOrder.indices(signedUp.map { $0.key }) { models.cohortRow(signedUp[index].key, signedUp[index].value, into: &cohorts) }
-            let devices = models.openedDevices
-            var deviceRows = packed("rm_devices", capacity: devices.count)
-            for index in IDOrder.indices(devices.map { state.deviceKeys[$0.key] }) {
-                let (key, opened) = devices[index], device = state.deviceKeys[key]
-                models.deviceRow(device, (opened, models.step(of: device, openedAt: opened)), into: &deviceRows)
+            // The two tables of a row per user and per device, each left out unless chosen.
+            var cohorts = packed("rm_cohorts"), deviceRows = packed("rm_devices")
+            if choice.contains("rm_cohorts") {
+                let signedUp = Array(state.signups)
+                cohorts = packed("rm_cohorts", capacity: signedUp.count)
+                for index in IDOrder.indices(signedUp.map { $0.key }) { models.cohortRow(signedUp[index].key, signedUp[index].value, into: &cohorts) }
+            }
+            if choice.contains("rm_devices") {
+                let devices = models.openedDevices
+                deviceRows = packed("rm_devices", capacity: devices.count)
+                for index in IDOrder.indices(devices.map { state.deviceKeys[$0.key] }) {
+                    let (key, opened) = devices[index], device = state.deviceKeys[key]
+                    models.deviceRow(device, (opened, models.step(of: device, openedAt: opened)), into: &deviceRows)
+                }
             }
             return ["rm_days": days, "rm_days_after": after, "rm_signups": signups, "rm_anomaly_days": anomalies, "rm_cohorts": cohorts, "rm_devices": deviceRows]
         case .anomalies:

@@ -1,7 +1,8 @@
 /// Which of the read models' tables a write fills: all of them, or only those an answer reads.
 ///
-/// A view written for one answer (the nightly report's) need not hold every table: at 20 M
-/// events the follow graph and the hearts alone are ~4 M rows that the report never reads. A
+/// A view written for one answer (an `--as-of` query, the nightly report) need not hold every
+/// table: at 20 M events the follow graph and the hearts alone are ~4 M rows that `looks` or the
+/// report never reads. A
 /// table left out is not created either, so a query that reads it fails loudly ("no such
 /// table") rather than answering from an empty table.
 public struct TableChoice: Sendable {
@@ -32,8 +33,9 @@ public struct TableChoice: Sendable {
 }
 
 /// The tables each of `StoredReadModels`' answers reads, for a view written for one answer
-/// (`--as-of`, `--at-seq`). Kept beside the queries' module and checked by the command tests
-/// that answer every query for the log's last seq both ways.
+/// (`--as-of`, `--at-seq`, the server's `as_of`, the report), declared in the queries' module.
+/// `ViewTablesTests` and the read API's test answer each query for the log's last seq from such
+/// a view and from the store's tables: a table missing here fails them.
 extension TableChoice {
     /// `looks` (the `wear-it` tab ranks by `rm_verdicts`).
     public static let looks = only(["rm_posts", "rm_verdicts"])
