@@ -104,6 +104,19 @@ import Testing
             """)
     }
 
+    /// Padding is appended in runs of up to 256 spaces: a column wider than one run is still
+    /// padded to the exact width, on either side.
+    @Test func tablesPadColumnsWiderThanOneRunOfSpaces() {
+        let long = String(repeating: "x", count: 600)
+        let table = ResultTable(columns: ["text", "n"], rows: [[.text(long), .integer(7)], [.text("a"), .integer(123_456)]])
+        let lines = table.rendered(as: .table).split(separator: "\n").map(String.init)
+        #expect(lines[2] == long + "       7")
+        #expect(lines[3] == "a" + String(repeating: " ", count: 601) + "123456")
+        // A number under a header 300 wide is padded on its left.
+        let right = ResultTable(columns: [String(repeating: "n", count: 300)], rows: [[.integer(42)]])
+        #expect(right.rendered(as: .table).split(separator: "\n")[2] == String(repeating: " ", count: 298) + "42")
+    }
+
     @Test func tablesFitTheWidthWithAnEllipsisCountingWideCharactersTwice() {
         let wide = ResultTable(columns: ["name", "n"], rows: [[.text("美咲美咲美咲美咲"), .integer(1)], [.text("Zoë Smith-Jones"), .integer(22)]])
         let text = wide.rendered(as: .table, width: 12)

@@ -138,10 +138,18 @@ struct TableRenderer {
 }
 
 extension String {
-    /// Appends `count` spaces without building a string of them first.
+    /// Appends `count` spaces in one copy: a wide table pads millions of cells, and a space at a
+    /// time was a third of printing the 20 M-event log's moderation queue.
     fileprivate mutating func appendSpaces(_ count: Int) {
-        for _ in 0..<max(0, count) { append(" ") }
+        var left = max(0, count)
+        while left > 0 {
+            let run = Swift.min(left, String.spaces.utf8.count)
+            append(contentsOf: String.spaces[..<String.spaces.utf8.index(String.spaces.startIndex, offsetBy: run)])
+            left -= run
+        }
     }
+
+    private static let spaces = String(repeating: " ", count: 256)
 
     var trailingSpacesTrimmed: String {
         // By bytes: a space is one byte in UTF-8 and never part of another character's bytes.
