@@ -50,11 +50,18 @@ public enum GTIOBinary {
         process.standardError = stderr
         process.standardInput = stdin
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        // Read both pipes before waiting, so a large output cannot fill a pipe and stall the child.
+        // The input is written and the error output read on threads of their own while this one
+        // reads the output: a child that fills one pipe while its parent waits on another (a long
+        // input read after a long answer, say, or pages of warnings) would otherwise wait forever.
+        let writer = PipeThread { [input] in
+            if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+            try? stdin.fileHandleForWriting.close()
+            return Data()
+        }
+        let errors = PipeThread { stderr.fileHandleForReading.readDataToEndOfFile() }
         let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errData = stderr.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.wait()
+        _ = writer.wait()
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus,
@@ -102,5 +109,24 @@ public enum GTIOBinary {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process
+    }
+}
+
+/// A thread that runs one piece of pipe work and hands back its bytes.
+private final class PipeThread: @unchecked Sendable {
+    // @unchecked: `data` is written once before `done` is signalled and read after.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () -> Data) {
+        Thread { [self] in
+            data = work()
+            done.signal()
+        }.start()
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }
