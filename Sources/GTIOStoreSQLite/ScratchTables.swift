@@ -16,7 +16,7 @@ final class ScratchTables: TableStore, @unchecked Sendable {
     }
 
     func writeTables<T>(_ body: (any TableWriting) throws -> T) throws -> T {
-        try queue.write { db in try body(SQLiteTransaction(db: db)) }
+        try translated { try queue.write { db in try body(SQLiteTransaction(db: db)) } }
     }
 
     func scratchTables() throws -> any TableStore {
@@ -24,13 +24,25 @@ final class ScratchTables: TableStore, @unchecked Sendable {
     }
 
     func discardTables(prefix: String) throws {
-        try queue.write { db in
-            for name in try SQLiteTableReader(db).tableNames(prefix: prefix) { try db.drop(table: name) }
+        try translated {
+            try queue.write { db in
+                for name in try SQLiteTableReader(db).tableNames(prefix: prefix) { try db.drop(table: name) }
+            }
         }
     }
 
     func readTables<T>(_ body: (any TableReading) throws -> T) throws -> T {
-        try queue.read { db in try body(SQLiteTableReader(db)) }
+        try translated { try queue.read { db in try body(SQLiteTableReader(db)) } }
+    }
+
+    /// Runs `body`, its SQLite errors turned into store errors as a store's are: nothing above
+    /// the store sees GRDB's types.
+    private func translated<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StoreError.database("a view's tables in memory: \(error.message ?? "\(error)")")
+        }
     }
 }
 

@@ -26,6 +26,19 @@ import GTIOStore
         #expect(row[5] == 1)
     }
 
+    /// A view's tables in memory fail as a store does, with a store error naming SQLite's
+    /// reason, not with GRDB's own error type (which nothing above the store may see).
+    @Test func aViewsTablesInMemoryFailWithStoreErrors() throws {
+        let tables = try SQLiteStore.memoryTables()
+        do {
+            _ = try tables.readTables { try $0.rows("SELECT post FROM rm_nothing", []) }
+            Issue.record("a missing table was read")
+        } catch let error as StoreError {
+            #expect("\(error)" == "store error: a view's tables in memory: no such table: rm_nothing")
+        }
+        #expect(throws: StoreError.self) { try tables.writeTables { try $0.deleteAll(from: "rm_nothing") } }
+    }
+
     @Test func theDatabaseRefusesUpdatesDeletesAndGaps() throws {
         let store = try store()
         // The ids in `event_ids` at once, so that there are rows to refuse deleting there.
