@@ -29,9 +29,9 @@ public struct OnboardingFunnel: Sendable, Equatable {
         reached[0] > 0 ? Double(reached[step]) / Double(reached[0]) : nil
     }
 
-    /// `devices` more devices whose last step was `step`.
-    mutating func add(reaching step: Int, devices: Int = 1) {
-        for index in 0...step { reached[index] += devices }
+    /// Adds the devices of another set, `reached` counting them at each step.
+    mutating func add(_ reached: [Int]) {
+        for index in self.reached.indices where index < reached.count { self.reached[index] += reached[index] }
     }
 }
 
@@ -39,28 +39,29 @@ extension StoredReadModels {
     /// The funnel of the devices whose first `app.opened` falls on one of `days` (nil: every device).
     public func onboardingFunnel(firstOpenedOn days: ClosedRange<Int64>? = nil) throws -> OnboardingFunnel {
         var funnel = OnboardingFunnel()
-        for (_, step, devices) in try deviceSteps(days) { funnel.add(reaching: step, devices: devices) }
+        for (_, reached) in try funnelDays(days) { funnel.add(reached) }
         return funnel
     }
 
     /// One funnel per day of `days`, for the devices first opened that day (days without any included).
     public func onboardingFunnelByDay(_ days: ClosedRange<Int64>) throws -> [(day: Int64, funnel: OnboardingFunnel)] {
         var byDay = [Int64: OnboardingFunnel]()
-        for (day, step, devices) in try deviceSteps(days) { byDay[day, default: OnboardingFunnel()].add(reaching: step, devices: devices) }
+        for (day, reached) in try funnelDays(days) { byDay[day, default: OnboardingFunnel()].add(reached) }
         return days.map { ($0, byDay[$0] ?? OnboardingFunnel()) }
     }
 
     /// The day of the earliest first `app.opened`, nil when no device opened the app.
     public func firstOpenDay() throws -> Int64? {
-        // `date` is the day of `first_opened`, and its index has the least one first.
-        try read { try $0.row("SELECT MIN(date) FROM rm_devices") }?[0].string.flatMap { Timestamp(date: $0)?.day }
+        try read { try $0.row("SELECT MIN(date) FROM rm_funnel_days") }?[0].string.flatMap { Timestamp(date: $0)?.day }
     }
 
-    /// How many devices first opened on each day of `days` (nil: all) stopped at each step.
-    private func deviceSteps(_ days: ClosedRange<Int64>?) throws -> [(day: Int64, step: Int, devices: Int)] {
+    /// The devices first opened on each day of `days` (nil: all) that reached each step: a row a
+    /// day from `rm_funnel_days`, which the writers keep as devices move.
+    private func funnelDays(_ days: ClosedRange<Int64>?) throws -> [(day: Int64, reached: [Int])] {
         let (filter, arguments) = Self.dateFilter("date", days)
-        return try read { try $0.rows("SELECT date, step, COUNT(*) FROM rm_devices\(filter) GROUP BY date, step", arguments) }.map { row in
-            (Timestamp(date: row[0].string ?? "")?.day ?? 0, row[1].int, row[2].int)
+        let columns = OnboardingFunnel.columns.joined(separator: ", ")
+        return try read { try $0.rows("SELECT date, \(columns) FROM rm_funnel_days\(filter)", arguments) }.map { row in
+            (Timestamp(date: row[0].string ?? "")?.day ?? 0, row.dropFirst().map(\.int))
         }
     }
 }

@@ -26,9 +26,10 @@ extension StoredReadModels {
     /// sign-ups (nil: all). A day is measured once it has begun by "now".
     public func retention(cohorts days: ClosedRange<Int64>? = nil) throws -> [RetentionCohort] {
         let (filter, arguments) = Self.dateFilter("date", days)
-        let sql = "SELECT date, COUNT(*), SUM(active_d1), SUM(active_d7), SUM(active_d30) FROM rm_cohorts\(filter)"
+        // A row a cohort, which the writers keep as sign-ups and active days come.
+        let sql = "SELECT date, users, active_d1, active_d7, active_d30 FROM rm_cohort_days\(filter)"
         let today = self.today
-        return try read { try $0.rows(sql + " GROUP BY date ORDER BY date", arguments) }.map { row in
+        return try read { try $0.rows(sql + " ORDER BY date", arguments) }.map { row in
             let day = Timestamp(date: row[0].string ?? "")?.day ?? 0
             let retained = RetentionCohort.offsets.indices.map { index -> Int? in
                 day + RetentionCohort.offsets[index] <= today ? row[2 + index].int : nil

@@ -18,6 +18,10 @@ public struct ChangeSet: Sendable {
     public var items = IDSet()
     /// Devices whose onboarding (first open, or a step of a user who signed up on it) moved.
     public var devices = IDSet()
+    /// The days whose funnel sums (devices first opened that day, by step) changed.
+    public var onboardingDays: Set<Int64> = []
+    /// The sign-up days whose cohort (its users, those retained) changed.
+    public var cohortDays: Set<Int64> = []
     /// Decisions from this index on are new.
     public var firstNewDecision: Int
     /// The UTC days whose own figures changed (events, sign-ups, actions, anomalies, quick-add).

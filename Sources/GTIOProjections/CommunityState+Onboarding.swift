@@ -1,26 +1,111 @@
 import Algorithms
+import GTIOCatalog
 import GTIOStore
 
-/// What the onboarding funnel and quick-add acceptance need (EVENTS.md, Engagement). The funnel
-/// depends on each device's earliest open, which a late event can move, so only the raw times
-/// are kept here and the funnel is computed when asked.
+/// What the onboarding funnel, retention and quick-add acceptance need (EVENTS.md, Engagement).
+/// A device's step depends on its earliest open, which a late event can move, so the raw times
+/// are kept; each device's step is kept too, and its place in the funnel's daily sums moved
+/// whenever one of those times changes.
 extension CommunityState {
     mutating func noteOpened(_ event: KeyedEvent) {
-        guard event.device != 0 else { return }
-        if event.device >= firstOpen.count {
-            firstOpen.append(contentsOf: repeatElement(.max, count: max(event.device + 1, firstOpen.count * 2) - firstOpen.count))
+        let key = event.device
+        guard key != 0 else { return }
+        if key >= firstOpen.count {
+            let count = max(key + 1, firstOpen.count * 2)
+            firstOpen.append(contentsOf: repeatElement(.max, count: count - firstOpen.count))
+            onboardingSteps.append(contentsOf: repeatElement(0, count: count - onboardingSteps.count))
         }
-        if event.at < firstOpen[event.device] {
-            firstOpen[event.device] = event.at
-            changes?.devices.insert(deviceKeys[event.device])
+        if event.at < firstOpen[key] {
+            let before = funnelPlace(ofDevice: key)
+            firstOpen[key] = event.at
+            changes?.devices.insert(deviceKeys[key])
+            moveInFunnel(key, from: before)
         }
     }
 
     mutating func noteProfileCompleted(_ event: KeyedEvent) {
         guard let user = userKeys.id(event.user) else { return }
         profileCompletions[user, default: []].insertSorted(event.at)
-        if let device = signups[user]?.device { changes?.devices.insert(device) }
+        guard let device = signups[user]?.device else { return }
+        changes?.devices.insert(device)
+        if let key = deviceKeys.key(device), mayMoveInFunnel(key, at: event.at) { moveInFunnel(key, from: funnelPlace(ofDevice: key)) }
     }
+
+    /// Whether a step at `at` of a user joined to the device with key `key` can move the device
+    /// in the funnel: only inside the window of its first open, which it must have. A step
+    /// outside it (most quick-add follows come weeks later) leaves the device where it is.
+    func mayMoveInFunnel(_ key: Int, at: Int64) -> Bool {
+        guard key != 0, key < firstOpen.count, firstOpen[key] != .max else { return false }
+        return at >= firstOpen[key] && at <= firstOpen[key] + ReadModels.onboardingWindow
+    }
+
+    /// Users join a device through the `device` of their first sign-up; when several signed up
+    /// on one device, the device counts the furthest any of them got (0: opened the app only).
+    func onboardingStep(of device: String, openedAt opened: Int64) -> Int {
+        let end = opened + ReadModels.onboardingWindow
+        var step = 0
+        for user in signupsByDevice[device] ?? [] {
+            guard let signedUp = signups[user]?.at, signedUp >= opened, signedUp <= end else { continue }
+            step = max(step, 1)
+            guard let completed = profileCompletions[user]?.first(atLeast: signedUp), completed <= end else { continue }
+            step = max(step, 2)
+            guard let followed = quickAddFollows[user]?.first(atLeast: completed), followed <= end else { continue }
+            step = 3
+        }
+        return step
+    }
+
+    /// The day of the first open of the device with key `key` and the step kept for it; nil when
+    /// it never opened the app.
+    func funnelPlace(ofDevice key: Int) -> (day: Int64, step: Int)? {
+        guard key < firstOpen.count, firstOpen[key] != .max else { return nil }
+        return (Timestamp(milliseconds: firstOpen[key]).day, Int(onboardingSteps[key]))
+    }
+
+    /// Works out the step of the device with key `key` again and moves it in `onboardingByDay`
+    /// from where it stood (`before`) to where it stands now.
+    mutating func moveInFunnel(_ key: Int, from before: (day: Int64, step: Int)?) {
+        guard key < firstOpen.count, firstOpen[key] != .max else { return }
+        let device = deviceKeys[key], opened = firstOpen[key]
+        let step = onboardingStep(of: device, openedAt: opened)
+        onboardingSteps[key] = Int8(step)
+        let after = (day: Timestamp(milliseconds: opened).day, step: step)
+        guard before?.day != after.day || before?.step != after.step else { return }
+        if let before { countInFunnel(day: before.day, step: before.step, -1) }
+        countInFunnel(day: after.day, step: after.step, 1)
+    }
+
+    private mutating func countInFunnel(day: Int64, step: Int, _ devices: Int) {
+        var tally = onboardingByDay[day] ?? OnboardingDay()
+        tally.add(reaching: step, devices)
+        onboardingByDay[day] = tally.isEmpty ? nil : tally
+        changes?.onboardingDays.insert(day)
+    }
+
+    /// A user's first sign-up, on `day`: a member of that day's cohort, retained on the offset
+    /// days they were already active on (their events can come before their sign-up's).
+    mutating func noteCohortMember(_ user: Int, signedUpOn day: Int64) {
+        var cohort = cohortsByDay[day] ?? CohortDay()
+        cohort.users += 1
+        for (index, offset) in ReadModels.retentionOffsets.enumerated() where userActivity.contains(user, on: day + offset) {
+            cohort.retained[index] += 1
+        }
+        cohortsByDay[day] = cohort
+        changes?.cohortDays.insert(day)
+    }
+
+    /// A new active `day` of the user with key `user`: retained in their cohort when it is one of
+    /// the offset days after their sign-up (the user's cohort row moves with it).
+    mutating func noteActiveDay(_ user: Int, _ day: Int64) {
+        let signedUp = signUpDays[user]
+        guard signedUp != Self.noSignUp, let index = ReadModels.retentionOffsets.firstIndex(of: day - signedUp) else { return }
+        cohortsByDay[signedUp, default: CohortDay()].retained[index] += 1
+        changes?.cohorts.insert(userKeys[user])
+        changes?.cohortDays.insert(signedUp)
+    }
+
+    /// `signUpDays` of a user who never signed up.
+    static let noSignUp = Int64.min
 
     mutating func noteQuickAddShown(_ event: KeyedEvent, day: Int64) {
         guard event.user != 0 else { return }
@@ -37,7 +122,10 @@ extension CommunityState {
     mutating func noteQuickAddFollow(_ event: KeyedEvent) {
         guard let viewer = userKeys.id(event.user), event.subject != 0 else { return }
         quickAddFollows[viewer, default: []].insertSorted(event.at)
-        if let device = signups[viewer]?.device { changes?.devices.insert(device) }
+        if let device = signups[viewer]?.device {
+            changes?.devices.insert(device)
+            if let key = deviceKeys.key(device), mayMoveInFunnel(key, at: event.at) { moveInFunnel(key, from: funnelPlace(ofDevice: key)) }
+        }
         let pair = KeyPair(event.user, event.subject)
         guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),
               follows.edge(event.user, event.subject) != nil else { return }

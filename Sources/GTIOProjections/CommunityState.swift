@@ -107,6 +107,9 @@ public struct CommunityState: Sendable {
     public internal(set) var keys = KeyTable()
     /// Whether each user key is a user known to the console (an actor, or another user's target).
     var known: [Bool] = []
+    /// Each user key's day of first sign-up, `CommunityState.noSignUp` for none: retention asks
+    /// it for every new active day, where `signups` would hash the user's id each time.
+    var signUpDays: [Int64] = []
     public internal(set) var names: IDMap<String> = [:]
     public internal(set) var signups: IDMap<Signup> = [:]
     /// The users whose first sign-up came from each device, in sign-up order.
@@ -159,6 +162,8 @@ public struct CommunityState: Sendable {
 
     /// Each device's earliest `app.opened` (by `at`) by device key; `Int64.max` when none.
     var firstOpen: [Int64] = []
+    /// Each opened device's onboarding step by device key, as it stands in `onboardingByDay`.
+    var onboardingSteps: [Int8] = []
     /// Each user's `user.profile_completed` times, ascending.
     public internal(set) var profileCompletions: IDMap<[Int64]> = [:]
     /// Each user's `user.followed` times with `via: quickadd`, ascending (applied or not).
@@ -170,6 +175,10 @@ public struct CommunityState: Sendable {
     /// Pairs first shown on a day, and how many of those were accepted (by the day shown).
     public internal(set) var quickAddShownByDay: [Int64: Int] = [:]
     public internal(set) var quickAddAcceptedByDay: [Int64: Int] = [:]
+    /// The opened devices by the day of their first open, counted at the steps they reached.
+    public internal(set) var onboardingByDay: [Int64: OnboardingDay] = [:]
+    /// The signed-up users by the day of their first sign-up, and those retained.
+    public internal(set) var cohortsByDay: [Int64: CohortDay] = [:]
 
     /// The events and actions counted for the day being applied, not yet in `eventsByDay` and
     /// `actionsByDay`: settled whenever `apply` returns.
@@ -305,11 +314,7 @@ public struct CommunityState: Sendable {
                 changes?.touch(windowDays: moved)
             }
             noteKnown(event.user)
-            // A new active day moves the user's cohort row when retention counts that day.
-            if changes != nil, let user = userKeys.id(event.user), let signup = signups[user],
-               ReadModels.retentionOffsets.contains(day - Timestamp(milliseconds: signup.at).day) {
-                changes?.cohorts.insert(user)
-            }
+            noteActiveDay(event.user, day)
         }
         if event.device != 0, deviceActivity.mark(event.device, on: day) { tally.devices += 1 }
 
@@ -369,6 +374,7 @@ public struct CommunityState: Sendable {
         // Keys come in increasing order, so doubling keeps growth amortized.
         let count = max(top + 1, known.count * 2)
         known.append(contentsOf: repeatElement(false, count: count - known.count))
+        signUpDays.append(contentsOf: repeatElement(Self.noSignUp, count: count - signUpDays.count))
         follows.makeRoom(count)
     }
 
@@ -400,7 +406,10 @@ public struct CommunityState: Sendable {
         if let device {
             signupsByDevice[device, default: []].append(user)
             changes?.devices.insert(device)
+            if mayMoveInFunnel(event.device, at: event.at) { moveInFunnel(event.device, from: funnelPlace(ofDevice: event.device)) }
         }
         signupsByDay[day, default: [:]][provider, default: 0] += 1
+        signUpDays[event.user] = day
+        noteCohortMember(event.user, signedUpOn: day)
     }
 }

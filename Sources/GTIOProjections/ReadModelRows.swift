@@ -241,6 +241,24 @@ extension ReadModels {
         for offset in Self.retentionOffsets { row.append(key.map { state.userActivity.contains($0, on: day + offset) } ?? false) }
     }
 
+    /// The devices first opened on `day` at each step they reached; no row for a day without one.
+    func funnelDayRow(_ day: Int64, into row: inout some RowSink) -> Bool {
+        guard let tally = state.onboardingByDay[day] else { return false }
+        row.append(Timestamp.dateString(ofDay: day))
+        for count in tally.reached { row.append(count) }
+        return true
+    }
+
+    /// The users who first signed up on `day` and those active again 1, 7 and 30 days later; no
+    /// row for a day without sign-ups.
+    func cohortDayRow(_ day: Int64, into row: inout some RowSink) -> Bool {
+        guard let cohort = state.cohortsByDay[day] else { return false }
+        row.append(Timestamp.dateString(ofDay: day))
+        row.append(cohort.users)
+        for count in cohort.retained { row.append(count) }
+        return true
+    }
+
     /// A device's first open and the furthest onboarding step it reached (see `deviceSteps`).
     func deviceRow(_ device: String, _ step: (opened: Int64, step: Int), into row: inout some RowSink) {
         row.append(device)
@@ -371,6 +389,8 @@ extension ReadModels {
         return valueRow { flaggerRow(user, record, into: &$0); return true }
     }
     func cohortRow(_ user: String) -> [StoreValue]? { valueRow { cohortRow(user, into: &$0) } }
+    func funnelDayRow(_ day: Int64) -> [StoreValue]? { valueRow { funnelDayRow(day, into: &$0) } }
+    func cohortDayRow(_ day: Int64) -> [StoreValue]? { valueRow { cohortDayRow(day, into: &$0) } }
 
     func deviceRow(_ device: String) -> [StoreValue]? {
         guard let step = deviceStep(device) else { return nil }

@@ -173,7 +173,12 @@ extension ReadModelTables {
                     models.deviceRow(device, (opened, models.step(of: device, openedAt: opened)), into: &deviceRows)
                 }
             }
-            return ["rm_days": days, "rm_days_after": after, "rm_signups": signups, "rm_anomaly_days": anomalies, "rm_cohorts": cohorts, "rm_devices": deviceRows]
+            var funnelDays = packed("rm_funnel_days", capacity: state.onboardingByDay.count)
+            for day in state.onboardingByDay.keys.sorted() { _ = models.funnelDayRow(day, into: &funnelDays) }
+            var cohortDays = packed("rm_cohort_days", capacity: state.cohortsByDay.count)
+            for day in state.cohortsByDay.keys.sorted() { _ = models.cohortDayRow(day, into: &cohortDays) }
+            return ["rm_days": days, "rm_days_after": after, "rm_signups": signups, "rm_anomaly_days": anomalies, "rm_cohorts": cohorts,
+                    "rm_devices": deviceRows, "rm_funnel_days": funnelDays, "rm_cohort_days": cohortDays]
         case .anomalies:
             var anomalies = packed("rm_anomalies")
             models.anomalyRows(into: &anomalies)

@@ -101,6 +101,14 @@ public enum ReadModelTables {
             ], keyCount: 1, indexes: [["date", "active_d1", "active_d7", "active_d30"]]),
             TableLayout(name: "rm_devices", columns: [("device", .text), ("first_opened", .integer), ("date", .text), ("step", .integer)],
                         keyCount: 1, indexes: [["date", "step"]]),
+            // Their sums by day, which `funnel` and `retention` read: a row a day asked.
+            TableLayout(name: "rm_funnel_days", columns: [
+                ("date", .text), ("opened", .integer), ("signed_up", .integer), ("profile_completed", .integer),
+                ("quickadd_followed", .integer),
+            ], keyCount: 1),
+            TableLayout(name: "rm_cohort_days", columns: [
+                ("date", .text), ("users", .integer), ("active_d1", .integer), ("active_d7", .integer), ("active_d30", .integer),
+            ], keyCount: 1),
         ],
         .anomalies: [
             TableLayout(name: "rm_anomalies", columns: [("type", .text), ("reason", .text), ("count", .integer)], keyCount: 2),

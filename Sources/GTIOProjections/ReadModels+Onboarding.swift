@@ -21,19 +21,8 @@ extension ReadModels {
         return (opened, step(of: device, openedAt: opened))
     }
 
-    /// Users join a device through the `device` of their first sign-up; when several signed up
-    /// on one device, the device counts the furthest any of them got.
+    /// How far `device` got (see `CommunityState.onboardingStep`).
     func step(of device: String, openedAt opened: Int64) -> Int {
-        let end = opened + Self.onboardingWindow
-        var step = 0
-        for user in state.signupsByDevice[device] ?? [] {
-            guard let signedUp = state.signups[user]?.at, signedUp >= opened, signedUp <= end else { continue }
-            step = max(step, 1)
-            guard let completed = state.profileCompletions[user]?.first(atLeast: signedUp), completed <= end else { continue }
-            step = max(step, 2)
-            guard let followed = state.quickAddFollows[user]?.first(atLeast: completed), followed <= end else { continue }
-            step = 3
-        }
-        return step
+        state.onboardingStep(of: device, openedAt: opened)
     }
 }

@@ -58,7 +58,7 @@ extension TableChoice {
     /// `engagement(on:)`, `queueSize()`, `decisionFigures`: a day's `stats`.
     public static let engagement = only(["rm_days", "rm_days_after", "rm_signups", "rm_desk", "rm_decisions", "rm_moderators"])
     /// The onboarding funnel.
-    public static let onboarding = only(["rm_devices"])
+    public static let onboarding = only(["rm_funnel_days"])
     /// Retention by sign-up cohort.
-    public static let cohorts = only(["rm_cohorts"])
+    public static let cohorts = only(["rm_cohort_days"])
 }

@@ -1,5 +1,8 @@
 import GTIOAnalytics
 import GTIOCatalog
+import GTIOSimulation
+import GTIOStore
+import PropertyBased
 import Testing
 @testable import GTIOProjections
 
@@ -65,6 +68,41 @@ import Testing
         #expect(cohorts[1].retained == [0, 0, nil])  // day 31 has not begun
         let second = try models.retention(cohorts: (first + 1)...(first + 1))
         #expect(second.map(\.day) == [first + 1])
+    }
+
+    /// The daily sums the funnel and retention read, kept as events move devices and users,
+    /// equal the sums of each device's step and each user's cohort row counted afresh: after
+    /// every event of random logs with late opens, late sign-ups, and activity before sign-ups.
+    @Test func theDailySumsAreTheSumsOfTheDevicesAndUsersAfterEveryEvent() async {
+        await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            var state = CommunityState()
+            // Over months for half the seeds, so that days 7 and 30 after sign-ups come.
+            let events = RandomLog.events(seed: seed, count: 400, weeks: seed % 2 == 0)
+            for record in events.enumerated().map({ LogRecord(seq: Int64($0.offset + 1), $0.element) }) {
+                state.apply(record)
+                let models = ReadModels(state: state)
+                var funnel: [Int64: [Int]] = [:]
+                for (key, opened) in models.openedDevices {
+                    let step = models.step(of: state.deviceKeys[key], openedAt: opened)
+                    let day = Timestamp(milliseconds: opened).day
+                    var reached = funnel[day] ?? [0, 0, 0, 0]
+                    for index in 0...step { reached[index] += 1 }
+                    funnel[day] = reached
+                }
+                #expect(state.onboardingByDay.mapValues(\.reached) == funnel, "seed \(seed), seq \(record.seq)")
+                var cohorts: [Int64: [Int]] = [:]
+                for (user, signup) in state.signups {
+                    let day = Timestamp(milliseconds: signup.at).day
+                    var counts = cohorts[day] ?? [0, 0, 0, 0]
+                    counts[0] += 1
+                    for (index, offset) in ReadModels.retentionOffsets.enumerated() where state.wasActive(user, on: day + offset) {
+                        counts[index + 1] += 1
+                    }
+                    cohorts[day] = counts
+                }
+                #expect(state.cohortsByDay.mapValues { [$0.users] + $0.retained } == cohorts, "seed \(seed), seq \(record.seq)")
+            }
+        }
     }
 
     @Test func quickAddAcceptanceCountsShownPairsFollowedViaQuickAddAfterwards() throws {

@@ -48,6 +48,7 @@ extension CommunityState {
         writer.write(eventCount)
         for table in [userKeys, deviceKeys, keys] { writer.write(table.ids.dropFirst()) { $0.write($1) } }
         writer.write(known) { $0.write($1) }
+        writer.write(signUpDays) { $0.write($1) }
         writer.write(names) { $0.write($1.key); $0.write($1.value) }
         writer.write(signups) { writer, entry in
             writer.write(entry.key)
@@ -104,12 +105,21 @@ extension CommunityState {
             Self.write(day.value, to: &writer)
         }
         writer.write(firstOpen) { $0.write($1) }
+        writer.write(onboardingSteps) { $0.write(Int($1)) }
         Self.write(profileCompletions, to: &writer)
         Self.write(quickAddFollows, to: &writer)
         writer.write(quickAddShown) { $0.write($1.key.packed); $0.write($1.value) }
         writer.write(quickAddAccepted) { $0.write($1.packed) }
         Self.write(quickAddShownByDay, to: &writer)
         Self.write(quickAddAcceptedByDay, to: &writer)
+        writer.write(onboardingByDay) { writer, day in
+            writer.write(day.key)
+            day.value.write(to: &writer)
+        }
+        writer.write(cohortsByDay) { writer, day in
+            writer.write(day.key)
+            day.value.write(to: &writer)
+        }
     }
 
     private mutating func readPeople(from reader: inout StateReader) throws {
@@ -125,6 +135,8 @@ extension CommunityState {
         }
         (userKeys, deviceKeys, keys) = (tables[0], tables[1], tables[2])
         known = try reader.readArray { try $0.readBool() }
+        signUpDays = try reader.readArray { try $0.readInt64() }
+        guard signUpDays.count == known.count else { throw FoldSnapshotError.malformed("sign-up days for another number of users") }
         names = try reader.readDictionary { (try $0.readString(), try $0.readString()) }
         signups = try reader.readDictionary { reader in
             (try reader.readString(),
@@ -168,12 +180,16 @@ extension CommunityState {
         anomalies = try Self.readAnomalies(&reader)
         anomaliesByDay = try reader.readDictionary { (try $0.readInt64(), try Self.readAnomalies(&$0)) }
         firstOpen = try reader.readArray { try $0.readInt64() }
+        onboardingSteps = try reader.readArray { Int8(clamping: try $0.readInt()) }
+        guard onboardingSteps.count == firstOpen.count else { throw FoldSnapshotError.malformed("onboarding steps for another number of devices") }
         profileCompletions = try Self.readTimes(&reader)
         quickAddFollows = try Self.readTimes(&reader)
         quickAddShown = try reader.readDictionary { (KeyPair(packed: try $0.readInt()), try $0.readInt64()) }
         quickAddAccepted = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         quickAddShownByDay = try Self.readCounts(&reader)
         quickAddAcceptedByDay = try Self.readCounts(&reader)
+        onboardingByDay = try reader.readDictionary { (try $0.readInt64(), try OnboardingDay(from: &$0)) }
+        cohortsByDay = try reader.readDictionary { (try $0.readInt64(), try CohortDay(from: &$0)) }
     }
 
     /// Takes the fields `readRest` fills from `other`.
@@ -200,12 +216,15 @@ extension CommunityState {
         anomalies = other.anomalies
         anomaliesByDay = other.anomaliesByDay
         firstOpen = other.firstOpen
+        onboardingSteps = other.onboardingSteps
         profileCompletions = other.profileCompletions
         quickAddFollows = other.quickAddFollows
         quickAddShown = other.quickAddShown
         quickAddAccepted = other.quickAddAccepted
         quickAddShownByDay = other.quickAddShownByDay
         quickAddAcceptedByDay = other.quickAddAcceptedByDay
+        onboardingByDay = other.onboardingByDay
+        cohortsByDay = other.cohortsByDay
     }
 
     // MARK: Shapes used more than once
@@ -440,5 +459,29 @@ extension FlaggerRecord {
         flagged = IDSet(try reader.readArray { try $0.readString() })
         upheld = IDSet(try reader.readArray { try $0.readString() })
         dismissed = IDSet(try reader.readArray { try $0.readString() })
+    }
+}
+
+extension OnboardingDay {
+    func write(to writer: inout StateWriter) {
+        for count in reached { writer.write(count) }
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init()
+        for step in reached.indices { reached[step] = try reader.readInt() }
+    }
+}
+
+extension CohortDay {
+    func write(to writer: inout StateWriter) {
+        writer.write(users)
+        for count in retained { writer.write(count) }
+    }
+
+    init(from reader: inout StateReader) throws {
+        self.init()
+        users = try reader.readInt()
+        for index in retained.indices { retained[index] = try reader.readInt() }
     }
 }
