@@ -130,12 +130,16 @@ extension StoredReadModels {
     }
 
     /// Items `author` wrote (posts and reviews) that a moderator removed.
+    ///
+    /// From the author's posts and reviews to their decisions, through the indexes on `author`
+    /// and on `item`: what the author wrote, not every decision ever taken.
     public func removedItems(of author: String) throws -> Int {
         try read { tables in
             try tables.row("""
-                SELECT COUNT(*) FROM rm_decisions d WHERE d.action = 'remove' AND (
-                  EXISTS (SELECT 1 FROM rm_posts p WHERE d.item = 'post:' || p.post AND p.author = ?)
-                  OR EXISTS (SELECT 1 FROM rm_reviews r WHERE d.item = 'review:' || r.review AND r.author = ?))
+                SELECT (SELECT COUNT(*) FROM rm_posts p JOIN rm_decisions d ON d.item = 'post:' || p.post
+                        WHERE p.author = ? AND d.action = 'remove')
+                     + (SELECT COUNT(*) FROM rm_reviews r JOIN rm_decisions d ON d.item = 'review:' || r.review
+                        WHERE r.author = ? AND d.action = 'remove')
                 """, [.text(author), .text(author)])?[0].int ?? 0
         }
     }

@@ -108,6 +108,39 @@ import Testing
         #expect(models.state.decisions.map(\.action) == ["remove"])
     }
 
+    /// The cards' `removed_items` counts the author's posts and reviews a decision removed: not
+    /// dismissals, not another author's items, not a post removed after its author deleted it
+    /// (nothing was open); `flags_received` every flag on their posts (and reviews), repeats too.
+    @Test func anAuthorsRemovedItemsAndFlagsReceivedCountTheirOwnItemsOnly() throws {
+        var log = TestLog()
+        log.post("p1", by: "a")
+        log.post("p2", by: "a")
+        log.post("p3", by: "a")
+        log.post("q", by: "b")
+        log.review("r1", on: "q", by: "a")
+        log.review("r2", on: "p1", by: "b")
+        log.flag("p1", by: "c")
+        log.flag("p1", by: "c")  // a repeat: in the history, not a second flagger
+        log.flag("p2", by: "c")
+        log.flag("q", by: "c")
+        log.flagReview("r1", by: "d")
+        log.flagReview("r2", by: "d")
+        log.resolve("post:p1", "remove")
+        log.resolve("post:p2", "dismiss")
+        log.resolve("review:r1", "remove")
+        log.resolve("post:q", "remove")
+        log.resolve("review:r2", "remove")  // closed already: p1's removal closed its reviews' flags
+        log.delete("p3", by: "a")
+        log.resolve("post:p3", "remove")  // nothing open: ignored
+        let models = try log.models().stored()
+        #expect(try models.removedItems(of: "a") == 2)  // p1 and r1
+        #expect(try models.removedItems(of: "b") == 1)  // q
+        #expect(try models.removedItems(of: "nobody") == 0)
+        #expect(try models.flagsReceived(by: "a", reviews: false) == 3)
+        #expect(try models.flagsReceived(by: "a", reviews: true) == 4)
+        #expect(try models.flagsReceived(by: "b", reviews: true) == 2)
+    }
+
     /// An id may start with a combining mark; as characters it would join the item's colon
     /// (`post:` + U+0301 is no longer `post:` + anything), so items are read by scalars.
     @Test func anItemWhoseIDStartsWithACombiningMarkCanBeFlaggedAndRemoved() {
