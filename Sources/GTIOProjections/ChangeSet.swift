@@ -11,6 +11,8 @@ public struct ChangeSet: Sendable {
     /// Posts created in this run: their brands are written once.
     public var newPosts = IDSet()
     public var products = IDSet()
+    /// The prices whose count of live product posts in a group changed.
+    public var pricePoints: Set<PricePoint> = []
     public var flaggers = IDSet()
     /// (post, user) pairs.
     public var hearts: Set<CommunityState.BlockPair> = []

@@ -39,6 +39,9 @@ struct ChangedRows: Sendable {
         replace("rm_post_brands", where: "post", in: newPosts.map(StoreValue.text), with: newPosts.flatMap(models.brandRows))
         rewrite("rm_products", keys: products.map { [$0.storeValue] }, rows: products.map(models.productRow))
         replace("rm_product_channels", where: "product", in: products.map(StoreValue.text), with: products.flatMap(models.channelRows))
+        let prices = Array(changes.pricePoints)
+        rewrite("rm_price_points", keys: prices.map { [$0.kind.storeValue, $0.group.text.storeValue, .real($0.price)] },
+                rows: prices.map(models.pricePointRow))
         rewrite("rm_flaggers", keys: flaggers.map { [$0.storeValue] }, rows: flaggers.map(models.flaggerRow))
         rewrite("rm_verdicts", keys: posts.map { [$0.storeValue] }, rows: posts.map(models.verdictRow))
         let cohorts = Array(changes.users.union(changes.cohorts))

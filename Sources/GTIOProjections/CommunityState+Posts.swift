@@ -26,6 +26,7 @@ extension CommunityState {
         }
         let slot = posts.add(post, key: creation.post)
         if creation.product != 0 { notePostOfProduct(creation.product, slot: slot) }
+        countPrices(of: post, 1)
         postsByAuthor[author, default: []].append(id)
         changes?.posts.insert(id)
         changes?.newPosts.insert(id)
@@ -44,11 +45,21 @@ extension CommunityState {
     /// Deletion and removal alike: the post stops counting and its flags, and its reviews' flags, close.
     mutating func endPost(_ slot: Int, as life: Life) {
         posts.values[slot].life = life
+        countPrices(of: posts.values[slot], -1)
         let id = posts.values[slot].id
         changes?.posts.insert(id)
         if let product = posts.values[slot].product { changes?.products.insert(product) }
         closeFlags("post:" + id)
         for review in posts.values[slot].reviews { closeFlags("review:" + review) }
+    }
+
+    /// Counts a live product post's price in its groups (`delta` 1), or no longer (-1).
+    private mutating func countPrices(of post: Post, _ delta: Int) {
+        for point in PricePoint.of(post) {
+            let count = (pricePoints[point] ?? 0) + delta
+            pricePoints[point] = count == 0 ? nil : count
+            changes?.pricePoints.insert(point)
+        }
     }
 
     /// Who hearts `post`, by user id, with the seq of the heart that counts.

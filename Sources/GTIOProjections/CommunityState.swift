@@ -139,6 +139,8 @@ public struct CommunityState: Sendable {
     public internal(set) var listSizes: [Int: Int] = [:]
     /// Each user who flagged anything: the items flagged, and those a decision upheld or dismissed.
     public internal(set) var flaggers: IDMap<FlaggerRecord> = [:]
+    /// How many live product posts have each price in each group of `prices`.
+    public internal(set) var pricePoints: [PricePoint: Int] = [:]
 
     // MARK: Engagement
 

@@ -71,6 +71,16 @@ extension ReadModels {
         }
     }
 
+    /// How many live product posts have `point`'s price in its group; no row for none.
+    func pricePointRow(_ point: PricePoint, into row: inout some RowSink) -> Bool {
+        guard let posts = state.pricePoints[point] else { return false }
+        row.append(point.kind)
+        row.append(point.group.text)
+        row.append(point.price)
+        row.append(posts)
+        return true
+    }
+
     /// A product's row: every product named so far has one, its figures zero or not.
     func productRow(_ product: String, _ tally: ProductTally, into row: inout some RowSink) {
         let (posts, price) = state.postsAndPrice(of: tally)
@@ -372,6 +382,8 @@ extension ReadModels {
         if let found = state.posts[post] { brandRows(found, into: &rows) }
         return rows.rows
     }
+
+    func pricePointRow(_ point: PricePoint) -> [StoreValue]? { valueRow { pricePointRow(point, into: &$0) } }
 
     func productRow(_ product: String) -> [StoreValue]? {
         guard let key = state.keys.key(product), let tally = state.products[key] else { return nil }

@@ -148,7 +148,9 @@ extension ReadModelTables {
                 models.productRow(id, tally, into: &products)
                 models.channelRows(id, tally, into: &channels)
             }
-            return ["rm_products": products, "rm_product_channels": channels]
+            var prices = packed("rm_price_points", capacity: state.pricePoints.count)
+            for point in state.pricePoints.keys.sorted(by: PricePoint.inKeyOrder) { _ = models.pricePointRow(point, into: &prices) }
+            return ["rm_products": products, "rm_product_channels": channels, "rm_price_points": prices]
         case .engagement:
             var days = packed("rm_days", capacity: state.eventsByDay.count)
             var signups = packed("rm_signups"), anomalies = packed("rm_anomaly_days"), after = packed("rm_days_after")

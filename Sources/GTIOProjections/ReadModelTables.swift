@@ -79,6 +79,10 @@ public enum ReadModelTables {
                 ("product", .text), ("hearts", .integer), ("lists", .integer), ("suggestions", .integer), ("posts", .integer),
                 ("price", .real),
             ], keyCount: 1, indexes: [["hearts DESC", "lists DESC", "suggestions DESC", "product"]]),
+            // The prices of live product posts by group, a row per distinct price (`prices`).
+            TableLayout(name: "rm_price_points", columns: [
+                ("kind", .text), ("name", .text), ("price", .real), ("posts", .integer),
+            ], keyCount: 3),
             TableLayout(name: "rm_product_channels", columns: [("product", .text), ("channel", .text), ("count", .integer)],
                         keyCount: 2),
         ],

@@ -26,14 +26,36 @@ public struct PriceLine: Sendable, Equatable {
 
     /// The figures of `prices`, which must not be empty.
     public init(group: String, prices: [Double]) {
-        let sorted = prices.sorted(), n = sorted.count
+        var points: [(price: Double, posts: Int)] = []
+        for price in prices.sorted() {
+            if let last = points.last, last.price == price { points[points.count - 1].posts += 1 } else { points.append((price, 1)) }
+        }
+        self.init(group: group, points: points)
+    }
+
+    /// The figures of prices given as distinct prices, ascending, each with how many posts have
+    /// it (none zero, not empty): what the prices sorted would give, to the bit, as the mean
+    /// adds each price as often as it occurs in the same order.
+    init(group: String, points: [(price: Double, posts: Int)]) {
+        let n = points.reduce(0) { $0 + $1.posts }
+        /// The price at 0-based position `index` of the prices sorted.
+        func price(at index: Int) -> Double {
+            var passed = 0
+            for point in points {
+                passed += point.posts
+                if index < passed { return point.price }
+            }
+            return points[points.count - 1].price
+        }
         self.group = group
         posts = n
-        min = sorted[0]
-        max = sorted[n - 1]
-        median = n % 2 == 1 ? sorted[n / 2] : MeanSum(sorted[n / 2 - 1 ... n / 2]).mean!
-        mean = MeanSum(sorted).mean!
-        p90 = sorted[(9 * n + 9) / 10 - 1]
+        min = points[0].price
+        max = points[points.count - 1].price
+        median = n % 2 == 1 ? price(at: n / 2) : MeanSum([price(at: n / 2 - 1), price(at: n / 2)]).mean!
+        var sum = MeanSum()
+        for point in points { for _ in 0..<point.posts { sum.add(point.price) } }
+        mean = sum.mean!
+        p90 = price(at: (9 * n + 9) / 10 - 1)
     }
 }
 
@@ -107,25 +129,32 @@ extension StoredReadModels {
     /// The prices of live product posts (hidden ones and private authors' included): all of
     /// them as one group, or by brand (a post under each of its brands) or by place (posts
     /// without one left out). Most posts first, then group.
+    ///
+    /// Read from `rm_price_points`, a row per distinct price of a group with how many posts
+    /// have it, in price order: what a group's figures need, without a row per post.
     public func prices(by grouping: PriceGrouping? = nil) throws -> [PriceLine] {
-        let live = "p.state = 'live' AND p.kind = 'product' AND p.price IS NOT NULL"
-        let sql = switch grouping {
-        case nil: "SELECT 'all', p.price FROM rm_posts p WHERE \(live)"
-        // Posts without a place are left out below, not in SQL: there, the condition would
-        // take SQLite through the place index and to each post's row from it, slower than the
-        // one scan of the posts that the other groupings make.
-        case .place: "SELECT p.place, p.price FROM rm_posts p WHERE \(live)"
-        case .brand: "SELECT b.brand, p.price FROM rm_post_brands b JOIN rm_posts p ON p.post = b.post WHERE \(live)"
+        var lines: [PriceLine] = []
+        var group: String?, points: [(price: Double, posts: Int)] = []
+        func close() {
+            if let group, !points.isEmpty { lines.append(PriceLine(group: group, points: points)) }
+            points.removeAll()
         }
-        var prices: [ExactText: [Double]] = [:]
         try read { tables in
-            try tables.forEachRow(sql, []) { row in
-                guard let group = row[0].string else { return true }
-                prices[ExactText(group), default: []].append(row[1].double ?? 0)
+            try tables.forEachRow(
+                "SELECT name, price, posts FROM rm_price_points WHERE kind = ? ORDER BY name, price",
+                [.text(grouping?.rawValue ?? "all")]
+            ) { row in
+                let name = row[0].string ?? ""
+                if group.map({ !$0.isExactly(name) }) ?? true {
+                    close()
+                    group = name
+                }
+                points.append((row[1].double ?? 0, row[2].int))
                 return true
             }
         }
-        return prices.map { PriceLine(group: $0.key.text, prices: $0.value) }.sorted { a, b in
+        close()
+        return lines.sorted { a, b in
             if a.posts != b.posts { return a.posts > b.posts }
             return a.group.utf8.lexicographicallyPrecedes(b.group.utf8)
         }

@@ -51,8 +51,10 @@ extension TableChoice {
     public static let flaggers = only(["rm_flaggers"])
     /// `products`.
     public static let products = only(["rm_products", "rm_product_channels"])
-    /// `places`, `prices`.
+    /// `places`.
     public static let places = only(["rm_posts", "rm_post_brands"])
+    /// `prices`.
+    public static let prices = only(["rm_price_points"])
     /// `anomalies(on:)`.
     public static let anomalies = only(["rm_anomalies", "rm_anomaly_days"])
     /// `engagement(on:)`, `queueSize()`, `decisionFigures`: a day's `stats`.

@@ -1,5 +1,7 @@
 import GTIOAnalytics
 import GTIOCatalog
+import GTIOStore
+import PropertyBased
 import Testing
 @testable import GTIOProjections
 
@@ -137,6 +139,38 @@ import Testing
         #expect(infinite.median == .infinity && infinite.mean == .infinity)
         // Below the overflow the figures are the plain sum's, to the bit.
         #expect(PriceLine(group: "g", prices: [0.1, 0.2, 0.4]).mean == (0.1 + 0.2 + 0.4) / 3)
+    }
+
+    /// `prices` reads a count per distinct price of a group, which the fold keeps as product
+    /// posts are created and end: after every event of random logs (reused ids, deletions and
+    /// removals, brands and places), the counts are those of the live product posts counted
+    /// afresh, and at the end each grouping's figures are those of the posts' prices sorted.
+    @Test func pricePointsAreTheLiveProductPostsCountedAfresh() async throws {
+        await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            var state = CommunityState()
+            var fresh: [PricePoint: Int] = [:]
+            for record in RandomLog.records(seed: seed, count: 300) {
+                state.apply(record)
+                fresh = [:]
+                for post in state.posts.values where post.life == .live {
+                    for point in PricePoint.of(post) { fresh[point, default: 0] += 1 }
+                }
+                #expect(state.pricePoints == fresh, "seed \(seed), seq \(record.seq)")
+            }
+            let stored = try! ReadModels(state: state).stored()
+            for grouping in [nil] + PriceGrouping.allCases.map(Optional.some) {
+                var prices: [ExactText: [Double]] = [:]
+                for post in state.posts.values where post.life == .live {
+                    for point in PricePoint.of(post) where point.kind == (grouping?.rawValue ?? "all") {
+                        prices[point.group, default: []].append(point.price)
+                    }
+                }
+                let expected = prices.map { PriceLine(group: $0.key.text, prices: $0.value) }.sorted { a, b in
+                    a.posts != b.posts ? a.posts > b.posts : a.group.utf8.lexicographicallyPrecedes(b.group.utf8)
+                }
+                #expect(try! stored.prices(by: grouping) == expected, "seed \(seed), \(grouping?.rawValue ?? "all")")
+            }
+        }
     }
 
     @Test func noPricedProductPostGivesNoRows() throws {

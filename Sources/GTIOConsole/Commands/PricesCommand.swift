@@ -24,7 +24,7 @@ struct PricesCommand: ParsableCommand {
     }
 
     func run() throws {
-        var lines = try query.withStoredModels(reading: .places) { try $0.prices(by: by.flatMap(PriceGrouping.init(rawValue:))) }
+        var lines = try query.withStoredModels(reading: .prices) { try $0.prices(by: by.flatMap(PriceGrouping.init(rawValue:))) }
         if let limit = try checkedLimit(limit) { lines = Array(lines.prefix(limit)) }
         try query.emit(AnswerTable.prices(lines))
     }

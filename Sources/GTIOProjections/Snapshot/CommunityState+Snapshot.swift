@@ -85,6 +85,12 @@ extension CommunityState {
             writer.write(entry.key)
             entry.value.write(to: &writer)
         }
+        writer.write(pricePoints) { writer, entry in
+            writer.write(entry.key.kind)
+            writer.write(entry.key.group.text)
+            writer.write(Optional(entry.key.price))
+            writer.write(entry.value)
+        }
         Self.write(dauByDay, to: &writer)
         Self.write(devicesByDay, to: &writer)
         userActivity.write(to: &writer)
@@ -165,6 +171,11 @@ extension CommunityState {
         productsHearted = try Self.readKeyCounts(&reader)
         listSizes = try Self.readKeyCounts(&reader)
         flaggers = try reader.readDictionary { (try $0.readString(), try FlaggerRecord(from: &$0)) }
+        pricePoints = try reader.readDictionary { reader in
+            let kind = try reader.readString(), group = try reader.readString()
+            guard let price = try reader.readOptionalDouble() else { throw FoldSnapshotError.malformed("a price point without a price") }
+            return (PricePoint(kind: kind, group: ExactText(group), price: price), try reader.readInt())
+        }
         dauByDay = try Self.readCounts(&reader)
         devicesByDay = try Self.readCounts(&reader)
         userActivity = try ActivityCalendar(from: &reader)
@@ -205,6 +216,7 @@ extension CommunityState {
         productsHearted = other.productsHearted
         listSizes = other.listSizes
         flaggers = other.flaggers
+        pricePoints = other.pricePoints
         dauByDay = other.dauByDay
         devicesByDay = other.devicesByDay
         userActivity = other.userActivity
