@@ -44,8 +44,9 @@ extension CommunityState {
 
     /// Deletion and removal alike: the post stops counting and its flags, and its reviews' flags, close.
     mutating func endPost(_ slot: Int, as life: Life) {
+        // Counted out once: a post that already ended has no price counted.
+        if posts.values[slot].life == .live { countPrices(of: posts.values[slot], -1) }
         posts.values[slot].life = life
-        countPrices(of: posts.values[slot], -1)
         let id = posts.values[slot].id
         changes?.posts.insert(id)
         if let product = posts.values[slot].product { changes?.products.insert(product) }
