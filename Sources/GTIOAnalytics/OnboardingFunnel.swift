@@ -59,8 +59,8 @@ extension StoredReadModels {
     /// day from `rm_funnel_days`, which the writers keep as devices move.
     private func funnelDays(_ days: ClosedRange<Int64>?) throws -> [(day: Int64, reached: [Int])] {
         let (filter, arguments) = Self.dateFilter("date", days)
-        let columns = OnboardingFunnel.columns.joined(separator: ", ")
-        return try read { try $0.rows("SELECT date, \(columns) FROM rm_funnel_days\(filter)", arguments) }.map { row in
+        let sql = "SELECT date, opened, signed_up, profile_completed, quickadd_followed FROM rm_funnel_days"
+        return try read { try $0.rows(sql + filter, arguments) }.map { row in
             (Timestamp(date: row[0].string ?? "")?.day ?? 0, row.dropFirst().map(\.int))
         }
     }

@@ -5,8 +5,8 @@
 /// The fold keeps it as devices move (`CommunityState.onboardingByDay`): a late open moves a
 /// device to another day, a sign-up or a later step moves it up.
 public struct OnboardingDay: Sendable, Equatable {
-    /// Devices that reached each step (`ReadModels.onboardingSteps` of them), so each count
-    /// includes the next: opened, signed up, completed a profile, followed through quick-add.
+    /// Devices that reached each of the four steps, so each count includes the next: opened,
+    /// signed up, completed a profile, followed through quick-add.
     public internal(set) var reached = [0, 0, 0, 0]
 
     public init() {}
