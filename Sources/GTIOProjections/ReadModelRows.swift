@@ -269,7 +269,7 @@ extension ReadModels {
         return true
     }
 
-    /// A device's first open and the furthest onboarding step it reached (see `deviceSteps`).
+    /// A device's first open and the furthest onboarding step it reached (`CommunityState.onboardingStep`).
     func deviceRow(_ device: String, _ step: (opened: Int64, step: Int), into row: inout some RowSink) {
         row.append(device)
         row.append(step.opened)

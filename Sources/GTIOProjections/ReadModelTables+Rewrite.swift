@@ -172,7 +172,7 @@ extension ReadModelTables {
                 deviceRows = packed("rm_devices", capacity: devices.count)
                 for index in IDOrder.indices(devices.map { state.deviceKeys[$0.key] }) {
                     let (key, opened) = devices[index], device = state.deviceKeys[key]
-                    models.deviceRow(device, (opened, models.step(of: device, openedAt: opened)), into: &deviceRows)
+                    models.deviceRow(device, (opened, Int(state.onboardingSteps[key])), into: &deviceRows)
                 }
             }
             var funnelDays = packed("rm_funnel_days", capacity: state.onboardingByDay.count)

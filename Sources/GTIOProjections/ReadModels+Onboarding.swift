@@ -15,14 +15,9 @@ extension ReadModels {
         state.firstOpen.indices.compactMap { key in state.firstOpen[key] == .max ? nil : (key, state.firstOpen[key]) }
     }
 
-    /// One device's first open and step; nil when it never opened the app.
+    /// One device's first open and step, as the fold keeps them; nil when it never opened the app.
     func deviceStep(_ device: String) -> (opened: Int64, step: Int)? {
-        guard let opened = state.firstOpened(device) else { return nil }
-        return (opened, step(of: device, openedAt: opened))
-    }
-
-    /// How far `device` got (see `CommunityState.onboardingStep`).
-    func step(of device: String, openedAt opened: Int64) -> Int {
-        state.onboardingStep(of: device, openedAt: opened)
+        guard let key = state.deviceKeys.key(device), key < state.firstOpen.count, state.firstOpen[key] != .max else { return nil }
+        return (state.firstOpen[key], Int(state.onboardingSteps[key]))
     }
 }

@@ -83,7 +83,7 @@ import Testing
                 let models = ReadModels(state: state)
                 var funnel: [Int64: [Int]] = [:]
                 for (key, opened) in models.openedDevices {
-                    let step = models.step(of: state.deviceKeys[key], openedAt: opened)
+                    let step = state.onboardingStep(of: state.deviceKeys[key], openedAt: opened)
                     let day = Timestamp(milliseconds: opened).day
                     var reached = funnel[day] ?? [0, 0, 0, 0]
                     for index in 0...step { reached[index] += 1 }
