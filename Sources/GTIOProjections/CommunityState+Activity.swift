@@ -23,10 +23,4 @@ extension CommunityState {
         guard let key = userKeys.key(user) else { return false }
         return userActivity.contains(key, on: day)
     }
-
-    /// The earliest `app.opened` (by `at`) of `device`, nil when it never opened the app.
-    public func firstOpened(_ device: String) -> Int64? {
-        guard let key = deviceKeys.key(device), key < firstOpen.count, firstOpen[key] != .max else { return nil }
-        return firstOpen[key]
-    }
 }
