@@ -80,20 +80,28 @@ extension SQLiteStore {
         return answers == ["ok"] ? nil : "the file is damaged: " + answers.prefix(3).joined(separator: "; ")
     }
 
-    /// `event_days` must hold each day's first and last seq: a day missing or narrowed there
-    /// hides its events from every scan of a time window (insights).
+    /// `event_days` must hold each day's first and last seq and time: a day missing or narrowed
+    /// there hides its events from every scan of a time window (insights), and a wrong time
+    /// moves the log's ends (`status`, an insight's "now").
     private static func daysDisagree(in db: Database) throws -> LogVerdict? {
         let log = try EventDays.ofLog(in: db), stored = try EventDays.stored(in: db)
         guard log != stored else { return nil }
-        for day in Set(log.seqs.keys).union(stored.seqs.keys).sorted() where log.seqs[day] != stored.seqs[day] {
+        for day in Set(log.spans.keys).union(stored.spans.keys).sorted() where log.spans[day] != stored.spans[day] {
             let date = Timestamp.dateString(ofDay: day)
-            let found = stored.seqs[day].map { "seqs \($0.lowerBound)…\($0.upperBound)" } ?? "no row"
-            guard let seqs = log.seqs[day] else {
+            guard let span = log.spans[day] else {
+                let found = stored.spans[day].map { "seqs \($0.seqs.lowerBound)…\($0.seqs.upperBound)" } ?? "no row"
                 return .broken(seq: 0, problem: "event_days: \(date) has \(found) but no event of the log falls on that day")
             }
+            guard let found = stored.spans[day], found.seqs == span.seqs else {
+                let found = stored.spans[day].map { "seqs \($0.seqs.lowerBound)…\($0.seqs.upperBound)" } ?? "no row"
+                return .broken(
+                    seq: span.seqs.lowerBound,
+                    problem: "event_days: \(date) has \(found) where its events lie at seqs \(span.seqs.lowerBound)…\(span.seqs.upperBound) (insights over that day would miss events)")
+            }
+            func time(_ milliseconds: Int64) -> String { Timestamp(milliseconds: milliseconds).description }
             return .broken(
-                seq: seqs.lowerBound,
-                problem: "event_days: \(date) has \(found) where its events lie at seqs \(seqs.lowerBound)…\(seqs.upperBound) (insights over that day would miss events)")
+                seq: span.seqs.lowerBound,
+                problem: "event_days: \(date) has times \(time(found.times.lowerBound))…\(time(found.times.upperBound)) where its events happened \(time(span.times.lowerBound))…\(time(span.times.upperBound)) (the log's first and last times would be wrong)")
         }
         return nil
     }

@@ -77,6 +77,10 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
                 try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
             } else if !current {
                 throw StoreError.needsUpgrade(path: absolute)
+            } else if tablesWriter != nil, try Self.retryingWhenBusy({ try pool.read { try StoreSchema.migrator.hasBeenSuperseded($0) } }) {
+                // A newer gtio's log may keep more beside each event (a column this build
+                // would leave empty): this one reads it, but must not append to it.
+                throw StoreError.newerStore(path: absolute)
             }
             try Self.retryingWhenBusy {
                 try pool.read { db in try TablesFile.checkBelongs(to: absolute, reading: db, writer: tablesWriter) }

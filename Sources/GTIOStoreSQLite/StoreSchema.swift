@@ -235,7 +235,7 @@ enum StoreSchema {
                     last_seq  INTEGER NOT NULL
                 );
                 """)
-            try EventDays.ofLog(in: db).record(in: db)
+            // Filled by v10, which makes the table again with each day's times.
         }
         migrator.registerMigration("v7 tables in a file of their own") { db in
             // `TablesFile.moveLegacyTables` has copied them into `STORE-tables` already, under
@@ -283,6 +283,22 @@ enum StoreSchema {
                 WHEN NEW.seq < OLD.seq OR NEW.seq > (SELECT IFNULL(MAX(seq), 0) FROM events)
                 BEGIN SELECT RAISE(ABORT, 'event_ids_through only moves forward, and never past the log''s end'); END;
                 """)
+        }
+        migrator.registerMigration("v10 each day's earliest and latest time") { db in
+            // The log's first and last times (`status`, every insight's "now") come from the
+            // days' rows rather than from a search of a whole day's entries of the window index
+            // (`EventDays.timeExtent`). Made from the events once, as v6 was: a scan of that index.
+            try db.execute(sql: """
+                DROP TABLE event_days;
+                CREATE TABLE event_days (
+                    day       INTEGER PRIMARY KEY,
+                    first_seq INTEGER NOT NULL,
+                    last_seq  INTEGER NOT NULL,
+                    first_at  INTEGER NOT NULL,
+                    last_at   INTEGER NOT NULL
+                );
+                """)
+            try EventDays.ofLog(in: db).record(in: db)
         }
         return migrator
     }

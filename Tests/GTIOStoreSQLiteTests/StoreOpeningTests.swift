@@ -36,6 +36,18 @@ import GTIOStore
         #expect(throws: StoreError.readOnly(path: "/proc/log.gtio")) { try SQLiteStore(path: "/proc/log.gtio") }
     }
 
+    /// A log a newer gtio migrated further may keep more beside each event: this build reads
+    /// it but refuses to append to it, rather than leave what it does not know of empty.
+    @Test func aLogMigratedByANewerGtioIsReadButNotWritten() throws {
+        let path = folder.file("newer.gtio")
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.pool.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99 from the future')") }
+        }
+        #expect(throws: StoreError.newerStore(path: path)) { try SQLiteStore(path: path) }
+        #expect(try SQLiteStore(path: path, readOnly: true).status().events == 0)
+    }
+
     @Test func anEmptyFileBecomesAStore() throws {
         let path = folder.write("empty.gtio", "")
         #expect(try SQLiteStore(path: path).status().events == 0)
