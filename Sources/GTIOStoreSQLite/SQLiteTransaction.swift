@@ -48,11 +48,18 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     // MARK: Tables
 
     func create(_ table: TableLayout) throws {
-        let definitions = table.columns.map { "\($0.name) \(Self.sqlType($0.type))" }.joined(separator: ", ")
-        try db.execute(sql: """
-            CREATE TABLE \(table.name) (\(definitions), PRIMARY KEY (\(table.keyColumns.joined(separator: ", ")))) WITHOUT ROWID
-            """)
+        try db.execute(sql: Self.createSQL(table))
         try createIndexes(of: table)
+    }
+
+    /// A table's rows live in its key's B-tree (`WITHOUT ROWID`), unless it holds blobs: there a
+    /// row can take megabytes, and SQLite reads a whole row of such a tree to compare keys with
+    /// it, so one look-up by key would read several rows. A table with a blob column keeps its
+    /// rows by rowid, which a one-column integer key becomes.
+    static func createSQL(_ table: TableLayout) -> String {
+        let definitions = table.columns.map { "\($0.name) \(sqlType($0.type))" }.joined(separator: ", ")
+        let storage = table.columns.contains { $0.type == .blob } ? "" : " WITHOUT ROWID"
+        return "CREATE TABLE \(table.name) (\(definitions), PRIMARY KEY (\(table.keyColumns.joined(separator: ", "))))\(storage)"
     }
 
     /// Without its indexes while it fills, which SQLite then builds each by one sort: at 20 M

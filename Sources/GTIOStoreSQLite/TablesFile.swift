@@ -57,6 +57,26 @@ enum TablesFile {
                 CREATE TABLE log_identity (id TEXT NOT NULL);
                 """)
         }
+        migrator.registerMigration("v2 tables of blobs kept by rowid") { db in
+            // Made as `SQLiteTransaction.createSQL` now makes them: a look-up by key in a
+            // `WITHOUT ROWID` table of blobs read several whole rows (the fold state's header,
+            // among parts of megabytes). The rows are copied as they are.
+            let tables = try Row.fetchAll(db, sql: """
+                SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm\\_%' ESCAPE '\\' AND sql LIKE '%WITHOUT ROWID'
+                """)
+            for table in tables {
+                let name: String = table["name"], sql: String = table["sql"]
+                let blobs = try Row.fetchAll(db, sql: "SELECT type FROM pragma_table_info(?)", arguments: [name])
+                    .contains { ($0[0] as String).uppercased() == "BLOB" }
+                guard blobs else { continue }
+                let indexes = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [name])
+                try db.execute(sql: "ALTER TABLE \(name) RENAME TO \(name)_without_rowid")
+                try db.execute(sql: String(sql.dropLast(" WITHOUT ROWID".count)))
+                try db.execute(sql: "INSERT INTO \(name) SELECT * FROM \(name)_without_rowid")
+                try db.execute(sql: "DROP TABLE \(name)_without_rowid")
+                for index in indexes { try db.execute(sql: index) }
+            }
+        }
         return migrator
     }
 

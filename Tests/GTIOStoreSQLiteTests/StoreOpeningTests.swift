@@ -48,6 +48,44 @@ import GTIOStore
         #expect(try SQLiteStore(path: path, readOnly: true).status().events == 0)
     }
 
+    /// A table with a blob column keeps its rows by rowid (a look-up by key in a `WITHOUT ROWID`
+    /// tree reads whole rows); one that a build before made without rowid is made again by the
+    /// next writable open, its rows and indexes kept.
+    @Test func tablesOfBlobsAreKeptByRowid() throws {
+        let path = folder.file("blobs.gtio")
+        func definition(_ store: SQLiteStore, _ name: String) throws -> String? {
+            try store.pool.read { try String.fetchOne($0, sql: "SELECT sql FROM tables.sqlite_master WHERE name = ?", arguments: [name]) }
+        }
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.writeTables { tx in
+                try tx.create(TableLayout(name: "rm_parts", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1))
+                try tx.create(TableLayout(name: "rm_small", columns: [("key", .text), ("n", .integer)], keyCount: 1))
+            }
+            #expect(try definition(store, "rm_parts") == "CREATE TABLE rm_parts (part INTEGER, bytes BLOB, PRIMARY KEY (part))")
+            #expect(try definition(store, "rm_small") == "CREATE TABLE rm_small (key TEXT, n INTEGER, PRIMARY KEY (key)) WITHOUT ROWID")
+            // As a build before made it.
+            try store.tablesWriter!.write { db in
+                try db.execute(sql: """
+                    DROP TABLE rm_parts;
+                    CREATE TABLE rm_parts (part INTEGER, bytes BLOB, PRIMARY KEY (part)) WITHOUT ROWID;
+                    CREATE INDEX rm_parts_bytes ON rm_parts (bytes);
+                    INSERT INTO rm_parts VALUES (-1, x'ff'), (0, x'00'), (1, x'0102');
+                    DELETE FROM grdb_migrations WHERE identifier = 'v2 tables of blobs kept by rowid';
+                    """)
+            }
+        }
+        let store = try SQLiteStore(path: path)
+        #expect(try definition(store, "rm_parts") == "CREATE TABLE rm_parts (part INTEGER, bytes BLOB, PRIMARY KEY (part))")
+        #expect(try definition(store, "rm_parts_bytes") == "CREATE INDEX rm_parts_bytes ON rm_parts (bytes)")
+        #expect(try definition(store, "rm_small") == "CREATE TABLE rm_small (key TEXT, n INTEGER, PRIMARY KEY (key)) WITHOUT ROWID")
+        let rows = try store.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT part, hex(bytes), rowid FROM rm_parts ORDER BY part").map { "\($0[0] as Int64) \($0[1] as String) \($0[2] as Int64)" }
+        }
+        // The key is the rowid itself.
+        #expect(rows == ["-1 FF -1", "0 00 0", "1 0102 1"])
+    }
+
     @Test func anEmptyFileBecomesAStore() throws {
         let path = folder.write("empty.gtio", "")
         #expect(try SQLiteStore(path: path).status().events == 0)
