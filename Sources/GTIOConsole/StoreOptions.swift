@@ -58,6 +58,8 @@ struct StoreOptions: ParsableArguments {
         if !create && !FileManager.default.fileExists(atPath: path) {
             throw StoreError.missing(path: URL(fileURLWithPath: path).standardizedFileURL.path)
         }
-        return try SQLiteStore(path: path, readOnly: readOnly, signer: signer)
+        return try SQLiteStore(path: path, readOnly: readOnly, signer: signer) { migrations in
+            Terminal.writeError("store: upgrading \(path) for this gtio, once (\(migrations.joined(separator: "; ")))\n")
+        }
     }
 }

@@ -31,8 +31,12 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
     /// `readOnly` opens an existing store without ever writing to it, not even to migrate it:
     /// a missing file is `.missing`, and a store whose schema is older than this build's
     /// is `.needsUpgrade` (a writable open upgrades it).
-    /// `signer` signs each batch this process appends (see `BatchSigner`).
-    public init(path: String, readOnly: Bool = false, signer: BatchSigner? = nil) throws(StoreError) {
+    /// `signer` signs each batch this process appends (see `BatchSigner`). `upgrading` hears
+    /// the migrations a writable open is about to run on a store an older gtio made, before they
+    /// run: some read the whole log, once, and a person waiting should know why.
+    public init(
+        path: String, readOnly: Bool = false, signer: BatchSigner? = nil, upgrading: (_ migrations: [String]) -> Void = { _ in }
+    ) throws(StoreError) {
         // Through a symbolic link, the real file: the tables' file and the lock files are named
         // after the store's, and one store must not get a second set beside each link to it
         // (SQLite itself puts the write-ahead log beside the real file).
@@ -66,12 +70,16 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
             tablesWriter = readOnly ? nil : try Self.retryingWhenBusy {
                 let writer = try DatabasePool(
                     path: tablesPath, configuration: Self.configuration(readOnly: false, writerCacheKiB: 8192, pageSize: TablesFile.pageSize))
+                let pending = try writer.read { try Self.pendingUpgrade(TablesFile.migrator, $0) }
+                if !pending.isEmpty { upgrading(pending) }
                 try TablesFile.migrator.migrate(writer)
                 return writer
             }
             pool = try Self.retryingWhenBusy { try DatabasePool(path: absolute, configuration: configuration) }
             let current = try Self.retryingWhenBusy { try pool.read { try StoreSchema.migrator.hasCompletedMigrations($0) } }
             if let tablesWriter, !current {
+                let pending = try pool.read { try Self.pendingUpgrade(StoreSchema.migrator, $0) }
+                if !pending.isEmpty { upgrading(pending) }
                 // What an older store kept beside its log moves before the log's migration drops it.
                 try TablesFile.moveLegacyTables(from: absolute, into: tablesWriter)
                 try Self.retryingWhenBusy { try StoreSchema.migrator.migrate(pool) }
@@ -92,6 +100,16 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         } catch {
             throw .cannotOpen(path: absolute, reason: "\(error)")
         }
+    }
+
+    /// The migrations of `migrator` not yet applied to a database that has some: an upgrade.
+    /// None for a new database, whose migrations make it. Asked of `main` by name: the log's
+    /// connections attach the tables' file, whose own `grdb_migrations` an unqualified name
+    /// would find in a new log.
+    private static func pendingUpgrade(_ migrator: DatabaseMigrator, _ db: Database) throws -> [String] {
+        guard try db.tableExists("grdb_migrations", in: "main") else { return [] }
+        let applied = try String.fetchSet(db, sql: "SELECT identifier FROM main.grdb_migrations")
+        return applied.isEmpty ? [] : migrator.migrations.filter { !applied.contains($0) }
     }
 
     /// The page cache of the log's writer, in KiB.

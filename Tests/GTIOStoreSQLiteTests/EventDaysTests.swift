@@ -87,7 +87,9 @@ import Testing
             }
         }
         #expect(throws: StoreError.needsUpgrade(path: path)) { try SQLiteStore(path: path, readOnly: true) }
-        let reopened = try SQLiteStore(path: path)
+        var heard: [[String]] = []
+        let reopened = try SQLiteStore(path: path) { heard.append($0) }
+        #expect(heard == [["v10 each day's earliest and latest time"]])
         #expect(try days(reopened) == Self.expected)
         #expect(try times(reopened) == Self.expectedTimes)
         #expect(try reopened.status().firstAt == Timestamp(rfc3339: "2012-04-20T17:00:00Z"))

@@ -57,7 +57,10 @@ import GTIOStore
             try store.pool.read { try String.fetchOne($0, sql: "SELECT sql FROM tables.sqlite_master WHERE name = ?", arguments: [name]) }
         }
         do {
-            let store = try SQLiteStore(path: path)
+            var heard: [[String]] = []
+            let store = try SQLiteStore(path: path) { heard.append($0) }
+            // A new store is made, not upgraded.
+            #expect(heard.isEmpty)
             try store.writeTables { tx in
                 try tx.create(TableLayout(name: "rm_parts", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1))
                 try tx.create(TableLayout(name: "rm_small", columns: [("key", .text), ("n", .integer)], keyCount: 1))
@@ -75,7 +78,9 @@ import GTIOStore
                     """)
             }
         }
-        let store = try SQLiteStore(path: path)
+        var heard: [[String]] = []
+        let store = try SQLiteStore(path: path) { heard.append($0) }
+        #expect(heard == [["v2 tables of blobs kept by rowid"]])
         #expect(try definition(store, "rm_parts") == "CREATE TABLE rm_parts (part INTEGER, bytes BLOB, PRIMARY KEY (part))")
         #expect(try definition(store, "rm_parts_bytes") == "CREATE INDEX rm_parts_bytes ON rm_parts (bytes)")
         #expect(try definition(store, "rm_small") == "CREATE TABLE rm_small (key TEXT, n INTEGER, PRIMARY KEY (key)) WITHOUT ROWID")
