@@ -1,3 +1,5 @@
+import GTIOCatalog
+
 /// What a run of applied events touched, so that only those rows of the read-model tables
 /// are rewritten. Marks err on the side of too many: a row rewritten unchanged is harmless.
 public struct ChangeSet: Sendable {
@@ -13,6 +15,8 @@ public struct ChangeSet: Sendable {
     public var products = IDSet()
     /// The prices whose count of live product posts in a group changed.
     public var pricePoints: Set<PricePoint> = []
+    /// Places whose tally moved (`rm_places`).
+    public var places: Set<ExactText> = []
     public var flaggers = IDSet()
     /// (post, user) pairs.
     public var hearts: Set<CommunityState.BlockPair> = []

@@ -35,6 +35,8 @@ struct ChangedRows: Sendable {
         rewrite("rm_posts", keys: posts.map { [$0.storeValue] }, rows: posts.map(models.postRow))
         rewrite("rm_hearts", keys: hearts.map { [$0.first.storeValue, $0.second.storeValue] }, rows: hearts.map(models.heartRow))
         rewrite("rm_reviews", keys: reviews.map { [$0.storeValue] }, rows: reviews.map(models.reviewRow))
+        let places = Array(changes.places)
+        rewrite("rm_places", keys: places.map { [$0.text.storeValue] }, rows: places.map(models.placeRow))
         let newPosts = Array(changes.newPosts)
         replace("rm_post_brands", where: "post", in: newPosts.map(StoreValue.text), with: newPosts.flatMap(models.brandRows))
         rewrite("rm_products", keys: products.map { [$0.storeValue] }, rows: products.map(models.productRow))

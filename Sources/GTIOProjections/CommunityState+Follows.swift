@@ -86,6 +86,7 @@ extension CommunityState {
         if follows.isPrivate(user) != isPrivate, let posts = postsByAuthor[userKeys[user]] {
             // Their posts' rows say whether their author is private (rankings leave them out).
             changes?.posts.formUnion(posts)
+            for post in posts { unsettlePlace(post: post) }
         }
         follows.setPrivate(user, isPrivate)
         // Existing followers stay; going public approves every pending request.

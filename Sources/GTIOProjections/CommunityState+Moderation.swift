@@ -23,9 +23,12 @@ extension CommunityState {
 
     /// An item's queue row changed; a post's own row shows whether it is hidden.
     mutating func markItem(_ item: String) {
+        // Whether a post is hidden follows its open flags: its place's tally may move.
+        let post = ItemRef(item).flatMap { $0.kind == .post ? $0.id : nil }
+        if let post { unsettlePlace(post: post) }
         guard changes != nil else { return }
         changes!.items.insert(item)
-        if let ref = ItemRef(item), ref.kind == .post { changes!.posts.insert(ref.id) }
+        if let post { changes!.posts.insert(post) }
     }
 
     mutating func addFlag(_ item: String, _ event: KeyedEvent, day: Int64) {

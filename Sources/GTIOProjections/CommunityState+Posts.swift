@@ -28,6 +28,7 @@ extension CommunityState {
         if creation.product != 0 { notePostOfProduct(creation.product, slot: slot) }
         countPrices(of: post, 1)
         postsByAuthor[author, default: []].append(id)
+        unsettlePlace(slot)
         changes?.posts.insert(id)
         changes?.newPosts.insert(id)
         count(.posts, day)
@@ -48,6 +49,7 @@ extension CommunityState {
         if posts.values[slot].life == .live { countPrices(of: posts.values[slot], -1) }
         posts.values[slot].life = life
         let id = posts.values[slot].id
+        unsettlePlace(slot)
         changes?.posts.insert(id)
         if let product = posts.values[slot].product { changes?.products.insert(product) }
         closeFlags("post:" + id)
@@ -95,6 +97,7 @@ extension CommunityState {
     }
 
     private mutating func markHeart(_ slot: Int, _ user: Int) {
+        unsettlePlace(slot)
         guard changes != nil else { return }
         let post = posts.values[slot].id
         changes!.hearts.insert(BlockPair(post, userKeys[user]))
@@ -111,6 +114,7 @@ extension CommunityState {
             guard posts.values[slot].voting else { return ignore(event, .votingOff) }
             guard posts.values[slot].voters.insert(user).inserted else { return ignore(event, .secondVote) }
             if event.vote.verdict == "wear_it" { posts.values[slot].wearIt += 1 } else { posts.values[slot].changeIt += 1 }
+            unsettlePlace(slot)
             changes?.posts.insert(posts.values[slot].id)
             count(.votes, day)
         }

@@ -22,6 +22,7 @@ extension CommunityState {
                                  seq: event.seq, postSlot: slot)
             posts.values[slot].reviews.append(id)
             posts.values[slot].liveReviews += 1
+            unsettlePlace(slot)
             changes?.reviews.insert(id)
             changes?.posts.insert(post)
             count(.reviews, day)
@@ -52,6 +53,7 @@ extension CommunityState {
         guard let review = reviews[id], !review.removed else { return }
         reviews[id]!.removed = true
         posts.values[review.postSlot].liveReviews -= 1
+        unsettlePlace(review.postSlot)
         changes?.reviews.insert(id)
         changes?.posts.insert(review.post)
         closeFlags("review:" + id)

@@ -36,6 +36,9 @@ public struct CommunityState: Sendable {
 
         /// Users who heart it now.
         public var heartCount: Int { hearters.count }
+
+        /// Popular looks' points: hearts + counted votes + 2 × live reviews.
+        public var points: Int { heartCount + wearIt + changeIt + 2 * liveReviews }
     }
 
     public struct Review: Sendable {
@@ -141,6 +144,13 @@ public struct CommunityState: Sendable {
     public internal(set) var flaggers: IDMap<FlaggerRecord> = [:]
     /// How many live product posts have each price in each group of `prices`.
     public internal(set) var pricePoints: [PricePoint: Int] = [:]
+    /// The looks at each place that Popular looks may rank, as of the last `settlePlaces`
+    /// (CommunityState+Places.swift); not in the saved state, which recounts them from the posts.
+    public internal(set) var placeTallies: [ExactText: PlaceTally] = [:]
+    /// Each counted post's part in its place's tally, by slot.
+    var placeShares: [Int: PlaceShare] = [:]
+    /// The posts with a place whose part may have changed since the last `settlePlaces`.
+    var placesUnsettled: Set<Int> = []
 
     // MARK: Engagement
 

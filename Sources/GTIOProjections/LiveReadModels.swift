@@ -151,7 +151,12 @@ public final class LiveReadModels: @unchecked Sendable {
             latestModels = nil
             latestLock.unlock()
         }
-        if inStep { state.changes = ChangeSet(decisions: state.decisions.count, daysBefore: state.dayRange) }
+        if inStep {
+            // The places' tallies as the tables hold them, so that the change set names every
+            // place that moves from here (a state just read or folded has them unsettled).
+            state.settlePlaces()
+            state.changes = ChangeSet(decisions: state.decisions.count, daysBefore: state.dayRange)
+        }
         let before = state.lastSeq
         // Each window is read whole before it is applied, so that the log's read transaction
         // lasts the reading only: on SQLite, one held while the events were folded held up a
@@ -177,6 +182,8 @@ public final class LiveReadModels: @unchecked Sendable {
             state.changes = nil
             return (latest, true)
         }
+        // Settled while the change set is attached, so that it names the places that moved.
+        state.settlePlaces()
         let changes = state.changes
         state.changes = nil
         let models = ReadModels(state: state)

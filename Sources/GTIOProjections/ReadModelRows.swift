@@ -71,6 +71,16 @@ extension ReadModels {
         }
     }
 
+    /// The tally of the looks at `place`; no row when none counts.
+    func placeRow(_ place: ExactText, into row: inout some RowSink) -> Bool {
+        guard let tally = state.placeTallies[place] else { return false }
+        row.append(place.text)
+        row.append(tally.posts)
+        row.append(tally.authors)
+        row.append(tally.points)
+        return true
+    }
+
     /// How many live product posts have `point`'s price in its group; no row for none.
     func pricePointRow(_ point: PricePoint, into row: inout some RowSink) -> Bool {
         guard let posts = state.pricePoints[point] else { return false }
@@ -384,6 +394,7 @@ extension ReadModels {
     }
 
     func pricePointRow(_ point: PricePoint) -> [StoreValue]? { valueRow { pricePointRow(point, into: &$0) } }
+    func placeRow(_ place: ExactText) -> [StoreValue]? { valueRow { placeRow(place, into: &$0) } }
 
     func productRow(_ product: String) -> [StoreValue]? {
         guard let key = state.keys.key(product), let tally = state.products[key] else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import GTIOCatalog
 import GTIOStore
 
 /// Full rewrites of read-model tables, as a rebuild does them.
@@ -104,7 +105,13 @@ extension ReadModelTables {
                 reviews = packed("rm_reviews", capacity: ids.count)
                 for index in IDOrder.indices(ids) { models.reviewRow(state.reviews[ids[index]]!, into: &reviews) }
             }
-            return ["rm_posts": posts, "rm_hearts": hearts, "rm_reviews": reviews, "rm_post_brands": brands]
+            var places = packed("rm_places")
+            if choice.contains("rm_places") {
+                let names = state.placeTallies.keys.sorted { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
+                places = packed("rm_places", capacity: names.count)
+                for name in names { _ = models.placeRow(name, into: &places) }
+            }
+            return ["rm_posts": posts, "rm_hearts": hearts, "rm_reviews": reviews, "rm_post_brands": brands, "rm_places": places]
         case .verdicts:
             let all = state.posts.values
             var verdicts = packed("rm_verdicts", capacity: all.count)

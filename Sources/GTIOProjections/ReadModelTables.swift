@@ -34,10 +34,14 @@ public enum ReadModelTables {
                 // Most posts have no product and no place, and nothing looks for those through
                 // these two: left out, the indexes cost a rebuild and each new post less.
                 .init(["product"], where: "product IS NOT NULL"),
-                // Covers `places`: its few posts are grouped without a visit to their rows.
+                // Covers `places --near`: its posts are read without a visit to their rows.
                 .init(["place", "state", "hidden", "author_private", "created", "author", "points", "lat", "lon"], where: "place IS NOT NULL"),
             ]),
             TableLayout(name: "rm_post_brands", columns: [("post", .text), ("brand", .text)], keyCount: 2, indexes: [["brand"]]),
+            // The looks at each place that Popular looks may rank (`places`): a row per place.
+            TableLayout(name: "rm_places", columns: [
+                ("place", .text), ("posts", .integer), ("authors", .integer), ("points", .integer),
+            ], keyCount: 1),
             TableLayout(name: "rm_hearts", columns: [("post", .text), ("user", .text), ("seq", .integer)], keyCount: 2),
             TableLayout(name: "rm_reviews", columns: [
                 ("review", .text), ("post", .text), ("author", .text), ("at", .integer), ("removed", .integer),

@@ -9,7 +9,11 @@ public struct ReadModels: Sendable {
     public let now: Int64
     let indexes = ViewIndexes()
 
+    /// `state` with its places' tallies settled (`settlePlaces`): a writer that keeps its state
+    /// settles it itself, so that the change set names the places changed.
     public init(state: CommunityState, now: Int64? = nil) {
+        var state = state
+        state.settlePlaces()
         self.state = state
         self.now = now ?? state.newestAt ?? 0
     }
@@ -20,7 +24,7 @@ public struct ReadModels: Sendable {
     // MARK: Popular looks (9.1)
 
     /// Hearts + counted votes + 2 × live reviews.
-    public func points(_ post: CommunityState.Post) -> Int { post.heartCount + post.wearIt + post.changeIt + 2 * post.liveReviews }
+    public func points(_ post: CommunityState.Post) -> Int { post.points }
 
     /// Hours from `created` to now, never negative.
     func ageHours(_ post: CommunityState.Post) -> Double { Double(max(0, now - post.created)) / 3_600_000 }

@@ -85,19 +85,19 @@ extension StoredReadModels {
 
     /// Places of the looks Popular looks would rank now, most points first, then most posts,
     /// then name; with `near`, only posts whose own coordinates lie within its radius.
+    ///
+    /// Without `near`, a row per place of `rm_places`, which the writers keep as posts change.
     public func places(near: NearFilter? = nil, limit: Int? = 20) throws -> [PlaceLine] {
         var lines: [PlaceLine] = []
         try read { tables in
-            let posts = "FROM rm_posts p WHERE p.place >= '' AND \(Self.eligibleAtPlaces)"
             guard let near else {
-                // SQL groups the posts itself: no row per post crosses into Swift.
-                try tables.forEachRow("SELECT p.place, COUNT(*), COUNT(DISTINCT p.author), SUM(p.points) \(posts) GROUP BY p.place",
-                                      [.integer(now)]) { row in
+                try tables.forEachRow("SELECT place, posts, authors, points FROM rm_places", []) { row in
                     lines.append(PlaceLine(rank: 0, place: row[0].string ?? "", posts: row[1].int, authors: row[2].int, points: row[3].int))
                     return true
                 }
                 return
             }
+            let posts = "FROM rm_posts p WHERE p.place >= '' AND \(Self.eligibleAtPlaces)"
             // A band of latitude holds every point within the radius; the haversine bound decides.
             let band = near.km / (PostPlace.earthRadiusKm * Double.pi / 180) + 1e-9
             struct Group { var posts = 0, points = 0, authors: Set<ExactText> = [] }

@@ -52,7 +52,7 @@ extension TableChoice {
     /// `products`.
     public static let products = only(["rm_products", "rm_product_channels"])
     /// `places`.
-    public static let places = only(["rm_posts", "rm_post_brands"])
+    public static let places = only(["rm_posts", "rm_post_brands", "rm_places"])
     /// `prices`.
     public static let prices = only(["rm_price_points"])
     /// `anomalies(on:)`.

@@ -1,5 +1,6 @@
 import GTIOAnalytics
 import GTIOCatalog
+import GTIOSimulation
 import GTIOStore
 import PropertyBased
 import Testing
@@ -170,6 +171,45 @@ import Testing
                 }
                 #expect(try! stored.prices(by: grouping) == expected, "seed \(seed), \(grouping?.rawValue ?? "all")")
             }
+        }
+    }
+
+    /// The looks at each place that may rank, counted afresh from every post.
+    static func placesAfresh(_ state: CommunityState) -> [ExactText: PlaceTally] {
+        let hidden = state.hiddenPosts
+        var fresh: [ExactText: PlaceTally] = [:]
+        for post in state.posts.values where post.life == .live && !hidden.contains(post.id) && !state.isPrivate(post.author) {
+            guard let place = post.place else { continue }
+            fresh[ExactText(place.name), default: PlaceTally()].count(PlaceShare(place: ExactText(place.name), author: post.author, points: post.points), 1)
+        }
+        return fresh
+    }
+
+    /// The tallies settled after any run of events, as a writer settles them at each write, are
+    /// the posts counted afresh; and `places` from them is what grouping `rm_posts` gave.
+    @Test func placeTalliesAreTheEligiblePostsCountedAfresh() async throws {
+        await propertyCheck(count: 25, input: Gen.uint64(in: 1...UInt64.max)) { seed in
+            var state = CommunityState()
+            var random = SeededGenerator(seed: ~seed)
+            for record in RandomLog.records(seed: seed, count: 300) {
+                state.apply(record)
+                guard random.below(4) == 0 else { continue }
+                state.settlePlaces()
+                #expect(state.placeTallies == Self.placesAfresh(state), "seed \(seed), seq \(record.seq)")
+            }
+            let models = ReadModels(state: state)
+            #expect(models.state.placeTallies == Self.placesAfresh(state), "seed \(seed)")
+            let stored = try! models.stored()
+            let grouped = try! stored.read { tables in
+                try tables.rows("""
+                    SELECT p.place, COUNT(*), COUNT(DISTINCT p.author), SUM(p.points) FROM rm_posts p
+                    WHERE p.place >= '' AND p.state = 'live' AND p.hidden = 0 AND p.author_private = 0 GROUP BY p.place
+                    """, [])
+            }.map { row in PlaceLine(rank: 0, place: row[0].string ?? "", posts: row[1].int, authors: row[2].int, points: row[3].int) }
+            let places = try! stored.places(limit: nil)
+            #expect(places.map { PlaceLine(rank: 0, place: $0.place, posts: $0.posts, authors: $0.authors, points: $0.points) }
+                .sorted { $0.place.utf8.lexicographicallyPrecedes($1.place.utf8) }
+                == grouped.sorted { $0.place.utf8.lexicographicallyPrecedes($1.place.utf8) }, "seed \(seed)")
         }
     }
 

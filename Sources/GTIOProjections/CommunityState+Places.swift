@@ -1,0 +1,60 @@
+import GTIOCatalog
+
+/// The places' tallies (`rm_places`), kept by the posts whose part in them may have changed.
+///
+/// A post's part depends on its place, life, points, whether it is hidden (its item's open
+/// flags) and whether its author is private, which change in many rules. Each of those rules
+/// marks the post (`unsettlePlace`), and `settlePlaces` moves each marked post's part from what
+/// it was to what it is: a write costs the posts it touched, not the posts of its places.
+/// Only posts live by "now" can rank, and every post's `created` is at or before the newest
+/// `at` applied, so no part depends on "now".
+extension CommunityState {
+    /// Marks the post in `slot` for `settlePlaces`, when it has a place.
+    mutating func unsettlePlace(_ slot: Int) {
+        if posts.values[slot].place != nil { placesUnsettled.insert(slot) }
+    }
+
+    /// Marks the post `id` for `settlePlaces`, when it has a place.
+    mutating func unsettlePlace(post id: String) {
+        if let slot = posts.slot(id: id) { unsettlePlace(slot) }
+    }
+
+    /// Marks every post that has a place: a state read from a snapshot, which keeps no tallies.
+    mutating func unsettleAllPlaces() {
+        placeTallies = [:]
+        placeShares = [:]
+        placesUnsettled = Set(posts.values.indices.filter { posts.values[$0].place != nil })
+    }
+
+    /// Brings the places' tallies up to date with the posts marked since the last call, and
+    /// records the places whose row changed.
+    public mutating func settlePlaces() {
+        guard !placesUnsettled.isEmpty else { return }
+        // Each marked post's part, worked out before any moves: one look at the flags for all.
+        let hidden = placesUnsettled.count > 64 ? hiddenPosts : nil
+        for slot in placesUnsettled {
+            let post = posts.values[slot]
+            let isHidden = hidden.map { $0.contains(post.id) } ?? self.isHidden("post:" + post.id)
+            let share = placeShare(post, hidden: isHidden)
+            let old = placeShares[slot]
+            guard old != share else { continue }
+            if let old { count(old, -1) }
+            if let share { count(share, 1) }
+            placeShares[slot] = share
+        }
+        placesUnsettled.removeAll()
+    }
+
+    /// What `post` adds to its place's tally now: nil without a place, or when it cannot rank.
+    private func placeShare(_ post: Post, hidden: Bool) -> PlaceShare? {
+        guard let place = post.place, post.life == .live, !hidden, !isPrivate(post.author) else { return nil }
+        return PlaceShare(place: ExactText(place.name), author: post.author, points: post.points)
+    }
+
+    private mutating func count(_ share: PlaceShare, _ delta: Int) {
+        // In place: a copy of the tally would copy its map of authors at every post.
+        placeTallies[share.place, default: PlaceTally()].count(share, delta)
+        if placeTallies[share.place]?.posts == 0 { placeTallies[share.place] = nil }
+        changes?.places.insert(share.place)
+    }
+}
