@@ -44,6 +44,8 @@ struct ChangedRows: Sendable {
         let prices = Array(changes.pricePoints)
         rewrite("rm_price_points", keys: prices.map { [$0.kind.storeValue, $0.group.text.storeValue, .real($0.price)] },
                 rows: prices.map(models.pricePointRow))
+        let groups = Array(Set(prices.map(PriceGroup.init)))
+        rewrite("rm_price_groups", keys: groups.map { [$0.kind.storeValue, $0.group.text.storeValue] }, rows: groups.map(models.priceGroupRow))
         rewrite("rm_flaggers", keys: flaggers.map { [$0.storeValue] }, rows: flaggers.map(models.flaggerRow))
         rewrite("rm_verdicts", keys: posts.map { [$0.storeValue] }, rows: posts.map(models.verdictRow))
         let cohorts = Array(changes.users.union(changes.cohorts))

@@ -56,11 +56,21 @@ extension CommunityState {
         for review in posts.values[slot].reviews { closeFlags("review:" + review) }
     }
 
+    /// `priceGroups` made again from `pricePoints`: a state read from a snapshot, which keeps
+    /// the points only.
+    mutating func groupPricePoints() {
+        priceGroups = [:]
+        for (point, count) in pricePoints { priceGroups[PriceGroup(point), default: [:]][point.price] = count }
+    }
+
     /// Counts a live product post's price in its groups (`delta` 1), or no longer (-1).
     private mutating func countPrices(of post: Post, _ delta: Int) {
         for point in PricePoint.of(post) {
             let count = (pricePoints[point] ?? 0) + delta
             pricePoints[point] = count == 0 ? nil : count
+            let group = PriceGroup(point)
+            priceGroups[group, default: [:]][point.price] = count == 0 ? nil : count
+            if priceGroups[group]?.isEmpty == true { priceGroups[group] = nil }
             changes?.pricePoints.insert(point)
         }
     }

@@ -144,6 +144,10 @@ public struct CommunityState: Sendable {
     public internal(set) var flaggers: IDMap<FlaggerRecord> = [:]
     /// How many live product posts have each price in each group of `prices`.
     public internal(set) var pricePoints: [PricePoint: Int] = [:]
+    /// `pricePoints` by group, each group's prices with how many posts have each: what a
+    /// group's figures need without a pass over every group's. Not in the saved state, which
+    /// gives it again from `pricePoints`.
+    var priceGroups: [PriceGroup: [Double: Int]] = [:]
     /// The looks at each place that Popular looks may rank, as of the last `settlePlaces`
     /// (CommunityState+Places.swift); not in the saved state, which recounts them from the posts.
     public internal(set) var placeTallies: [ExactText: PlaceTally] = [:]

@@ -31,3 +31,21 @@ public struct PricePoint: Hashable, Sendable {
         return a.price < b.price
     }
 }
+
+/// One group of `prices` (all, a brand, a place): the key of a row of `rm_price_groups`, which
+/// holds the group's figures, so that `prices` reads a row per group.
+public struct PriceGroup: Hashable, Sendable {
+    public var kind: String
+    public var group: ExactText
+
+    init(_ point: PricePoint) {
+        kind = point.kind
+        group = point.group
+    }
+
+    /// The order of `rm_price_groups`' key: kind and name by their bytes.
+    static func inKeyOrder(_ a: PriceGroup, _ b: PriceGroup) -> Bool {
+        if a.kind != b.kind { return a.kind.utf8.lexicographicallyPrecedes(b.kind.utf8) }
+        return a.group.text.utf8.lexicographicallyPrecedes(b.group.text.utf8)
+    }
+}

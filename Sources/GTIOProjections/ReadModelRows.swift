@@ -71,6 +71,21 @@ extension ReadModels {
         }
     }
 
+    /// The figures of `group`'s live product posts; no row when it has none.
+    func priceGroupRow(_ group: PriceGroup, into row: inout some RowSink) -> Bool {
+        guard let prices = state.priceGroups[group] else { return false }
+        let line = PriceLine(group: group.group.text, points: prices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        row.append(group.kind)
+        row.append(group.group.text)
+        row.append(line.posts)
+        row.append(line.min)
+        row.append(line.median)
+        row.append(line.mean)
+        row.append(line.p90)
+        row.append(line.max)
+        return true
+    }
+
     /// The tally of the looks at `place`; no row when none counts.
     func placeRow(_ place: ExactText, into row: inout some RowSink) -> Bool {
         guard let tally = state.placeTallies[place] else { return false }
@@ -395,6 +410,7 @@ extension ReadModels {
 
     func pricePointRow(_ point: PricePoint) -> [StoreValue]? { valueRow { pricePointRow(point, into: &$0) } }
     func placeRow(_ place: ExactText) -> [StoreValue]? { valueRow { placeRow(place, into: &$0) } }
+    func priceGroupRow(_ group: PriceGroup) -> [StoreValue]? { valueRow { priceGroupRow(group, into: &$0) } }
 
     func productRow(_ product: String) -> [StoreValue]? {
         guard let key = state.keys.key(product), let tally = state.products[key] else { return nil }

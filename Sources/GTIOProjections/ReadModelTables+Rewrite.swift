@@ -157,7 +157,9 @@ extension ReadModelTables {
             }
             var prices = packed("rm_price_points", capacity: state.pricePoints.count)
             for point in state.pricePoints.keys.sorted(by: PricePoint.inKeyOrder) { _ = models.pricePointRow(point, into: &prices) }
-            return ["rm_products": products, "rm_product_channels": channels, "rm_price_points": prices]
+            var groups = packed("rm_price_groups", capacity: state.priceGroups.count)
+            for group in state.priceGroups.keys.sorted(by: PriceGroup.inKeyOrder) { _ = models.priceGroupRow(group, into: &groups) }
+            return ["rm_products": products, "rm_product_channels": channels, "rm_price_points": prices, "rm_price_groups": groups]
         case .engagement:
             var days = packed("rm_days", capacity: state.eventsByDay.count)
             var signups = packed("rm_signups"), anomalies = packed("rm_anomaly_days"), after = packed("rm_days_after")

@@ -87,6 +87,11 @@ public enum ReadModelTables {
             TableLayout(name: "rm_price_points", columns: [
                 ("kind", .text), ("name", .text), ("price", .real), ("posts", .integer),
             ], keyCount: 3),
+            // Each group's figures, from its price points (`prices`): a row per group.
+            TableLayout(name: "rm_price_groups", columns: [
+                ("kind", .text), ("name", .text), ("posts", .integer), ("min", .real), ("median", .real),
+                ("mean", .real), ("p90", .real), ("max", .real),
+            ], keyCount: 2),
             TableLayout(name: "rm_product_channels", columns: [("product", .text), ("channel", .text), ("count", .integer)],
                         keyCount: 2),
         ],

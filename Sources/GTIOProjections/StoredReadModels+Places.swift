@@ -33,6 +33,17 @@ public struct PriceLine: Sendable, Equatable {
         self.init(group: group, points: points)
     }
 
+    /// Figures as `rm_price_groups` keeps them.
+    init(group: String, posts: Int, min: Double, median: Double, mean: Double, p90: Double, max: Double) {
+        self.group = group
+        self.posts = posts
+        self.min = min
+        self.median = median
+        self.mean = mean
+        self.p90 = p90
+        self.max = max
+    }
+
     /// The figures of prices given as distinct prices, ascending, each with how many posts have
     /// it (none zero, not empty): what the prices sorted would give, to the bit, as the mean
     /// adds each price as often as it occurs in the same order.
@@ -130,30 +141,21 @@ extension StoredReadModels {
     /// them as one group, or by brand (a post under each of its brands) or by place (posts
     /// without one left out). Most posts first, then group.
     ///
-    /// Read from `rm_price_points`, a row per distinct price of a group with how many posts
-    /// have it, in price order: what a group's figures need, without a row per post.
+    /// Read from `rm_price_groups`, a row per group with its figures, which the writers work
+    /// out from the group's price points whenever a post of the group comes or ends.
     public func prices(by grouping: PriceGrouping? = nil) throws -> [PriceLine] {
         var lines: [PriceLine] = []
-        var group: String?, points: [(price: Double, posts: Int)] = []
-        func close() {
-            if let group, !points.isEmpty { lines.append(PriceLine(group: group, points: points)) }
-            points.removeAll()
-        }
         try read { tables in
             try tables.forEachRow(
-                "SELECT name, price, posts FROM rm_price_points WHERE kind = ? ORDER BY name, price",
+                "SELECT name, posts, min, median, mean, p90, max FROM rm_price_groups WHERE kind = ?",
                 [.text(grouping?.rawValue ?? "all")]
             ) { row in
-                let name = row[0].string ?? ""
-                if group.map({ !$0.isExactly(name) }) ?? true {
-                    close()
-                    group = name
-                }
-                points.append((row[1].double ?? 0, row[2].int))
+                lines.append(PriceLine(
+                    group: row[0].string ?? "", posts: row[1].int, min: row[2].double ?? 0, median: row[3].double ?? 0,
+                    mean: row[4].double ?? 0, p90: row[5].double ?? 0, max: row[6].double ?? 0))
                 return true
             }
         }
-        close()
         return lines.sorted { a, b in
             if a.posts != b.posts { return a.posts > b.posts }
             return a.group.utf8.lexicographicallyPrecedes(b.group.utf8)

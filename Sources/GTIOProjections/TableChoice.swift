@@ -54,7 +54,7 @@ extension TableChoice {
     /// `places`.
     public static let places = only(["rm_posts", "rm_post_brands", "rm_places"])
     /// `prices`.
-    public static let prices = only(["rm_price_points"])
+    public static let prices = only(["rm_price_groups"])
     /// `anomalies(on:)`.
     public static let anomalies = only(["rm_anomalies", "rm_anomaly_days"])
     /// `engagement(on:)`, `queueSize()`, `decisionFigures`: a day's `stats`.

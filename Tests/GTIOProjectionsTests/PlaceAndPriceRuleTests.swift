@@ -157,6 +157,9 @@ import Testing
                     for point in PricePoint.of(post) { fresh[point, default: 0] += 1 }
                 }
                 #expect(state.pricePoints == fresh, "seed \(seed), seq \(record.seq)")
+                var grouped: [PriceGroup: [Double: Int]] = [:]
+                for (point, count) in fresh { grouped[PriceGroup(point), default: [:]][point.price] = count }
+                #expect(state.priceGroups == grouped, "seed \(seed), seq \(record.seq)")
             }
             let stored = try! ReadModels(state: state).stored()
             for grouping in [nil] + PriceGrouping.allCases.map(Optional.some) {

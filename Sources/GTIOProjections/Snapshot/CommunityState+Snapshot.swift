@@ -30,8 +30,9 @@ extension CommunityState {
             guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }
         })
         state.adoptRest(of: other)
-        // Not saved: recounted from the posts at the next `settlePlaces`.
+        // Not saved: recounted from the posts at the next `settlePlaces`, and from the price points.
         state.unsettleAllPlaces()
+        state.groupPricePoints()
         // The two halves were read apart: keys and slots of one must lie in the other's tables.
         guard state.products.keys.allSatisfy({ $0 < state.keys.count }),
               state.products.values.allSatisfy({ $0.postSlots.allSatisfy { $0 < state.posts.count } }),
