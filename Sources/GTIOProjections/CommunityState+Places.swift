@@ -30,8 +30,9 @@ extension CommunityState {
     /// records the places whose row changed.
     public mutating func settlePlaces() {
         guard !placesUnsettled.isEmpty else { return }
-        // Each marked post's part, worked out before any moves: one look at the flags for all.
-        let hidden = placesUnsettled.count > 64 ? hiddenPosts : nil
+        // Whether each is hidden: one look-up per post, or one pass over every flagged item
+        // when more posts are marked than items were ever flagged (a state just read).
+        let hidden = placesUnsettled.count > items.count ? hiddenPosts : nil
         for slot in placesUnsettled {
             let post = posts.values[slot]
             let isHidden = hidden.map { $0.contains(post.id) } ?? self.isHidden("post:" + post.id)
