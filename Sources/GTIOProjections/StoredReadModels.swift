@@ -175,6 +175,9 @@ public struct StoredReadModels: Sendable {
                         // Sorted descending by the walk's own order: nothing later can beat the kth.
                         if let bound { if bound(look, least) { return false } }
                         else if value < least { return false }
+                        // Below the kth so far, it cannot make the page (the kth only rises): a
+                        // walk by a bound reads thousands of such posts, which need not be sorted.
+                        if value < least { return true }
                     }
                     candidates.append(look)
                     if kth.count < count {
