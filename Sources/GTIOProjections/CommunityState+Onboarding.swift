@@ -28,15 +28,17 @@ extension CommunityState {
         profileCompletions[user, default: []].insertSorted(event.at)
         guard let device = signups[user]?.device else { return }
         changes?.devices.insert(device)
-        if let key = deviceKeys.key(device), mayMoveInFunnel(key, at: event.at) { moveInFunnel(key, from: funnelPlace(ofDevice: key)) }
+        if let key = deviceKeys.key(device) { noteStep(ofDevice: key, at: event.at) }
     }
 
-    /// Whether a step at `at` of a user joined to the device with key `key` can move the device
-    /// in the funnel: only inside the window of its first open, which it must have. A step
-    /// outside it (most quick-add follows come weeks later) leaves the device where it is.
-    func mayMoveInFunnel(_ key: Int, at: Int64) -> Bool {
-        guard key != 0, key < firstOpen.count, firstOpen[key] != .max else { return false }
-        return at >= firstOpen[key] && at <= firstOpen[key] + ReadModels.onboardingWindow
+    /// A step at `at` of a user joined to the device with key `key`: moves the device in the
+    /// funnel when it falls inside the window of the device's first open, which it must have. A
+    /// step outside it (most quick-add follows come weeks later) leaves the device where it is.
+    mutating func noteStep(ofDevice key: Int, at: Int64) {
+        guard key != 0, key < firstOpen.count, firstOpen[key] != .max,
+              at >= firstOpen[key], at <= firstOpen[key] + ReadModels.onboardingWindow
+        else { return }
+        moveInFunnel(key, from: funnelPlace(ofDevice: key))
     }
 
     /// Users join a device through the `device` of their first sign-up; when several signed up
@@ -76,21 +78,19 @@ extension CommunityState {
     }
 
     private mutating func countInFunnel(day: Int64, step: Int, _ devices: Int) {
-        var tally = onboardingByDay[day] ?? OnboardingDay()
-        tally.add(reaching: step, devices)
-        onboardingByDay[day] = tally.isEmpty ? nil : tally
+        // In place: a copy of the day's counts would copy their array at every move.
+        onboardingByDay[day, default: OnboardingDay()].add(reaching: step, devices)
+        if onboardingByDay[day]?.isEmpty == true { onboardingByDay[day] = nil }
         changes?.onboardingDays.insert(day)
     }
 
     /// A user's first sign-up, on `day`: a member of that day's cohort, retained on the offset
     /// days they were already active on (their events can come before their sign-up's).
     mutating func noteCohortMember(_ user: Int, signedUpOn day: Int64) {
-        var cohort = cohortsByDay[day] ?? CohortDay()
-        cohort.users += 1
+        cohortsByDay[day, default: CohortDay()].users += 1
         for (index, offset) in ReadModels.retentionOffsets.enumerated() where userActivity.contains(user, on: day + offset) {
-            cohort.retained[index] += 1
+            cohortsByDay[day]!.retained[index] += 1
         }
-        cohortsByDay[day] = cohort
         changes?.cohortDays.insert(day)
     }
 
@@ -124,7 +124,7 @@ extension CommunityState {
         quickAddFollows[viewer, default: []].insertSorted(event.at)
         if let device = signups[viewer]?.device {
             changes?.devices.insert(device)
-            if let key = deviceKeys.key(device), mayMoveInFunnel(key, at: event.at) { moveInFunnel(key, from: funnelPlace(ofDevice: key)) }
+            if let key = deviceKeys.key(device) { noteStep(ofDevice: key, at: event.at) }
         }
         let pair = KeyPair(event.user, event.subject)
         guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),

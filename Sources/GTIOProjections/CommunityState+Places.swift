@@ -49,7 +49,7 @@ extension CommunityState {
     /// What `post` adds to its place's tally now: nil without a place, or when it cannot rank.
     private func placeShare(_ post: Post, hidden: Bool) -> PlaceShare? {
         guard let place = post.place, post.life == .live, !hidden, !isPrivate(post.author) else { return nil }
-        return PlaceShare(place: ExactText(place.name), author: post.author, points: post.points)
+        return PlaceShare(place: ExactText(place.name), author: ExactText(post.author), points: post.points)
     }
 
     private mutating func count(_ share: PlaceShare, _ delta: Int) {

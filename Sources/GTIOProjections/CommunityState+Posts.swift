@@ -56,19 +56,20 @@ extension CommunityState {
         for review in posts.values[slot].reviews { closeFlags("review:" + review) }
     }
 
-    /// `priceGroups` made again from `pricePoints`: a state read from a snapshot, which keeps
-    /// the points only.
-    mutating func groupPricePoints() {
-        priceGroups = [:]
-        for (point, count) in pricePoints { priceGroups[PriceGroup(point), default: [:]][point.price] = count }
+    /// How many live product posts have each price in each group of `prices`, one entry a price.
+    public var pricePoints: [PricePoint: Int] {
+        var points: [PricePoint: Int] = [:]
+        for (group, prices) in priceGroups {
+            for (price, posts) in prices { points[PricePoint(kind: group.kind, group: group.group, price: price)] = posts }
+        }
+        return points
     }
 
     /// Counts a live product post's price in its groups (`delta` 1), or no longer (-1).
     private mutating func countPrices(of post: Post, _ delta: Int) {
         for point in PricePoint.of(post) {
-            let count = (pricePoints[point] ?? 0) + delta
-            pricePoints[point] = count == 0 ? nil : count
             let group = PriceGroup(point)
+            let count = (priceGroups[group]?[point.price] ?? 0) + delta
             priceGroups[group, default: [:]][point.price] = count == 0 ? nil : count
             if priceGroups[group]?.isEmpty == true { priceGroups[group] = nil }
             changes?.pricePoints.insert(point)

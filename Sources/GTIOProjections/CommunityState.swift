@@ -142,11 +142,8 @@ public struct CommunityState: Sendable {
     public internal(set) var listSizes: [Int: Int] = [:]
     /// Each user who flagged anything: the items flagged, and those a decision upheld or dismissed.
     public internal(set) var flaggers: IDMap<FlaggerRecord> = [:]
-    /// How many live product posts have each price in each group of `prices`.
-    public internal(set) var pricePoints: [PricePoint: Int] = [:]
-    /// `pricePoints` by group, each group's prices with how many posts have each: what a
-    /// group's figures need without a pass over every group's. Not in the saved state, which
-    /// gives it again from `pricePoints`.
+    /// How many live product posts have each price, by group of `prices`: a group's figures
+    /// read its own prices only.
     var priceGroups: [PriceGroup: [Double: Int]] = [:]
     /// The looks at each place that Popular looks may rank, as of the last `settlePlaces`
     /// (CommunityState+Places.swift); not in the saved state, which recounts them from the posts.
@@ -422,7 +419,7 @@ public struct CommunityState: Sendable {
         if let device {
             signupsByDevice[device, default: []].append(user)
             changes?.devices.insert(device)
-            if mayMoveInFunnel(event.device, at: event.at) { moveInFunnel(event.device, from: funnelPlace(ofDevice: event.device)) }
+            noteStep(ofDevice: event.device, at: event.at)
         }
         signupsByDay[day, default: [:]][provider, default: 0] += 1
         signUpDays[event.user] = day

@@ -15,18 +15,14 @@ public struct PlaceTally: Sendable, Equatable {
     mutating func count(_ share: PlaceShare, _ delta: Int) {
         posts += delta
         points += delta * share.points
-        let authored = (postsByAuthor[share.author] ?? 0) + delta
-        postsByAuthor[share.author] = authored == 0 ? nil : authored
+        let authored = (postsByAuthor[share.author.text] ?? 0) + delta
+        postsByAuthor[share.author.text] = authored == 0 ? nil : authored
     }
 }
 
 /// What one post adds to its place's tally while it counts there.
 struct PlaceShare: Sendable, Equatable {
     var place: ExactText
-    var author: String
+    var author: ExactText
     var points: Int
-
-    static func == (a: PlaceShare, b: PlaceShare) -> Bool {
-        a.place == b.place && a.points == b.points && ExactText(a.author) == ExactText(b.author)
-    }
 }

@@ -98,7 +98,7 @@ extension ReadModels {
 
     /// How many live product posts have `point`'s price in its group; no row for none.
     func pricePointRow(_ point: PricePoint, into row: inout some RowSink) -> Bool {
-        guard let posts = state.pricePoints[point] else { return false }
+        guard let posts = state.priceGroups[PriceGroup(point)]?[point.price] else { return false }
         row.append(point.kind)
         row.append(point.group.text)
         row.append(point.price)

@@ -155,8 +155,9 @@ extension ReadModelTables {
                 models.productRow(id, tally, into: &products)
                 models.channelRows(id, tally, into: &channels)
             }
-            var prices = packed("rm_price_points", capacity: state.pricePoints.count)
-            for point in state.pricePoints.keys.sorted(by: PricePoint.inKeyOrder) { _ = models.pricePointRow(point, into: &prices) }
+            let points = state.pricePoints
+            var prices = packed("rm_price_points", capacity: points.count)
+            for point in points.keys.sorted(by: PricePoint.inKeyOrder) { _ = models.pricePointRow(point, into: &prices) }
             var groups = packed("rm_price_groups", capacity: state.priceGroups.count)
             for group in state.priceGroups.keys.sorted(by: PriceGroup.inKeyOrder) { _ = models.priceGroupRow(group, into: &groups) }
             return ["rm_products": products, "rm_product_channels": channels, "rm_price_points": prices, "rm_price_groups": groups]

@@ -183,7 +183,7 @@ import Testing
         var fresh: [ExactText: PlaceTally] = [:]
         for post in state.posts.values where post.life == .live && !hidden.contains(post.id) && !state.isPrivate(post.author) {
             guard let place = post.place else { continue }
-            fresh[ExactText(place.name), default: PlaceTally()].count(PlaceShare(place: ExactText(place.name), author: post.author, points: post.points), 1)
+            fresh[ExactText(place.name), default: PlaceTally()].count(PlaceShare(place: ExactText(place.name), author: ExactText(post.author), points: post.points), 1)
         }
         return fresh
     }

@@ -30,9 +30,8 @@ extension CommunityState {
             guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }
         })
         state.adoptRest(of: other)
-        // Not saved: recounted from the posts at the next `settlePlaces`, and from the price points.
+        // Not saved: recounted from the posts at the next `settlePlaces`.
         state.unsettleAllPlaces()
-        state.groupPricePoints()
         // The two halves were read apart: keys and slots of one must lie in the other's tables.
         guard state.products.keys.allSatisfy({ $0 < state.keys.count }),
               state.products.values.allSatisfy({ $0.postSlots.allSatisfy { $0 < state.posts.count } }),
@@ -174,11 +173,12 @@ extension CommunityState {
         productsHearted = try Self.readKeyCounts(&reader)
         listSizes = try Self.readKeyCounts(&reader)
         flaggers = try reader.readDictionary { (try $0.readString(), try FlaggerRecord(from: &$0)) }
-        pricePoints = try reader.readDictionary { reader in
+        let points: [PricePoint: Int] = try reader.readDictionary { reader in
             let kind = try reader.readString(), group = try reader.readString()
             guard let price = try reader.readOptionalDouble() else { throw FoldSnapshotError.malformed("a price point without a price") }
             return (PricePoint(kind: kind, group: ExactText(group), price: price), try reader.readInt())
         }
+        for (point, posts) in points { priceGroups[PriceGroup(point), default: [:]][point.price] = posts }
         dauByDay = try Self.readCounts(&reader)
         devicesByDay = try Self.readCounts(&reader)
         userActivity = try ActivityCalendar(from: &reader)
@@ -219,7 +219,7 @@ extension CommunityState {
         productsHearted = other.productsHearted
         listSizes = other.listSizes
         flaggers = other.flaggers
-        pricePoints = other.pricePoints
+        priceGroups = other.priceGroups
         dauByDay = other.dauByDay
         devicesByDay = other.devicesByDay
         userActivity = other.userActivity
