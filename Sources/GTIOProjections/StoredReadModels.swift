@@ -159,27 +159,28 @@ public struct StoredReadModels: Sendable {
                 var read = 0, cut = false
                 let columns = Self.lookColumns + (tab == .wearIt ? ", v.wilson" : "")
                 let sql = "SELECT \(columns) FROM rm_posts p \(join) WHERE \(eligible)\(placeFilter) \(extra) ORDER BY \(order)"
-                let visit: ([StoreValue]) throws -> Bool = { row in
+                let visit: (any TableRow) throws -> Bool = { row in
                     guard read < atMost else {
                         cut = true
                         return false
                     }
                     read += 1
-                    let look = self.look(row, tab)
                     guard let count else {
-                        candidates.append(look)
+                        candidates.append(self.look(row, tab))
                         return true
                     }
-                    let value = key(look)
+                    // Decided by numbers alone: the strings are read for the rows kept.
+                    let scored = self.look(row, tab, named: false)
+                    let value = key(scored)
                     if kth.count == count, let least = kth.min {
                         // Sorted descending by the walk's own order: nothing later can beat the kth.
-                        if let bound { if bound(look, least) { return false } }
+                        if let bound { if bound(scored, least) { return false } }
                         else if value < least { return false }
                         // Below the kth so far, it cannot make the page (the kth only rises): a
                         // walk by a bound reads thousands of such posts, which need not be sorted.
                         if value < least { return true }
                     }
-                    candidates.append(look)
+                    candidates.append(self.look(row, tab))
                     if kth.count < count {
                         kth.insert(value)
                     } else if let least = kth.min, value > least {
@@ -187,11 +188,7 @@ public struct StoredReadModels: Sendable {
                     }
                     return true
                 }
-                if let expecting {
-                    try tables.forEachRow(sql, arguments, expecting: expecting, visit)
-                } else {
-                    try tables.forEachRow(sql, arguments, visit)
-                }
+                try tables.forEachRow(sql, arguments, expecting: expecting, reading: visit)
                 return !cut
             }
             switch tab {
@@ -287,13 +284,16 @@ public struct StoredReadModels: Sendable {
             let walk = byPoints
                 ? "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligibleByPoints) ORDER BY p.points DESC"
                 : "SELECT p.post, p.created, p.points FROM rm_posts p WHERE \(Self.eligible) ORDER BY p.created DESC"
-            try tables.forEachRow(walk, [.integer(now)]) { row in
-                let created = row[1].int64 ?? 0, points = Double(row[2].int)
+            try tables.forEachRow(walk, [.integer(now)], expecting: nil) { row in
+                let created = row.int64(1) ?? 0, points = Double(row.int64(2) ?? 0)
                 let decay = Self.decay(created, now: now)
                 // No post this old or older, or with these points or fewer, can score as much.
                 if byPoints ? points < floor : most / decay < target.score { return false }
-                let other = Look(rank: 0, post: row[0].string ?? "", author: "", points: 0, hearts: 0, votes: 0, reviews: 0,
-                                 score: points / decay, created: created)
+                let score = points / decay
+                // The post's id only decides a tie of score and age.
+                let tied = score == target.score && created == target.created
+                let other = Look(rank: 0, post: tied ? row.value(0).string ?? "" : "", author: "", points: 0, hearts: 0, votes: 0,
+                                 reviews: 0, score: score, created: created)
                 if Self.ranksBefore(other, target, .popular) { before += 1 }
                 return true
             }
@@ -338,18 +338,25 @@ public struct StoredReadModels: Sendable {
     }
 
     /// A candidate look from `lookColumns`, scored for `tab`.
-    private func look(_ row: [StoreValue], _ tab: LooksTab) -> Look {
-        let points = row[3].int, created = row[2].int64 ?? 0
-        let hearts = row[4].int, votes = row[5].int
+    private func look(_ row: [StoreValue], _ tab: LooksTab) -> Look { look(ValuesRow(row), tab) }
+
+    /// A candidate look from a row of `lookColumns`, scored for `tab`; without its post and
+    /// author unless `named`, for a walk deciding whether to keep it.
+    private func look(_ row: some TableRow, _ tab: LooksTab, named: Bool = true) -> Look {
+        let points = Int(row.int64(3) ?? 0), created = row.int64(2) ?? 0
         let score: Double
         switch tab {
         case .popular: score = Double(points) / Self.decay(created, now: now)
         case .new: score = Self.ageHours(created, now: now)
         case .top: score = Double(points)
-        case .wearIt: score = row[7].double ?? 0
+        case .wearIt: score = row.double(7) ?? 0
         }
-        return Look(rank: 0, post: row[0].string ?? "", author: row[1].string ?? "", points: points, hearts: hearts,
-                        votes: votes, reviews: row[6].int, score: score, created: created)
+        guard named else {
+            return Look(rank: 0, post: "", author: "", points: points, hearts: 0, votes: 0, reviews: 0, score: score, created: created)
+        }
+        return Look(rank: 0, post: row.value(0).string ?? "", author: row.value(1).string ?? "", points: points,
+                    hearts: Int(row.int64(4) ?? 0), votes: Int(row.int64(5) ?? 0), reviews: Int(row.int64(6) ?? 0),
+                    score: score, created: created)
     }
 
     /// What a post's points are divided by in `popular`: (age in hours + 2)^1.8.

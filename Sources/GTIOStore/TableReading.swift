@@ -11,6 +11,8 @@ public protocol TableReading {
     /// backend that fetches rows in pages over a connection fetches that many first, so that a
     /// walk of hundreds of rows is not asked for page by growing page.
     func forEachRow(_ sql: String, _ arguments: [StoreValue], expecting rows: Int, _ body: ([StoreValue]) throws -> Bool) throws
+    /// `forEachRow`, each row read a column at a time as `body` asks for them (`TableRow`).
+    func forEachRow(_ sql: String, _ arguments: [StoreValue], expecting rows: Int?, reading body: (any TableRow) throws -> Bool) throws
     /// The first row `sql` selects, if any: for a statement that gives one row (an aggregate, a
     /// lookup by key, a `LIMIT 1`). A backend may read every row the statement gives.
     func row(_ sql: String, _ arguments: [StoreValue]) throws -> [StoreValue]?
@@ -26,6 +28,12 @@ public protocol TableReading {
 }
 
 extension TableReading {
+    /// Each row read whole, then handed out.
+    public func forEachRow(_ sql: String, _ arguments: [StoreValue], expecting rows: Int?, reading body: (any TableRow) throws -> Bool) throws {
+        let visit: ([StoreValue]) throws -> Bool = { try body(ValuesRow($0)) }
+        if let rows { try forEachRow(sql, arguments, expecting: rows, visit) } else { try forEachRow(sql, arguments, visit) }
+    }
+
     /// Rows read in process need no hint.
     public func forEachRow(_ sql: String, _ arguments: [StoreValue], expecting rows: Int, _ body: ([StoreValue]) throws -> Bool) throws {
         try forEachRow(sql, arguments, body)

@@ -474,6 +474,47 @@ import Testing
         name: "rm_test_scores", columns: [("user", .text), ("day", .integer), ("score", .real), ("note", .text)],
         keyCount: 2, indexes: [["score DESC"]])
 
+    /// Rows read a column at a time (walks that decide by numbers) give what whole rows give.
+    @Test(arguments: StoreBackend.all)
+    func rowsReadAColumnAtATimeGiveWhatWholeRowsGive(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        try store.writeTables { tx in
+            try tx.create(Self.scores)
+            for row: [StoreValue] in [["b", .integer(1), .real(0.75), "été ☀︎"], ["a", .integer(-2), .real(-1.25), ""],
+                                      ["c", .integer(9_007_199_254_740_993), .null, .null]] {
+                try tx.insert(row, into: Self.scores)
+            }
+        }
+        // Every column, and an expression of each kind besides (a blob, a real read as an integer).
+        let blob = backend.name == "SQLite" ? "CAST(user AS BLOB)" : "convert_to(\"user\", 'UTF8')"
+        let sql = "SELECT user, day, score, note, day * 2.5, \(blob) FROM rm_test_scores WHERE day > ? ORDER BY user"
+        let whole = try store.readTables { try $0.rows(sql, [.integer(-5)]) }
+        #expect(whole.count == 3)
+        var read: [[StoreValue]] = [], numbers: [[Int64?]] = [], reals: [[Double?]] = []
+        try store.readTables { tables in
+            try tables.forEachRow(sql, [.integer(-5)], expecting: nil) { row in
+                read.append(row.values(6))
+                numbers.append((0..<6).map(row.int64))
+                reals.append((0..<6).map(row.double))
+                return true
+            }
+        }
+        #expect(read == whole)
+        #expect(numbers == whole.map { $0.map(\.int64) })
+        #expect(reals == whole.map { $0.map(\.double) })
+        // A walk that stops leaves the statement ready for the next one.
+        var first: [Int64?] = []
+        for _ in 0..<2 {
+            try store.readTables { tables in
+                try tables.forEachRow(sql, [.integer(0)], expecting: 1) { row in
+                    first.append(row.int64(1))
+                    return false
+                }
+            }
+        }
+        #expect(first == [1, 1])
+    }
+
     @Test(arguments: StoreBackend.all)
     func tablesTakeRowsOneByOneAndInBulkAndGiveThemBack(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
