@@ -81,17 +81,21 @@ struct PostgresGaplessCheckTests {
             let next = try store.lastSeq() + 1
             let first = Process()
             first.executableURL = URL(fileURLWithPath: psql)
-            first.arguments = ["-q", location, "-c", "BEGIN; \(insert(next)); SELECT pg_sleep(1); \(ending);"]
+            first.arguments = ["-q", location, "-c", "BEGIN; \(insert(next)); SELECT pg_sleep(2); \(ending);"]
             first.standardOutput = FileHandle.nullDevice
             try first.run()
-            // Its insert is in once its transaction holds the log's table for writing.
-            while try store.readOnlySQL("""
-                SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-                WHERE l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                  AND c.relname = 'events' AND l.mode = 'RowExclusiveLock' AND l.pid <> pg_backend_pid()
-                """).rows.first?.first?.int64 != 1 {
-                usleep(20_000)
+            // Its insert is in once its transaction holds the log's table for writing (a psql
+            // that failed ends, and the test with it, rather than waiting for ever).
+            var inserted = false
+            while !inserted, first.isRunning {
+                inserted = try store.readOnlySQL("""
+                    SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                    WHERE l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                      AND c.relname = 'events' AND l.mode = 'RowExclusiveLock' AND l.pid <> pg_backend_pid()
+                    """).rows.first?.first?.int64 == 1
+                if !inserted { usleep(20_000) }
             }
+            try #require(inserted, "psql ended before its insert was seen")
             let error = #expect(throws: (any Error).self) {
                 try StoreBackend.postgres.tamper(store, sqlite: [], postgres: [insert(next + 1)])
             }
