@@ -34,13 +34,9 @@ struct SQLiteTableReader: TableReading {
 
     /// Steps the statement itself: a column is read from SQLite only when `body` asks for it.
     func forEachRow(_ sql: String, _ arguments: [StoreValue], expecting rows: Int?, reading body: (any TableRow) throws -> Bool) throws {
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(StatementArguments(arguments.map(\.databaseValue)))
-        let handle = statement.sqliteStatement
-        defer { sqlite3_reset(handle) }
-        while try SQLiteStore.nextRow(handle, in: db) {
-            guard try body(SQLiteRow(handle: handle)) else { return }
-        }
+        let statement = SQLiteStatementBinding(try db.cachedStatement(sql: sql))
+        statement.bind(arguments)
+        try statement.forEachRow(db) { try body(SQLiteRow(handle: $0)) }
     }
 
     func forEachBlob(_ sql: String, _ arguments: [StoreValue], _ body: (UnsafeRawBufferPointer?) throws -> Bool) throws {

@@ -1,3 +1,4 @@
+import GRDB
 import GRDBSQLite
 import GTIOStore
 
@@ -5,22 +6,9 @@ import GTIOStore
 struct SQLiteRow: TableRow {
     let handle: OpaquePointer
 
+    /// Converted as the whole rows of `SQLiteTableReader.forEachRow` are, so both give the same values.
     func value(_ column: Int) -> StoreValue {
-        let index = Int32(column)
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
-        case SQLITE_TEXT:
-            // As GRDB reads text for `forEachRow`'s rows, so that both give the same strings.
-            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
-            return .text(String(cString: text))
-        case SQLITE_BLOB:
-            let bytes = sqlite3_column_blob(handle, index)
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard let bytes, count > 0 else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
-        default: return .null
-        }
+        StoreValue(DatabaseValue(sqliteStatement: handle, index: Int32(column)))
     }
 
     func int64(_ column: Int) -> Int64? {
