@@ -41,9 +41,14 @@ public struct StoredReadModels: Sendable {
 
     /// Where a store's tables stand: nil when they were never written or hold another definition.
     static func position(in tables: any TableReading) throws -> Position? {
-        guard let meta = try ReadModelSchema.storedMeta(tables, keys: ["schema", "seq", "newest_at", "events"]),
-              meta["schema"] == ReadModelSchema.version
-        else { return nil }
+        try ReadModelSchema.storedMeta(tables, keys: positionKeys).flatMap(position(from:))
+    }
+
+    /// What `rm_meta` says of where the tables stand.
+    private static let positionKeys = ["schema", "seq", "newest_at", "events"]
+
+    private static func position(from meta: [String: Int64]) -> Position? {
+        guard meta["schema"] == ReadModelSchema.version else { return nil }
         return (meta["seq"] ?? 0, meta["newest_at"], Int(meta["events"] ?? 0))
     }
 
@@ -75,18 +80,26 @@ public struct StoredReadModels: Sendable {
     /// Where the tables stand when every read model has applied the log through `seq` (nil:
     /// its end in the same snapshot); nil when they have not, or hold another definition.
     static func position(in tables: any TableReading, appliedThrough seq: Int64?) throws -> Position? {
-        guard let position = try position(in: tables) else { return nil }
-        // The log's end comes with the checkpoints, as a row named "" (no checkpoint's
-        // name): one statement fewer on a server, where each is a round trip.
+        guard try tables.hasTable(ReadModelSchema.meta.name) else { return nil }
+        // `rm_meta`, the checkpoints and the log's end in one statement, told apart by the
+        // first column: on a server each statement is a round trip.
         let names = ReadModelName.allCases.map { StoreValue.text($0.checkpointName) }
-        let end = seq == nil ? " UNION ALL SELECT '', IFNULL(MAX(seq), 0) FROM events" : ""
-        var marks = try tables.rows(
-            "SELECT name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))\(end)", names)
-        var target = seq ?? 0
-        if seq == nil, let index = marks.firstIndex(where: { $0[0].string == "" }) {
-            target = marks.remove(at: index)[1].int64 ?? 0
+        func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
+        var sql = """
+            SELECT 0, key, value FROM rm_meta WHERE key IN (\(marks(positionKeys.count)))
+            UNION ALL SELECT 1, name, seq FROM checkpoints WHERE name IN (\(marks(names.count)))
+            """
+        if seq == nil { sql += " UNION ALL SELECT 2, '', IFNULL(MAX(seq), 0) FROM events" }
+        var meta: [String: Int64] = [:], checkpoints: [Int64] = [], target = seq ?? 0
+        for row in try tables.rows(sql, positionKeys.map(StoreValue.text) + names) {
+            switch row[0].int64 {
+            case 0: if let key = row[1].string, let value = row[2].int64, meta[key] == nil { meta[key] = value }
+            case 1: checkpoints.append(row[2].int64 ?? 0)
+            default: target = row[2].int64 ?? 0
+            }
         }
-        let caughtUp = position.seq >= target && marks.count == names.count && marks.allSatisfy { ($0[1].int64 ?? 0) >= target }
+        guard let position = position(from: meta) else { return nil }
+        let caughtUp = position.seq >= target && checkpoints.count == names.count && checkpoints.allSatisfy { $0 >= target }
         return caughtUp ? position : nil
     }
 

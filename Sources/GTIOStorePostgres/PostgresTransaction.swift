@@ -67,15 +67,14 @@ struct PostgresTransaction: LogWriting, TableWriting {
         ).map { $0[0].string ?? "" }
     }
 
-    /// One lookup in the catalog by name, where `pg_tables` is a view whose first use in a
-    /// fresh connection costs the server several milliseconds to plan.
+    /// A lookup of the name in the store's schema, without a query of the catalog: the first one
+    /// of a fresh connection costs the server a plan from cold caches (`pg_tables` several
+    /// milliseconds, `pg_class` ~1 ms, this ~0.3 ms). Any relation of that name answers yes: a
+    /// view or sequence named like a store's table is not something gtio makes.
     func hasTable(_ name: String) throws -> Bool {
         try session.rows(
-            """
-            SELECT EXISTS (SELECT 1 FROM pg_class
-                           WHERE oid = to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?)) AND relkind IN ('r', 'p'))
-            """, [.text(name)]
-        )[0][0].int64 == 1
+            "SELECT to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?)) IS NOT NULL", [.text(name)]
+        )[0][0].bool
     }
 
     // MARK: The log
