@@ -25,13 +25,9 @@ extension SQLiteStore {
                 lastAt: lastAt.map(Timestamp.init(milliseconds:)),
                 batches: try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM batches") ?? 0,
                 quarantined: try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM quarantine WHERE status = 'open'") ?? 0,
-                sizeBytes: [path, path + "-wal", tablesPath, tablesPath + "-wal"].reduce(0) { $0 + fileSize($1) },
+                sizeBytes: [path, path + "-wal", tablesPath, tablesPath + "-wal"].reduce(0) { $0 + (FileSize.of($1) ?? 0) },
                 checkpoints: checkpoints)
         }
-    }
-
-    private func fileSize(_ path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 }
 

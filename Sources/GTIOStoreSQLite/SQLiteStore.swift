@@ -53,7 +53,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         // An empty file is no store yet either (SQLite would take it for an empty database): a
         // reader must not make one of it. Asked under the lock, since a writer making a store
         // creates the file empty and fills it while holding the lock.
-        if readOnly, ((try? FileManager.default.attributesOfItem(atPath: absolute))?[.size] as? Int ?? 0) == 0 {
+        if readOnly, (FileSize.of(absolute) ?? 0) == 0 {
             throw .missing(path: absolute)
         }
         try Self.checkBeforeOpening(absolute)

@@ -55,6 +55,11 @@ struct SQLiteTableReader: TableReading {
         }
     }
 
+    /// One look-up of the name, where `tableNames` matches a pattern.
+    func hasTable(_ name: String) throws -> Bool {
+        try row("SELECT 1 FROM \(schema).sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]) != nil
+    }
+
     func tableNames(prefix: String) throws -> [String] {
         let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
             .replacingOccurrences(of: "%", with: "\\%") + "%"

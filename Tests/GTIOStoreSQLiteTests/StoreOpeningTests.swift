@@ -31,6 +31,26 @@ import GTIOStore
         #expect(try check.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sqlite_master") } == 1)
     }
 
+    /// The tables file is attached by a URI: every byte a URI's path may not hold as it is
+    /// goes percent-encoded, as Foundation's `urlPathAllowed` would have it.
+    @Test func theTablesFileURIEncodesWhatFoundationWould() {
+        let everyASCII = String(decoding: (1...127).map { UInt8($0) }, as: UTF8.self)
+        for path in ["/tmp/plain/log.gtio-tables", "/tmp/a b/c?d#e%f.gtio-tables", "/tmp/café/日志.gtio-tables", everyASCII] {
+            let foundation = "file:" + path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)! + "?mode=ro"
+            #expect(TablesFile.attachURI(path) == foundation, "\(path)")
+        }
+        #expect(TablesFile.attachURI("/tmp/a b/c?d#e%f") == "file:/tmp/a%20b/c%3Fd%23e%25f?mode=ro")
+    }
+
+    @Test func aStoreWhosePathNeedsEncodingOpensForReading() throws {
+        let path = folder.file("odd ?#% café/log.gtio")
+        try FileManager.default.createDirectory(atPath: folder.file("odd ?#% café"), withIntermediateDirectories: true)
+        _ = try SQLiteStore(path: path).status()
+        let reader = try SQLiteStore(path: path, readOnly: true)
+        #expect(try reader.readTables { try $0.hasTable("checkpoints") })
+        #expect(try reader.readTables { try $0.hasTable("no_such_table") } == false)
+    }
+
     @Test func anUnwritableFolderIsNamed() {
         // /proc exists but takes no new files, even for root.
         #expect(throws: StoreError.readOnly(path: "/proc/log.gtio")) { try SQLiteStore(path: "/proc/log.gtio") }
