@@ -23,10 +23,18 @@ public enum ReadModelSchema {
     /// failed statement (a role without rights to the table) ends the transaction it was in.
     static func storedMeta(_ tables: any TableReading, keys: [String]) throws -> [String: Int64]? {
         guard try tables.hasTable(meta.name) else { return nil }
-        let rows = try tables.rows(
-            "SELECT key, value FROM rm_meta WHERE key IN (\(keys.map { _ in "?" }.joined(separator: ",")))",
-            keys.map(StoreValue.text))
-        return Dictionary(rows.compactMap { row in row[1].int64.map { (row[0].string ?? "", $0) } }, uniquingKeysWith: { first, _ in first })
+        let (sql, arguments) = metaQuery(keys: keys)
+        return metaValues(try tables.rows(sql, arguments))
+    }
+
+    /// The statement that reads `keys` from `rm_meta` (it must exist), for `metaValues`.
+    static func metaQuery(keys: [String]) -> (sql: String, arguments: [StoreValue]) {
+        ("SELECT key, value FROM rm_meta WHERE key IN (\(keys.map { _ in "?" }.joined(separator: ",")))", keys.map(StoreValue.text))
+    }
+
+    /// The rows of `metaQuery` as values by key.
+    static func metaValues(_ rows: [[StoreValue]]) -> [String: Int64] {
+        Dictionary(rows.compactMap { row in row[1].int64.map { (row[0].string ?? "", $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Brings the store's read-model tables to this build's definition: creates them when the

@@ -83,22 +83,22 @@ public struct StoredReadModels: Sendable {
         guard try tables.hasTable(ReadModelSchema.meta.name) else { return nil }
         // `rm_meta`, the checkpoints and the log's end in one statement, told apart by the
         // first column: on a server each statement is a round trip.
+        let (metaSQL, metaArguments) = ReadModelSchema.metaQuery(keys: positionKeys)
         let names = ReadModelName.allCases.map { StoreValue.text($0.checkpointName) }
-        func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
         var sql = """
-            SELECT 0, key, value FROM rm_meta WHERE key IN (\(marks(positionKeys.count)))
-            UNION ALL SELECT 1, name, seq FROM checkpoints WHERE name IN (\(marks(names.count)))
+            SELECT 0, key, value FROM (\(metaSQL)) AS meta
+            UNION ALL SELECT 1, name, seq FROM checkpoints WHERE name IN (\(names.map { _ in "?" }.joined(separator: ",")))
             """
         if seq == nil { sql += " UNION ALL SELECT 2, '', IFNULL(MAX(seq), 0) FROM events" }
-        var meta: [String: Int64] = [:], checkpoints: [Int64] = [], target = seq ?? 0
-        for row in try tables.rows(sql, positionKeys.map(StoreValue.text) + names) {
+        var metaRows: [[StoreValue]] = [], checkpoints: [Int64] = [], target = seq ?? 0
+        for row in try tables.rows(sql, metaArguments + names) {
             switch row[0].int64 {
-            case 0: if let key = row[1].string, let value = row[2].int64, meta[key] == nil { meta[key] = value }
+            case 0: metaRows.append(Array(row.dropFirst()))
             case 1: checkpoints.append(row[2].int64 ?? 0)
             default: target = row[2].int64 ?? 0
             }
         }
-        guard let position = position(from: meta) else { return nil }
+        guard let position = position(from: ReadModelSchema.metaValues(metaRows)) else { return nil }
         let caughtUp = position.seq >= target && checkpoints.count == names.count && checkpoints.allSatisfy { $0 >= target }
         return caughtUp ? position : nil
     }
