@@ -31,6 +31,9 @@ public enum ReadModelTables {
                 // is named for PostgreSQL, whose indexes do not carry the key as SQLite's do.
                 ["author"], ["created", "state", "hidden", "author_private", "points", "author", "hearts", "wear_it", "change_it", "reviews", "post"],
                 ["points", "post"],
+                // The posts of each hour of `created` by points: `popular`'s walk by hours reads
+                // only those of an hour that may still enter the page (`StoredReadModels`).
+                .init([StoredReadModels.hourOfCreated, "points"], label: "hour_points"),
                 // Most posts have no product and no place, and nothing looks for those through
                 // these two: left out, the indexes cost a rebuild and each new post less.
                 .init(["product"], where: "product IS NOT NULL"),

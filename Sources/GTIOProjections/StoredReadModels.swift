@@ -134,19 +134,35 @@ public struct StoredReadModels: Sendable {
     /// the index on `points` in order (PostgreSQL reads `+` as the number itself).
     static let eligibleByPoints = eligible.replacingOccurrences(of: "p.created <= ?", with: "+p.created <= ?")
     static let lookColumns = "p.post, p.author, p.created, p.points, p.hearts, p.wear_it + p.change_it, p.reviews"
+    /// The hour of a post's `created` as `rm_posts`' index by hour and points holds it; a query
+    /// that writes it so (`p.` before the column aside) can use the index.
+    static let hourOfCreated = "(created / 3600000)"
+    static let hourOfPost = hourOfCreated.replacingOccurrences(of: "created", with: "p.created")
+    static let hourMilliseconds: Int64 = 3_600_000
+    /// The hours one statement of the walk by hours reads.
+    static let hoursPerStatement = 8
+    /// The most hours the walk by hours goes back: further back, posts' ages are alike
+    /// enough that a walk by points ends sooner.
+    static let hoursWalkedAtMost: Int64 = 168
 
     /// The order in which a page of `popular` reads the posts; every way gives the same page.
     enum PopularWalk: Sendable {
         case newestFirst
         case byPoints
-        /// Newest first; after `reads` posts without an end in sight, by points when that order
-        /// is bound to end sooner.
+        /// An hour of posts at a time, newest first, each hour's by points down to those that
+        /// may still enter the page, from the page's last score among the posts with the most
+        /// points; an empty page when that walk declines (no limit, or too many hours), so that
+        /// tests see it was taken.
+        case byHours
+        /// Newest first; after `reads` posts without an end in sight, by hours when they are
+        /// few enough, else by points when that order is bound to end sooner.
         case chosen(reads: Int)
 
-        /// For a page of `limit` looks: more posts than a page of a live log reads, even a
-        /// large log's (docs/PERFORMANCE.md), so that only a log far behind now turns. A page
-        /// past 2^40 reads as far as one of 2^40 (every post), and its count cannot overflow.
-        static func usual(limit: Int?) -> PopularWalk { chosen(reads: 2_000 + 20 * min(max(limit ?? 0, 0), 1 << 40)) }
+        /// For a page of `limit` looks: more posts than a page of the live 1 M-event demo log
+        /// reads newest first (587 for 10); past them, the walk by hours reads fewer than going
+        /// on would (docs/PERFORMANCE.md). A page past 2^40 reads as far as one of 2^40 (every
+        /// post), and its count cannot overflow.
+        static func usual(limit: Int?) -> PopularWalk { chosen(reads: 500 + 20 * min(max(limit ?? 0, 0), 1 << 40)) }
     }
 
     /// The ranked looks of `tab`; `limit` nil or 0 for all; with `place`, only looks taken
@@ -225,21 +241,11 @@ public struct StoredReadModels: Sendable {
                 func byPoints(least: Double) throws {
                     try walk("p.points DESC", eligible: Self.eligibleByPoints, key: \.score) { look, kth in Double(look.points) / least < kth }
                 }
-                func newestDecay() throws -> Double { try Self.newestDecay(now: now, placeFilter: placeFilter, arguments, in: tables) }
-                switch popularWalk {
-                case .newestFirst: _ = try newestFirst()
-                case .byPoints: try byPoints(least: try newestDecay())
-                case .chosen(let reads):
-                    guard let count else {
-                        _ = try newestFirst()
-                        break
-                    }
-                    if try newestFirst(atMost: reads) { break }
-                    // Now is far past the posts (a log gone quiet, an old log with a decision
-                    // of today): their ages are alike, so the newest-first bound hardly falls.
-                    // The page's last score can only rise from the `count`th best of any
-                    // posts read, here the newest and the most pointed: whichever walk reaches
-                    // that score's bound sooner goes on.
+                func newestCreated() throws -> Int64? { try Self.newestCreated(now: now, placeFilter: placeFilter, arguments, in: tables) }
+                func newestDecay() throws -> Double { Self.decay(try newestCreated() ?? now, now: now) }
+                /// The `count`th best score of the posts read so far and of the `count` with the
+                /// most points: the page's last score can only be as high or higher.
+                func floor(_ count: Int) throws -> Double {
                     var scores = Dictionary(candidates.map { ($0.post, $0.score) }, uniquingKeysWith: { first, _ in first })
                     let top = "SELECT \(Self.lookColumns) FROM rm_posts p WHERE \(Self.eligibleByPoints)\(placeFilter) ORDER BY p.points DESC LIMIT \(count)"
                     for row in try tables.rows(top, arguments) {
@@ -247,9 +253,90 @@ public struct StoredReadModels: Sendable {
                         scores[look.post] = look.score
                     }
                     let best = scores.values.sorted(by: >)
-                    let floor = best.count >= count ? best[count - 1] : 0
-                    let least = try newestDecay()
+                    return best.count >= count ? best[count - 1] : 0
+                }
+                /// The walk by hours from the page's last score `floor` (0: none known), false
+                /// when it would go back more than `hoursWalkedAtMost` hours.
+                ///
+                /// No post of an hour scores more than the most points over the decay of the
+                /// hour's last moment, and within the hour, a post needs that moment's decay
+                /// times the page's last score in points: each hour's posts are read through the
+                /// index by hour and points from there, a few hours a statement, with the page's
+                /// last score so far, which only rises; the walk ends at the first hour whose
+                /// bound is below it.
+                func byHours(from floor: Double, newest: Int64) throws -> Bool {
+                    guard let count, floor > 0 else { return false }
+                    let hour = Self.hourMilliseconds
+                    // The age at which the most points fall below the floor: the walk ends by then.
+                    let hours = pow(most / floor, 1 / 1.8) - 2
+                    let oldest = now - Int64(min(max(hours, 0) * Double(hour), 9e15))
+                    var next = newest / hour
+                    guard next - oldest / hour < Self.hoursWalkedAtMost else { return false }
+                    let sql = """
+                        SELECT \(Self.lookColumns) FROM rm_posts p WHERE \(Self.eligibleByPoints)\(placeFilter) \
+                        AND \(Self.hourOfPost) = ? AND p.points >= ?
+                        """
+                    var kth = Heap<Double>()
+                    var ended = false
+                    while !ended {
+                        let least = kth.count == count ? max(floor, kth.min ?? floor) : floor
+                        var parts: [String] = [], values: [StoreValue] = []
+                        while parts.count < Self.hoursPerStatement {
+                            // Integer division truncates: hour 0 holds the hour either side of 0.
+                            let last = next >= 0 ? (next + 1) * hour - 1 : next * hour
+                            let decay = Self.decay(min(now, last), now: now)
+                            if most / decay < least {
+                                ended = true
+                                break
+                            }
+                            // A point fewer than the bound: the scores are compared as computed.
+                            let points = max(0, Int64(min((least * decay).rounded(.down), 9e18)) - 1)
+                            parts.append(sql)
+                            values += arguments + [.integer(next), .integer(points)]
+                            next -= 1
+                        }
+                        if parts.isEmpty { break }
+                        try tables.forEachRow(parts.joined(separator: " UNION ALL "), values, expecting: nil) { row in
+                            let score = self.look(row, .popular, named: false).score
+                            // Below the page's last score so far, it cannot make the page.
+                            if score < floor { return true }
+                            if kth.count == count, let least = kth.min, score < least { return true }
+                            candidates.append(self.look(row, .popular))
+                            if kth.count < count {
+                                kth.insert(score)
+                            } else if let least = kth.min, score > least {
+                                kth.replaceMin(with: score)
+                            }
+                            return true
+                        }
+                    }
+                    return true
+                }
+                switch popularWalk {
+                case .newestFirst: _ = try newestFirst()
+                case .byPoints: try byPoints(least: try newestDecay())
+                case .byHours:
+                    guard let count, let newest = try newestCreated(), try byHours(from: try floor(count), newest: newest) else {
+                        return []
+                    }
+                case .chosen(let reads):
+                    guard let count else {
+                        _ = try newestFirst()
+                        break
+                    }
+                    if try newestFirst(atMost: reads) { break }
+                    // The newest-first bound falls slowly: many posts of the last hours (the
+                    // most points over their age stay above the page's scores), or now far past
+                    // the posts (a log gone quiet, an old log with a decision of today), whose
+                    // ages are then alike. The page's last score can only rise from the
+                    // `count`th best of any posts read, here the newest and the most pointed:
+                    // from it, the walk by hours when it goes back a week at most, else
+                    // whichever walk reaches that score's bound sooner.
+                    let floor = try floor(count)
                     candidates.removeAll()
+                    guard let newest = try newestCreated() else { break }
+                    if try byHours(from: floor, newest: newest) { break }
+                    let least = Self.decay(newest, now: now)
                     if try Self.pointsReachSooner(floor, most: most, least: least, now: now, counting: 4 * reads, in: tables) {
                         try byPoints(least: least)
                     } else {
@@ -288,7 +375,8 @@ public struct StoredReadModels: Sendable {
             let most = try Self.mostPoints(in: tables)
             let byPoints: Bool
             switch walk {
-            case .newestFirst: byPoints = false
+            // A rank counts every post that scores more, not a page: it has no walk by hours.
+            case .newestFirst, .byHours: byPoints = false
             case .byPoints: byPoints = true
             case .chosen(let reads):
                 byPoints = try Self.pointsReachSooner(target.score, most: most, least: least, now: now, counting: reads, in: tables)
@@ -336,12 +424,18 @@ public struct StoredReadModels: Sendable {
         return pointsReads < newestReads
     }
 
-    /// The decay of the newest post a ranking considers (at `placeFilter` when given): no
-    /// other post's is less, which bounds the walks by points.
-    private static func newestDecay(now: Int64, placeFilter: String = "", _ arguments: [StoreValue]? = nil,
-                                    in tables: any TableReading) throws -> Double {
+    /// The decay of the newest post a ranking considers: no other post's is less, which bounds
+    /// the walks by points.
+    private static func newestDecay(now: Int64, in tables: any TableReading) throws -> Double {
+        decay(try newestCreated(now: now, in: tables) ?? now, now: now)
+    }
+
+    /// When the newest post a ranking considers (at `placeFilter` when given) was created, nil
+    /// when it considers none.
+    private static func newestCreated(now: Int64, placeFilter: String = "", _ arguments: [StoreValue]? = nil,
+                                      in tables: any TableReading) throws -> Int64? {
         let sql = "SELECT MAX(p.created) FROM rm_posts p WHERE \(eligible)\(placeFilter)"
-        return decay(try tables.row(sql, arguments ?? [.integer(now)])?[0].int64 ?? now, now: now)
+        return try tables.row(sql, arguments ?? [.integer(now)])?[0].int64
     }
 
     /// The most points of a live, unhidden post: over a post's decay, the most it can score in

@@ -81,22 +81,31 @@ public struct TableLayout: Sendable {
     /// A secondary index: its column terms (`"followers DESC"`) and, when it holds only the rows
     /// some queries look for, the condition those rows meet (`"place IS NOT NULL"`).
     public struct Index: Sendable, ExpressibleByArrayLiteral {
+        /// Columns, each maybe followed by `DESC`, or expressions in parentheses
+        /// (`"(created / 3600000)"`), which a query must write exactly so to use the index.
         public var terms: [String]
         /// SQL both backends read alike; a query whose own condition implies it can use the index.
         public var condition: String?
+        /// What the index's name says after the table's, when its terms do not say it.
+        public var label: String?
 
-        public init(_ terms: [String], where condition: String? = nil) {
+        public init(_ terms: [String], where condition: String? = nil, label: String? = nil) {
             self.terms = terms
             self.condition = condition
+            self.label = label
         }
 
         public init(arrayLiteral terms: String...) {
             self.init(terms)
         }
 
-        /// The index's name: the table's and its columns' joined.
+        /// Whether `term` is an expression rather than a column.
+        public static func isExpression(_ term: String) -> Bool { term.hasPrefix("(") }
+
+        /// The index's name: the table's and its label or its columns' joined.
         public func name(on table: String) -> String {
-            ([table] + terms.map { $0.split(separator: " ")[0].lowercased() }).joined(separator: "_")
+            if let label { return table + "_" + label }
+            return ([table] + terms.map { $0.split(separator: " ")[0].lowercased() }).joined(separator: "_")
         }
     }
 

@@ -113,6 +113,7 @@ struct PostgresTransaction: LogWriting, TableWriting {
         }
         for index in table.indexes {
             let columns = index.terms.map { term -> String in
+                if TableLayout.Index.isExpression(term) { return term }
                 var words = term.split(separator: " ").map(String.init)
                 words[0] = Self.quoted(words[0])
                 return words.joined(separator: " ")

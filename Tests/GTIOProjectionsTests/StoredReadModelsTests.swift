@@ -202,21 +202,26 @@ import Testing
     }
 
     /// Rankings stop walking once no later post can enter the page: checked on a community with
-    /// thousands of posts, at every limit up to 60 and a few far beyond.
-    @Test func rankingsThatStopEarlyGiveEveryPrefixOfTheFullRanking() throws {
+    /// thousands of posts, at every limit up to 60 and a few far beyond, on each backend (the
+    /// walks' statements are their own on each).
+    @Test(arguments: StoreBackend.all) func rankingsThatStopEarlyGiveEveryPrefixOfTheFullRanking(_ backend: StoreBackend) throws {
         let folder = TemporaryDirectory()
         var lines: [UInt8] = []
         try DemoCommunity(seed: 7, eventCount: 60_000).write { lines += $0 }
         let path = folder.file("demo.jsonl")
         try Data(lines).write(to: URL(fileURLWithPath: path))
-        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        let store = try backend.open(in: folder)
         _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
         _ = try LiveReadModels(store: store).catchUp()
         let models = try #require(try StoredReadModels.current(store))
+        // Every small limit and a post in a hundred on SQLite; on PostgreSQL, whose statements
+        // are the same at every limit and post, and whose rows cost more to take in, fewer.
+        let onSQLite = backend.name == StoreBackend.sqlite.name
+        let small = onSQLite ? Array(1...60) : [1, 2, 3, 7, 10, 31, 60]
         for tab in LooksTab.allCases {
             let all = try models.looks(tab, limit: nil)
             #expect(all.count > (tab == .wearIt ? 10 : 200), "\(tab): \(all.count) ranked")
-            for limit in Array(1...60) + [500, all.count, all.count + 10] {
+            for limit in small + [500, all.count, all.count + 10] {
                 #expect(try models.looks(tab, limit: limit) == Array(all.prefix(limit)), "\(tab) \(limit)")
             }
         }
@@ -225,9 +230,11 @@ import Testing
         let later = try StoredReadModels(source: models.source, now: models.now + 365 * Timestamp.millisecondsPerDay)
         let ranked = try later.looks(.popular, limit: nil)
         #expect(ranked.count > 200)
-        let walks: [StoredReadModels.PopularWalk] = [.newestFirst, .byPoints, .chosen(reads: 0), .chosen(reads: 1), .chosen(reads: 10), .usual(limit: 20)]
+        let walks: [StoredReadModels.PopularWalk] = onSQLite
+            ? [.newestFirst, .byPoints, .chosen(reads: 0), .chosen(reads: 1), .chosen(reads: 10), .usual(limit: 20)]
+            : [.newestFirst, .byPoints, .chosen(reads: 1), .usual(limit: 20)]
         for walk in walks {
-            for limit in Array(1...30) + [500, ranked.count, ranked.count + 10] {
+            for limit in small.filter({ $0 <= 30 }) + [500, ranked.count, ranked.count + 10] {
                 #expect(try later.looks(.popular, limit: limit, place: nil, popularWalk: walk) == Array(ranked.prefix(limit)),
                         "a year later, \(walk), limit \(limit)")
             }
@@ -237,9 +244,45 @@ import Testing
                         "\(walk), limit \(limit)")
             }
         }
+        // Now a few hours to a few days past the newest post (hearts and votes still coming):
+        // the newest-first bound falls slowly over the last hours' posts, and the walk by hours
+        // reads each hour's from the page's last score it can reach. It declines (an empty page
+        // here) when it would go back more than a week: a large page, or a place's few posts.
+        var byHours = (taken: 0, declined: 0)
+        for hours in [0, 3, 30, 100] {
+            let view = try StoredReadModels(source: models.source, now: models.now + Int64(hours) * 3_600_000)
+            let all = try view.looks(.popular, limit: nil)
+            for walk: StoredReadModels.PopularWalk in onSQLite ? [.byHours, .chosen(reads: 1), .chosen(reads: 10), .usual(limit: 10)] : [.byHours, .usual(limit: 10)] {
+                for limit in onSQLite ? [1, 2, 5, 10, 20, 60, 200] : [1, 5, 20, 200] {
+                    let page = try view.looks(.popular, limit: limit, place: nil, popularWalk: walk)
+                    if case .byHours = walk, page.isEmpty {
+                        byHours.declined += 1
+                        continue
+                    }
+                    if case .byHours = walk { byHours.taken += 1 }
+                    #expect(page == Array(all.prefix(limit)), "\(hours) hours later, \(walk), limit \(limit): \(page.count) looks")
+                }
+            }
+            // At one place: each hour's posts there only.
+            let place = try #require(try view.read { try $0.row("SELECT place FROM rm_posts WHERE place IS NOT NULL GROUP BY place ORDER BY COUNT(*) DESC, place LIMIT 1", []) }?[0].string)
+            let there = try view.looks(.popular, limit: nil, place: place)
+            #expect(there.count > 20)
+            for limit in [1, 5, 20] {
+                let page = try view.looks(.popular, limit: limit, place: place, popularWalk: .byHours)
+                if page.isEmpty {
+                    byHours.declined += 1
+                    continue
+                }
+                byHours.taken += 1
+                #expect(page == Array(there.prefix(limit)), "\(hours) hours later at \(place), limit \(limit)")
+            }
+        }
+        #expect(byHours.taken == (onSQLite ? 33 : 21) && byHours.declined == 7, "\(byHours)")
+        // More than a week back, the walk by hours gives way (an empty page says so here).
+        #expect(try later.looks(.popular, limit: 10, place: nil, popularWalk: .byHours) == [])
         // A post's place in popular, counted by either walk, is its place in the whole ranking.
         for (view, all) in [(later, ranked), (models, try models.looks(.popular, limit: nil))] {
-            let sample = stride(from: 0, to: all.count, by: 97).map { all[$0] } + all.suffix(2)
+            let sample = stride(from: 0, to: all.count, by: onSQLite ? 97 : 797).map { all[$0] } + all.suffix(2)
             for look in sample {
                 for walk: StoredReadModels.PopularWalk in [.newestFirst, .byPoints, .chosen(reads: 50), .usual(limit: nil)] {
                     #expect(try view.popularRank(of: look.post, walk: walk) == look.rank, "\(look.post) by \(walk)")
