@@ -13,8 +13,10 @@ public enum ReadModelTables {
                 ("following", .integer), ("signed_up", .integer), ("provider", .text),
                 ("products_hearted", .integer), ("shopping_list", .integer),
             ], keyCount: 1, indexes: [["followers DESC", "user"]]),
+            // By target with the edge's state and follower: `followers U` reads its edges from
+            // the index alone (`follower` is named for PostgreSQL, as in `rm_posts`).
             TableLayout(name: "rm_follows", columns: [("follower", .text), ("target", .text), ("state", .text)], keyCount: 2,
-                           indexes: [["target"]]),
+                           indexes: [["target", "state", "follower"]]),
             TableLayout(name: "rm_blocks", columns: [("blocker", .text), ("blocked", .text)], keyCount: 2,
                            indexes: [["blocked"]]),
         ],
