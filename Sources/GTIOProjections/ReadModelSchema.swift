@@ -7,7 +7,7 @@ public enum ReadModelSchema {
     /// Bumped whenever a table's columns, keys or indexes change, or the rows a rule writes
     /// into it (20: `rm_days` keeps no row for a quiet day, one with no event and nobody active
     /// in the month before; 25: `rm_posts` by hour and points, `rm_follows` by target and
-    /// state), so that every store's tables are rebuilt by the new rules.
+    /// state, open flags by reason), so that every store's tables are rebuilt by the new rules.
     public static let version: Int64 = 25
 
     static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)

@@ -74,7 +74,10 @@ public enum ReadModelTables {
             TableLayout(name: "rm_flag_marks", columns: [
                 ("item", .text), ("seq", .integer), ("user", .text), ("at", .integer), ("reason", .text), ("counted", .integer),
                 ("open", .integer),
-            ], keyCount: 2),
+            ], keyCount: 2, indexes: [
+                // The items with an open flag of a reason: `flags --reason`.
+                .init(["reason", "item"], where: "open = 1"),
+            ]),
             TableLayout(name: "rm_desk", columns: [
                 ("scope", .text), ("queue", .integer), ("queue_hidden", .integer), ("decisions", .integer),
                 ("removed", .integer), ("dismissed", .integer), ("median_wait", .integer), ("p90_wait", .integer),
