@@ -10,41 +10,64 @@ extension StoredReadModels {
                     reasons: row[6].string ?? "", author: row[7].string)
     }
 
+    /// How `moderationQueue` finds the items with an open flag of a reason; every way gives the
+    /// same queue.
+    enum ReasonLookup: Sendable {
+        /// The reason's items through the index of open marks by reason, then sorted.
+        case list
+        /// The queue in its order, each item's marks probed, until the page is full.
+        case probe
+        /// `probe` for a page that it fills sooner than `list` reads the reason's items.
+        case chosen
+    }
+
     /// Open items: most distinct flaggers first, then the oldest open flag, then item; with a
     /// `filter`, only the items it keeps, in the same order; the first `limit` (nil or 0: all).
     /// The index on that order lets a page stop after its last item, whatever the queue's length.
     public func moderationQueue(_ filter: QueueFilter = QueueFilter(), limit: Int? = nil) throws -> [FlaggedItem] {
-        var clauses: [String] = [], arguments: [StoreValue] = []
-        if let author = filter.author {
-            clauses.append("author = ?")
-            arguments.append(.text(author))
-        }
-        if let reason = filter.reason {
-            // The reason of each open flag, whole: the joined column cannot tell "a;b" from "a" and "b".
-            clauses.append("item IN (SELECT item FROM rm_flag_marks WHERE open = 1 AND reason = ?)")
-            arguments.append(.text(reason))
-        }
-        if let minimum = filter.minimumFlaggers {
-            clauses.append("flaggers >= ?")
-            arguments.append(.integer(Int64(minimum)))
-        }
-        if let kind = filter.kind {
-            // "post:" up to "post;" (the byte after ':'): every post item and nothing else.
-            clauses.append("item >= ? AND item < ?")
-            arguments += [.text(kind.rawValue + ":"), .text(kind.rawValue + ";")]
-        }
-        if filter.hiddenOnly { clauses.append("hidden = 1") }
-        if let time = filter.firstFlaggedBy {
-            clauses.append("first_flagged <= ?")
-            arguments.append(.integer(time))
-        }
-        let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-        var sql = "SELECT \(Self.flagColumns) FROM rm_flags\(condition) ORDER BY flaggers DESC, first_flagged, item"
-        if let limit, limit > 0 {
-            sql += " LIMIT ?"
-            arguments.append(.integer(Int64(limit)))
-        }
-        return try read { tables in
+        try moderationQueue(filter, limit: limit, reasonLookup: .chosen)
+    }
+
+    /// `moderationQueue`, a reason's items found as `reasonLookup` says.
+    func moderationQueue(_ filter: QueueFilter, limit: Int?, reasonLookup: ReasonLookup) throws -> [FlaggedItem] {
+        try read { tables in
+            var clauses: [String] = [], arguments: [StoreValue] = []
+            if let author = filter.author {
+                clauses.append("author = ?")
+                arguments.append(.text(author))
+            }
+            if let reason = filter.reason {
+                // The reason of each open flag, whole: the joined column cannot tell "a;b" from "a" and "b".
+                let probing = switch reasonLookup {
+                case .list: false
+                case .probe: true
+                case .chosen: try Self.probesSooner(reason, filter: filter, limit: limit, in: tables)
+                }
+                clauses.append(probing
+                    ? "EXISTS (SELECT 1 FROM rm_flag_marks m WHERE m.item = rm_flags.item AND m.open = 1 AND m.reason = ?)"
+                    : "item IN (SELECT item FROM rm_flag_marks WHERE open = 1 AND reason = ?)")
+                arguments.append(.text(reason))
+            }
+            if let minimum = filter.minimumFlaggers {
+                clauses.append("flaggers >= ?")
+                arguments.append(.integer(Int64(minimum)))
+            }
+            if let kind = filter.kind {
+                // "post:" up to "post;" (the byte after ':'): every post item and nothing else.
+                clauses.append("item >= ? AND item < ?")
+                arguments += [.text(kind.rawValue + ":"), .text(kind.rawValue + ";")]
+            }
+            if filter.hiddenOnly { clauses.append("hidden = 1") }
+            if let time = filter.firstFlaggedBy {
+                clauses.append("first_flagged <= ?")
+                arguments.append(.integer(time))
+            }
+            let condition = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+            var sql = "SELECT \(Self.flagColumns) FROM rm_flags\(condition) ORDER BY flaggers DESC, first_flagged, item"
+            if let limit, limit > 0 {
+                sql += " LIMIT ?"
+                arguments.append(.integer(Int64(limit)))
+            }
             var queue: [FlaggedItem] = []
             try tables.forEachRow(sql, arguments) { row in
                 queue.append(Self.flaggedItem(row))
@@ -52,6 +75,22 @@ extension StoredReadModels {
             }
             return queue
         }
+    }
+
+    /// Whether a page of `limit` items with an open flag of `reason` is found sooner by walking
+    /// the queue in its order and probing each item's marks than by reading all the reason's
+    /// items: when the reason is the only filter and its open marks are many enough that the
+    /// walk, meeting them about evenly, fills the page before it reads as many items as they are
+    /// (`limit` × queue < marks²). The marks are counted through their index, only that far.
+    private static func probesSooner(_ reason: String, filter: QueueFilter, limit: Int?, in tables: any TableReading) throws -> Bool {
+        guard let limit, limit > 0, filter == QueueFilter(reason: reason) else { return false }
+        let queue = try tables.row("SELECT queue FROM rm_desk WHERE scope = ?", [.text(DeskTotals.scope)])?[0].int ?? 0
+        let (walk, overflow) = limit.multipliedReportingOverflow(by: queue)
+        guard !overflow else { return false }
+        let enough = Int(Double(walk).squareRoot()) + 1
+        let counted = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_flag_marks WHERE open = 1 AND reason = ? LIMIT \(enough)) AS marks"
+        let marks = try tables.row(counted, [.text(reason)])?[0].int ?? 0
+        return marks >= enough
     }
 
     /// Every flagger: most items flagged first, then user.

@@ -295,4 +295,38 @@ import Testing
             #expect(try models.suggestions(for: user, page: 2, pageSize: size) == Array(everyone.dropFirst(size).prefix(size)))
         }
     }
+
+    /// The queue of one reason is the same whether its items are listed through the index of
+    /// open marks or found by walking the queue and probing each item, at any page size.
+    @Test(arguments: StoreBackend.all) func aReasonsQueueIsTheSameByEitherLookup(_ backend: StoreBackend) throws {
+        let folder = TemporaryDirectory()
+        var lines: [UInt8] = []
+        try DemoCommunity(seed: 11, eventCount: 30_000).write { lines += $0 }
+        let path = folder.file("demo.jsonl")
+        try Data(lines).write(to: URL(fileURLWithPath: path))
+        let store = try backend.open(in: folder)
+        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
+        _ = try LiveReadModels(store: store).catchUp()
+        let models = try #require(try StoredReadModels.current(store))
+        let reasons = try models.read { try $0.rows("SELECT DISTINCT reason FROM rm_flag_marks WHERE open = 1 AND reason IS NOT NULL", []) }
+            .compactMap { $0[0].string }.sorted()
+        #expect(reasons.count >= 4, "\(reasons)")
+        let queue = try models.moderationQueue()
+        for reason in reasons + ["no such reason"] {
+            let whole = try models.moderationQueue(QueueFilter(reason: reason), limit: nil, reasonLookup: .list)
+            // Every item of the queue with an open flag of the reason, in the queue's order.
+            let marked = Set(try models.read {
+                try $0.rows("SELECT item FROM rm_flag_marks WHERE open = 1 AND reason = ?", [.text(reason)])
+            }.compactMap { $0[0].string })
+            #expect(whole.map(\.item) == queue.map(\.item).filter(marked.contains), "\(reason)")
+            for lookup: StoredReadModels.ReasonLookup in [.list, .probe, .chosen] {
+                for limit in [1, 3, 20, whole.count + 1] {
+                    #expect(try models.moderationQueue(QueueFilter(reason: reason), limit: limit, reasonLookup: lookup)
+                            == Array(whole.prefix(limit)), "\(reason), \(lookup), \(limit)")
+                }
+                #expect(try models.moderationQueue(QueueFilter(reason: reason, minimumFlaggers: 2), limit: 5, reasonLookup: lookup)
+                        == Array(whole.filter { $0.flaggers >= 2 }.prefix(5)), "\(reason), \(lookup), two flaggers")
+            }
+        }
+    }
 }
