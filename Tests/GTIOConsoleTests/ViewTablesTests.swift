@@ -36,7 +36,7 @@ import Testing
         let queries: [[String]] = [
             ["looks", "popular"], ["looks", "new"], ["looks", "top"], ["looks", "wear-it"], ["looks", "top", "--place", place],
             ["verdicts"], ["verdict", post], ["followers", author], ["following", author], ["suggest", author],
-            ["flags"], ["flags", "--reason", reason], ["flaggers"], ["products"], ["places"], ["prices"],
+            ["flags"], ["flags", "--reason", reason], ["flags", "--reason", reason, "--limit", "2"], ["flaggers"], ["products"], ["places"], ["prices"],
             ["prices", "--by", "brand"], ["prices", "--by", "place"], ["anomalies"], ["stats"], ["stats", "--date", day],
             ["funnel"], ["funnel", "--by-day"], ["retention"],
         ]
