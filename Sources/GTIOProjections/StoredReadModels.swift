@@ -134,11 +134,11 @@ public struct StoredReadModels: Sendable {
     /// the index on `points` in order (PostgreSQL reads `+` as the number itself).
     static let eligibleByPoints = eligible.replacingOccurrences(of: "p.created <= ?", with: "+p.created <= ?")
     static let lookColumns = "p.post, p.author, p.created, p.points, p.hearts, p.wear_it + p.change_it, p.reviews"
+    static let hourMilliseconds: Int64 = 3_600_000
     /// The hour of a post's `created` as `rm_posts`' index by hour and points holds it; a query
     /// that writes it so (`p.` before the column aside) can use the index.
-    static let hourOfCreated = "(created / 3600000)"
+    static let hourOfCreated = "(created / \(hourMilliseconds))"
     static let hourOfPost = hourOfCreated.replacingOccurrences(of: "created", with: "p.created")
-    static let hourMilliseconds: Int64 = 3_600_000
     /// The hours one statement of the walk by hours reads.
     static let hoursPerStatement = 8
     /// The most hours the walk by hours goes back: further back, posts' ages are alike
