@@ -179,6 +179,15 @@ public struct StoredReadModels: Sendable {
         let arguments: [StoreValue] = [.integer(now)] + (place.map { [.text($0)] } ?? [])
         return try read { tables in
             var candidates: [Look] = []
+            /// Keeps `row` as a candidate, its `value` among the best `count` so far in `kth`.
+            func keep(_ row: some TableRow, _ value: Double, in kth: inout Heap<Double>, count: Int) {
+                candidates.append(self.look(row, tab))
+                if kth.count < count {
+                    kth.insert(value)
+                } else if let least = kth.min, value > least {
+                    kth.replaceMin(with: value)
+                }
+            }
             /// Adds each row as a candidate until the walk may stop; false when it read
             /// `atMost` rows first.
             @discardableResult
@@ -209,12 +218,7 @@ public struct StoredReadModels: Sendable {
                         // walk by a bound reads thousands of such posts, which need not be sorted.
                         if value < least { return true }
                     }
-                    candidates.append(self.look(row, tab))
-                    if kth.count < count {
-                        kth.insert(value)
-                    } else if let least = kth.min, value > least {
-                        kth.replaceMin(with: value)
-                    }
+                    keep(row, value, in: &kth, count: count)
                     return true
                 }
                 try tables.forEachRow(sql, arguments, expecting: expecting, reading: visit)
@@ -301,12 +305,7 @@ public struct StoredReadModels: Sendable {
                             // Below the page's last score so far, it cannot make the page.
                             if score < floor { return true }
                             if kth.count == count, let least = kth.min, score < least { return true }
-                            candidates.append(self.look(row, .popular))
-                            if kth.count < count {
-                                kth.insert(score)
-                            } else if let least = kth.min, score > least {
-                                kth.replaceMin(with: score)
-                            }
+                            keep(row, score, in: &kth, count: count)
                             return true
                         }
                     }
