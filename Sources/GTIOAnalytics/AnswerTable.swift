@@ -33,15 +33,18 @@ public enum AnswerTable {
 
     /// Queue entries with their author and the first 60 characters of their content.
     public static func flags(_ queue: [FlaggedItem], in state: CommunityState) -> ResultTable {
-        flags(queue, preview: state.preview(of:))
+        flags(queue) { state.preview(of: $0.item) }
     }
 
-    /// Queue entries with the author and content `preview` gives for each item.
-    public static func flags(_ queue: [FlaggedItem], preview: (String) throws -> (author: String?, text: String)) rethrows
-        -> ResultTable
-    {
-        try ResultTable(columns: flagColumns, rows: queue.map {
-            let (author, preview) = try preview($0.item)
+    /// Queue entries with the author and content each carries.
+    public static func flags(_ queue: [FlaggedItem]) -> ResultTable {
+        flags(queue, preview: \.previewed)
+    }
+
+    /// Queue entries with the author and content `preview` gives for each.
+    private static func flags(_ queue: [FlaggedItem], preview: (FlaggedItem) -> (author: String?, text: String)) -> ResultTable {
+        ResultTable(columns: flagColumns, rows: queue.map {
+            let (author, preview) = preview($0)
             return [.text($0.item), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
                     .bool($0.hidden), .text($0.reasons), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version),
                     Cell(author), .text(String(preview.prefix(60)))]

@@ -12,6 +12,14 @@ public struct FlaggedItem: Sendable, Equatable {
     public var reasons = ""
     /// Who wrote the post or review.
     public var author: String?
+    /// The post's description or the review's text, as created (nil for a post without one).
+    public var preview: String?
+
+    /// The author and content a moderator sees; nil and empty for an item the log never had.
+    public var previewed: (author: String?, text: String) {
+        guard let author, let ref = ItemRef(item) else { return (nil, "") }
+        return (author, preview ?? (ref.kind == .post ? "(no description)" : ""))
+    }
 }
 
 /// One flagger's record as `flaggers` lists it.
@@ -33,7 +41,7 @@ extension ReadModels {
                 item: entry.item, flaggers: entry.open.count, firstFlagged: first.at,
                 lastFlagged: entry.open.values.map(\.at).max() ?? first.at,
                 hidden: entry.open.count >= CommunityState.hiddenAt, version: entry.lastFlagSeq,
-                reasons: reasons(of: entry), author: author(of: entry.item))
+                reasons: reasons(of: entry), author: author(of: entry.item), preview: previewText(of: entry.item))
         }
         .sorted(by: FlaggedItem.queueOrder)
     }

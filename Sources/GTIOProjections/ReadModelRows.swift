@@ -173,6 +173,7 @@ extension ReadModels {
         row.append(entry.lastFlagSeq)
         row.append(reasons(of: entry))
         row.append(author(of: item))
+        row.append(previewText(of: item))
         return true
     }
 
@@ -188,6 +189,12 @@ extension ReadModels {
     func author(of item: String) -> String? {
         guard let ref = ItemRef(item) else { return nil }
         return ref.kind == .post ? state.posts[ref.id]?.author : state.reviews[ref.id]?.author
+    }
+
+    /// A flagged post's description or review's text, nil for a post without one.
+    func previewText(of item: String) -> String? {
+        guard let ref = ItemRef(item) else { return nil }
+        return ref.kind == .post ? state.posts[ref.id]?.description : state.reviews[ref.id]?.text
     }
 
     /// Every flag applied to `item`, closed rounds included, in seq order; `open` marks the ones

@@ -63,6 +63,10 @@ public enum ReadModelTables {
             TableLayout(name: "rm_flags", columns: [
                 ("item", .text), ("flaggers", .integer), ("first_flagged", .integer), ("hidden", .integer),
                 ("last_flagged", .integer), ("version", .integer), ("reasons", .text), ("author", .text),
+                // The post's description or the review's text, as created (neither changes):
+                // the queue's previews come from its own rows, not a random page of
+                // `rm_posts` or `rm_reviews` for each item.
+                ("preview", .text),
             ], keyCount: 1, indexes: [["flaggers DESC", "first_flagged", "item"]]),
             TableLayout(name: "rm_flaggers", columns: [
                 ("user", .text), ("flagged", .integer), ("upheld", .integer), ("dismissed", .integer), ("accuracy", .real),

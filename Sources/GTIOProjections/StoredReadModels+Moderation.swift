@@ -2,12 +2,12 @@ import GTIOCatalog
 import GTIOStore
 
 extension StoredReadModels {
-    static let flagColumns = "item, flaggers, first_flagged, last_flagged, hidden, version, reasons, author"
+    static let flagColumns = "item, flaggers, first_flagged, last_flagged, hidden, version, reasons, author, preview"
 
     static func flaggedItem(_ row: [StoreValue]) -> FlaggedItem {
         FlaggedItem(item: row[0].string ?? "", flaggers: row[1].int, firstFlagged: row[2].int64 ?? 0,
                     lastFlagged: row[3].int64 ?? 0, hidden: row[4].bool, version: row[5].int64 ?? 0,
-                    reasons: row[6].string ?? "", author: row[7].string)
+                    reasons: row[6].string ?? "", author: row[7].string, preview: row[8].string)
     }
 
     /// How `moderationQueue` finds the items with an open flag of a reason; every way gives the

@@ -46,8 +46,8 @@ extension TableChoice {
     /// `suggestions(for:)`: the follow graph, blocks, and who has live posts.
     public static let suggestions = only(["rm_users", "rm_follows", "rm_blocks", "rm_posts"])
     /// `moderationQueue` (its reason filter reads the flag marks, and the desk's length of the
-    /// queue to choose how) and `previews(of:)`.
-    public static let queue = only(["rm_flags", "rm_flag_marks", "rm_desk", "rm_posts", "rm_reviews"])
+    /// queue to choose how; each item carries its preview).
+    public static let queue = only(["rm_flags", "rm_flag_marks", "rm_desk"])
     /// `flaggers`.
     public static let flaggers = only(["rm_flaggers"])
     /// `products`.

@@ -107,7 +107,6 @@ public struct NightlyReport: Sendable {
         }
         let looks = try models.looks(.popular, limit: topLooks)
         let queue = try models.moderationQueue()
-        let previews = try models.previews(of: queue.map(\.item))
         var lookVerdicts: IDMap<VoteVerdict> = [:]
         for look in looks { lookVerdicts[look.post] = try models.verdict(post: look.post) }
         return NightlyReport(
@@ -119,7 +118,7 @@ public struct NightlyReport: Sendable {
             quickAddTrend: try models.quickAddAcceptance(shownOn: trendRange),
             moderationToday: try models.moderationFigures(decidedOn: day...day, queue: queue),
             moderationTrend: try models.moderationFigures(decidedOn: trendRange, queue: queue),
-            queue: AnswerTable.flags(queue) { previews[$0] ?? (nil, "") },
+            queue: AnswerTable.flags(queue),
             products: try models.products(limit: topProducts), suggestionChannels: try models.suggestionsByChannel(),
             places: try models.places(limit: topPlaces),
             dayPrices: try models.productPrices(created: day * Timestamp.millisecondsPerDay...Timestamp.endOfDay(day).milliseconds),

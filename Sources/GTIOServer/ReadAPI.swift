@@ -75,8 +75,7 @@ struct ReadAPI: Sendable {
             let filter = QueueFilter(reason: query.get("reason"), author: query.get("author"))
             return try await self.answer(request, takes: ["limit", "reason", "author"], reading: .queue) { models in
                 let queue = try models.moderationQueue(filter, limit: limit)
-                let previews = try models.previews(of: queue.map(\.item))
-                return .table(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
+                return .table(AnswerTable.flags(queue))
             }
         }
         reads.get("/v1/stats") { request, _ in

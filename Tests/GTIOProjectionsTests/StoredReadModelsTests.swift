@@ -31,6 +31,8 @@ import Testing
         }
         text += "queue \(try models.moderationQueue().map(describe))\n"
         for item in try models.moderationQueue().map(\.item) { text += "  \(item): \(try models.preview(of: item))\n" }
+        // As `flags` shows them: each queue row carries its item's preview.
+        for item in try models.moderationQueue() { text += "  carried \(item.item): \(item.previewed)\n" }
         // Read together, as `flags` reads them: also ids of nothing, and text that is no item.
         let previewed = try models.moderationQueue().map(\.item) + Self.notItems
         for (item, preview) in try models.previews(of: previewed).sorted(by: { $0.key < $1.key }) { text += "  previewed \(item): \(preview)\n" }
@@ -71,6 +73,7 @@ import Testing
         }
         text += "queue \(models.moderationQueue().map(describe))\n"
         for item in models.moderationQueue().map(\.item) { text += "  \(item): \(models.state.preview(of: item))\n" }
+        for item in models.moderationQueue().map(\.item) { text += "  carried \(item): \(models.state.preview(of: item))\n" }
         for item in Set(models.moderationQueue().map(\.item) + Self.notItems).sorted() {
             text += "  previewed \(item): \(models.state.preview(of: item))\n"
         }

@@ -44,8 +44,7 @@ struct FlagsCommand: ParsableCommand {
                 kind: posts ? .post : reviews ? .review : nil, hiddenOnly: hidden,
                 firstFlaggedBy: olderThan.flatMap(Self.milliseconds).map { models.now - $0 })
             let queue = try models.moderationQueue(filter, limit: try checkedLimit(limit))
-            let previews = try models.previews(of: queue.map(\.item))
-            try query.emit(AnswerTable.flags(queue) { previews[$0] ?? (nil, "") })
+            try query.emit(AnswerTable.flags(queue))
         }
     }
 }
