@@ -47,6 +47,20 @@ extension CommunityState {
         return byID
     }
 
+    /// Sets the display name of the user with key `key`. Their edges' rows carry it (the lists
+    /// of followers are read from `rm_follows` alone), so a name that changes, byte for byte,
+    /// rewrites each edge into and out of them.
+    mutating func setName(_ name: String, ofUser key: Int) {
+        let user = userKeys[key]
+        let before = names[user]
+        names[user] = name
+        guard changes != nil else { return }
+        changes!.users.insert(user)
+        guard !name.isExactly(before) else { return }
+        for target in follows.edges(from: key).keys { changes!.follows.insert(BlockPair(user, userKeys[target])) }
+        for follower in follows.edges(to: key).keys { changes!.follows.insert(BlockPair(userKeys[follower], user)) }
+    }
+
     mutating func setEdge(from: Int, to: Int, _ state: EdgeState?) {
         if changes != nil {
             changes!.follows.insert(BlockPair(userKeys[from], userKeys[to]))

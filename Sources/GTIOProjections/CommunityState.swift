@@ -334,10 +334,7 @@ public struct CommunityState: Sendable {
         switch event.type {
         case .userSignedUp: applySignUp(event, day: day)
         case .userProfileUpdated:
-            if let user = userKeys.id(event.user), let name = event.profile.name {
-                names[user] = name
-                changes?.users.insert(user)
-            }
+            if event.user != 0, let name = event.profile.name { setName(name, ofUser: event.user) }
         case .userPrivacyChanged: applyPrivacy(event)
         case .userFollowed:
             applyFollow(event)
@@ -411,7 +408,7 @@ public struct CommunityState: Sendable {
         guard let user = userKeys.id(event.user) else { return }
         changes?.users.insert(user)
         let profile = event.profile
-        if let name = profile.name { names[user] = name }
+        if let name = profile.name { setName(name, ofUser: event.user) }
         // A second sign-up updates the name but is not a second sign-up.
         guard signups[user] == nil, let provider = profile.provider else { return }
         let device = deviceKeys.id(event.device)

@@ -31,6 +31,8 @@ extension ReadModels {
         row.append(follower)
         row.append(target)
         row.append(edge.column)
+        row.append(name(of: follower))
+        row.append(name(of: target))
     }
 
     func blockRow(_ blocker: String, _ blocked: String, into row: inout some RowSink) {

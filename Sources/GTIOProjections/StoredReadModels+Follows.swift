@@ -8,18 +8,12 @@ extension StoredReadModels {
 
     /// Users with a *following* edge to `user`, with their display names, by display name.
     public func followers(of user: String) throws -> [(user: String, name: String?)] {
-        try list("""
-            SELECT f.follower, u.name FROM rm_follows f LEFT JOIN rm_users u ON u.user = f.follower
-            WHERE f.target = ? AND f.state = 'following'
-            """, user)
+        try list("SELECT follower, follower_name FROM rm_follows WHERE target = ? AND state = 'following'", user)
     }
 
     /// Users `user` follows (*following* edges only), with their display names, by display name.
     public func following(of user: String) throws -> [(user: String, name: String?)] {
-        try list("""
-            SELECT f.target, u.name FROM rm_follows f LEFT JOIN rm_users u ON u.user = f.target
-            WHERE f.follower = ? AND f.state = 'following'
-            """, user)
+        try list("SELECT target, target_name FROM rm_follows WHERE follower = ? AND state = 'following'", user)
     }
 
     /// Users and names sorted by display name (or id when nameless), as `NameOrder` does.

@@ -24,7 +24,7 @@ import Testing
             text += "verdict \(post): \(try models.verdict(post: post).map(describe) ?? "-") rank \(try models.popularRank(of: post) ?? 0)\n"
         }
         for user in RandomLog.users + ["nobody"] {
-            text += "\(user) \(try models.knows(user: user)): \(try models.followers(of: user).map(\.user)) "
+            text += "\(user) \(try models.knows(user: user)): \(try models.followers(of: user).map { "\($0.user) \($0.name ?? "-")" }) "
             text += "\(try models.following(of: user).map { "\($0.user) \($0.name ?? "-")" }) "
             text += "\(try models.allSuggestions(for: user).map(describe))\n"
             for page in 1...3 { text += "  page \(page): \(try models.suggestions(for: user, page: page, pageSize: 2).map(describe))\n" }
@@ -66,7 +66,7 @@ import Testing
             text += "verdict \(post): \(models.verdict(post: post).map(describe) ?? "-") rank \(rank ?? 0)\n"
         }
         for user in RandomLog.users + ["nobody"] {
-            text += "\(user) \(models.knows(user: user)): \(models.followers(of: user)) "
+            text += "\(user) \(models.knows(user: user)): \(models.followers(of: user).map { "\($0) \(models.name(of: $0) ?? "-")" }) "
             text += "\(models.following(of: user).map { "\($0) \(models.name(of: $0) ?? "-")" }) "
             text += "\(models.allSuggestions(for: user).map(describe))\n"
             for page in 1...3 { text += "  page \(page): \(models.suggestions(for: user, page: page, pageSize: 2).map(describe))\n" }
