@@ -15,12 +15,12 @@ public enum ReadModelTables {
             ], keyCount: 1, indexes: [["followers DESC", "user"]]),
             // Each end's display name (as in `rm_users`) rides with the edge, so that a list of
             // followers or followed is read from this table alone, not a random page of
-            // `rm_users` per name. By target with the edge's state, follower and name:
-            // `followers U` reads the index alone (`follower` is named for PostgreSQL, as in
-            // `rm_posts`); `following U` reads the table by its key.
+            // `rm_users` per name. By target with the edge's state, follower and (on SQLite)
+            // name: `followers U` reads the index alone (`follower` is named for PostgreSQL, as
+            // in `rm_posts`); `following U` reads the table by its key.
             TableLayout(name: "rm_follows", columns: [
                 ("follower", .text), ("target", .text), ("state", .text), ("follower_name", .text), ("target_name", .text),
-            ], keyCount: 2, indexes: [["target", "state", "follower", "follower_name"]]),
+            ], keyCount: 2, indexes: [.init(["target", "state", "follower"], carrying: ["follower_name"])]),
             TableLayout(name: "rm_blocks", columns: [("blocker", .text), ("blocked", .text)], keyCount: 2,
                            indexes: [["blocked"]]),
         ],

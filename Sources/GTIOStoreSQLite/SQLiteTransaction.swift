@@ -74,7 +74,7 @@ struct SQLiteTransaction: LogWriting, TableWriting {
     private func createIndexes(of table: TableLayout) throws {
         for index in table.indexes {
             try db.execute(sql: """
-                CREATE INDEX \(index.name(on: table.name)) ON \(table.name) (\(index.terms.joined(separator: ", ")))\
+                CREATE INDEX \(index.name(on: table.name)) ON \(table.name) (\((index.terms + index.carried).joined(separator: ", ")))\
                 \(index.condition.map { " WHERE \($0)" } ?? "")
                 """)
         }

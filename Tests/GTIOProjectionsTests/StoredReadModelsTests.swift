@@ -299,6 +299,43 @@ import Testing
         }
     }
 
+    /// A display name of 12,000 characters rides with its edges into the tables on every
+    /// backend (a PostgreSQL index entry holds ~2.7 KB: one that carried the name failed every
+    /// write of `rm_follows`), and a later, shorter name replaces it on each edge.
+    @Test(arguments: StoreBackend.all) func aLongDisplayNameIsListedWithItsEdges(_ backend: StoreBackend) throws {
+        let folder = TemporaryDirectory()
+        // Letters drawn at random (a fixed seed), so that no compression fits them in an entry.
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        var random = SeededGenerator(seed: 12)
+        let long = String((0..<12_000).map { _ in letters[Int(random.next() % 36)] })
+        func line(_ id: String, _ type: String, _ second: Int, _ user: String, _ data: String) -> String {
+            #"{"id":"\#(id)","type":"\#(type)","at":"2012-06-01T00:00:\#(String(format: "%02d", second))Z","user":"\#(user)","data":\#(data)}"#
+        }
+        let first = [
+            line("e1", "user.signed_up", 0, "ua", #"{"provider":"google","name":"\#(long)"}"#),
+            line("e2", "user.signed_up", 1, "ub", #"{"provider":"google","name":"Bob"}"#),
+            line("e3", "user.followed", 2, "ua", #"{"target":"ub"}"#),
+            line("e4", "user.followed", 3, "ub", #"{"target":"ua"}"#),
+        ]
+        let store = try backend.open(in: folder)
+        let path = folder.file("first.jsonl")
+        try (first.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
+        _ = try LiveReadModels(store: store).catchUp()
+        var models = try #require(try StoredReadModels.current(store))
+        #expect(try models.followers(of: "ub").map { "\($0.user) \($0.name ?? "-")" } == ["ua \(long)"])
+        #expect(try models.following(of: "ub").map { "\($0.user) \($0.name ?? "-")" } == ["ua \(long)"])
+        // Renamed after the edges were written: caught up incrementally, each edge says so.
+        let later = folder.file("later.jsonl")
+        try (line("e5", "user.profile_updated", 4, "ua", #"{"name":"Ann"}"#) + "\n").write(toFile: later, atomically: true, encoding: .utf8)
+        _ = try Ingestor().ingest([IngestSource(argument: later)], into: store)
+        _ = try LiveReadModels(store: store).catchUp()
+        models = try #require(try StoredReadModels.current(store))
+        #expect(try models.followers(of: "ub").map { "\($0.user) \($0.name ?? "-")" } == ["ua Ann"])
+        #expect(try models.following(of: "ub").map { "\($0.user) \($0.name ?? "-")" } == ["ua Ann"])
+        #expect(try models.followers(of: "ua").map { "\($0.user) \($0.name ?? "-")" } == ["ub Bob"])
+    }
+
     /// The queue of one reason is the same whether its items are listed through the index of
     /// open marks or found by walking the queue and probing each item, at any page size.
     @Test(arguments: StoreBackend.all) func aReasonsQueueIsTheSameByEitherLookup(_ backend: StoreBackend) throws {
