@@ -69,6 +69,7 @@ extension ReadModels {
     func brandRows(_ post: CommunityState.Post, into rows: inout some RowSink) {
         for brand in post.brands.distinctInCodePointOrder() {
             rows.append(post.id)
+            rows.append(KeyText.of(brand))
             rows.append(brand)
         }
     }
@@ -78,6 +79,7 @@ extension ReadModels {
         guard let prices = state.priceGroups[group] else { return false }
         let line = PriceLine(group: group.group.text, points: prices.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         row.append(group.kind)
+        row.append(KeyText.of(group.group.text))
         row.append(group.group.text)
         row.append(line.posts)
         row.append(line.min)
@@ -91,6 +93,7 @@ extension ReadModels {
     /// The tally of the looks at `place`; no row when none counts.
     func placeRow(_ place: ExactText, into row: inout some RowSink) -> Bool {
         guard let tally = state.placeTallies[place] else { return false }
+        row.append(KeyText.of(place.text))
         row.append(place.text)
         row.append(tally.posts)
         row.append(tally.authors)
@@ -102,8 +105,9 @@ extension ReadModels {
     func pricePointRow(_ point: PricePoint, into row: inout some RowSink) -> Bool {
         guard let posts = state.priceGroups[PriceGroup(point)]?[point.price] else { return false }
         row.append(point.kind)
-        row.append(point.group.text)
+        row.append(KeyText.of(point.group.text))
         row.append(point.price)
+        row.append(point.group.text)
         row.append(posts)
         return true
     }
@@ -412,7 +416,7 @@ extension ReadModels {
     func flagRow(_ item: String) -> [StoreValue]? { valueRow { flagRow(item, into: &$0) } }
 
     func brandRows(_ post: String) -> [[StoreValue]] {
-        var rows = PackedRows(width: 2)
+        var rows = PackedRows(width: 3)
         if let found = state.posts[post] { brandRows(found, into: &rows) }
         return rows.rows
     }

@@ -43,13 +43,16 @@ public enum ReadModelTables {
                 // Most posts have no product and no place, and nothing looks for those through
                 // these two: left out, the indexes cost a rebuild and each new post less.
                 .init(["product"], where: "product IS NOT NULL"),
-                // Covers `places --near`: its posts are read without a visit to their rows.
-                .init(["place", "state", "hidden", "author_private", "created", "author", "points", "lat", "lon"], where: "place IS NOT NULL"),
+                // Covers `places --near` on SQLite: its posts are read without a visit to their rows.
+                .init(["place", "state", "hidden", "author_private", "created", "author", "points", "lat", "lon"], where: "place IS NOT NULL",
+                      bounded: ["place"]),
             ]),
-            TableLayout(name: "rm_post_brands", columns: [("post", .text), ("brand", .text)], keyCount: 2, indexes: [["brand"]]),
+            // Free text is keyed by `KeyText` (its own text unless it is long), with the text beside.
+            TableLayout(name: "rm_post_brands", columns: [("post", .text), ("brand_key", .text), ("brand", .text)], keyCount: 2,
+                        indexes: [.init(["brand"], bounded: ["brand"])]),
             // The looks at each place that Popular looks may rank (`places`): a row per place.
             TableLayout(name: "rm_places", columns: [
-                ("place", .text), ("posts", .integer), ("authors", .integer), ("points", .integer),
+                ("place_key", .text), ("place", .text), ("posts", .integer), ("authors", .integer), ("points", .integer),
             ], keyCount: 1),
             TableLayout(name: "rm_hearts", columns: [("post", .text), ("user", .text), ("seq", .integer)], keyCount: 2),
             TableLayout(name: "rm_reviews", columns: [
@@ -84,7 +87,7 @@ public enum ReadModelTables {
                 ("open", .integer),
             ], keyCount: 2, indexes: [
                 // The items with an open flag of a reason: `flags --reason`.
-                .init(["reason", "item"], where: "open = 1"),
+                .init(["reason", "item"], where: "open = 1", bounded: ["reason"]),
             ]),
             TableLayout(name: "rm_desk", columns: [
                 ("scope", .text), ("queue", .integer), ("queue_hidden", .integer), ("decisions", .integer),
@@ -101,11 +104,11 @@ public enum ReadModelTables {
             ], keyCount: 1, indexes: [["hearts DESC", "lists DESC", "suggestions DESC", "product"]]),
             // The prices of live product posts by group, a row per distinct price (`prices`).
             TableLayout(name: "rm_price_points", columns: [
-                ("kind", .text), ("name", .text), ("price", .real), ("posts", .integer),
+                ("kind", .text), ("name_key", .text), ("price", .real), ("name", .text), ("posts", .integer),
             ], keyCount: 3),
             // Each group's figures, from its price points (`prices`): a row per group.
             TableLayout(name: "rm_price_groups", columns: [
-                ("kind", .text), ("name", .text), ("posts", .integer), ("min", .real), ("median", .real),
+                ("kind", .text), ("name_key", .text), ("name", .text), ("posts", .integer), ("min", .real), ("median", .real),
                 ("mean", .real), ("p90", .real), ("max", .real),
             ], keyCount: 2),
             TableLayout(name: "rm_product_channels", columns: [("product", .text), ("channel", .text), ("count", .integer)],

@@ -44,9 +44,9 @@ extension StoredReadModels {
                 case .chosen: try Self.probesSooner(reason, filter: filter, limit: limit, in: tables)
                 }
                 clauses.append(probing
-                    ? "EXISTS (SELECT 1 FROM rm_flag_marks m WHERE m.item = rm_flags.item AND m.open = 1 AND m.reason = ?)"
-                    : "item IN (SELECT item FROM rm_flag_marks WHERE open = 1 AND reason = ?)")
-                arguments.append(.text(reason))
+                    ? "EXISTS (SELECT 1 FROM rm_flag_marks m WHERE m.item = rm_flags.item AND m.open = 1 AND \(TableLayout.matching("m.reason")))"
+                    : "item IN (SELECT item FROM rm_flag_marks WHERE open = 1 AND \(TableLayout.matching("reason")))")
+                arguments += [.text(reason), .text(reason)]
             }
             if let minimum = filter.minimumFlaggers {
                 clauses.append("flaggers >= ?")
@@ -88,8 +88,8 @@ extension StoredReadModels {
         let (walk, overflow) = limit.multipliedReportingOverflow(by: queue)
         guard !overflow else { return false }
         let enough = Int(Double(walk).squareRoot()) + 1
-        let counted = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_flag_marks WHERE open = 1 AND reason = ? LIMIT \(enough)) AS marks"
-        let marks = try tables.row(counted, [.text(reason)])?[0].int ?? 0
+        let counted = "SELECT COUNT(*) FROM (SELECT 1 FROM rm_flag_marks WHERE open = 1 AND \(TableLayout.matching("reason")) LIMIT \(enough)) AS marks"
+        let marks = try tables.row(counted, [.text(reason), .text(reason)])?[0].int ?? 0
         return marks >= enough
     }
 

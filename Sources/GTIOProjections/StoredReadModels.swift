@@ -175,8 +175,8 @@ public struct StoredReadModels: Sendable {
     /// `looks`, with `popular`'s walk as given.
     func looks(_ tab: LooksTab, limit: Int?, place: String?, popularWalk: PopularWalk) throws -> [Look] {
         let count = limit.flatMap { $0 > 0 ? $0 : nil }
-        let placeFilter = place == nil ? "" : " AND p.place = ?"
-        let arguments: [StoreValue] = [.integer(now)] + (place.map { [.text($0)] } ?? [])
+        let placeFilter = place == nil ? "" : " AND " + TableLayout.matching("p.place")
+        let arguments: [StoreValue] = [.integer(now)] + (place.map { [.text($0), .text($0)] } ?? [])
         return try read { tables in
             var candidates: [Look] = []
             /// Keeps `row` as a candidate, its `value` among the best `count` so far in `kth`.

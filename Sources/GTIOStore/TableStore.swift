@@ -93,12 +93,19 @@ public struct TableLayout: Sendable {
         /// at most ~2.7 KB, and one long name would fail every write of the table: there they
         /// are left out, and a query reads them from the row.
         public var carried: [String]
+        /// Free-text columns among the terms, which a query finds by `TableLayout.matching`:
+        /// SQLite indexes them whole, PostgreSQL their first `TableLayout.indexedCharacters`.
+        public var bounded: [String]
 
-        public init(_ terms: [String], where condition: String? = nil, label: String? = nil, carrying carried: [String] = []) {
+        public init(
+            _ terms: [String], where condition: String? = nil, label: String? = nil, carrying carried: [String] = [],
+            bounded: [String] = []
+        ) {
             self.terms = terms
             self.condition = condition
             self.label = label
             self.carried = carried
+            self.bounded = bounded
         }
 
         public init(arrayLiteral terms: String...) {
@@ -117,6 +124,17 @@ public struct TableLayout: Sendable {
 
     /// Secondary indexes.
     public var indexes: [Index]
+
+    /// The characters of a free-text column that PostgreSQL's indexes hold (`Index.bounded`):
+    /// 4 bytes each at most, well inside a btree entry's ~2.7 KB with the other terms.
+    public static let indexedCharacters = 200
+
+    /// The condition that finds the rows whose free-text `column` is the text bound to its two
+    /// `?`s (the same text twice): an index of either backend serves one of its halves, and
+    /// the other keeps the match exact.
+    public static func matching(_ column: String) -> String {
+        "substr(\(column), 1, \(indexedCharacters)) = substr(?, 1, \(indexedCharacters)) AND \(column) = ?"
+    }
 
     public init(name: String, columns: [(name: String, type: ColumnType)], keyCount: Int, indexes: [Index] = []) {
         self.name = name

@@ -115,7 +115,8 @@ struct PostgresTransaction: LogWriting, TableWriting {
             let columns = index.terms.map { term -> String in
                 if TableLayout.Index.isExpression(term) { return term }
                 var words = term.split(separator: " ").map(String.init)
-                words[0] = Self.quoted(words[0])
+                words[0] = index.bounded.contains(words[0])
+                    ? "(substr(\(Self.quoted(words[0])), 1, \(TableLayout.indexedCharacters)))" : Self.quoted(words[0])
                 return words.joined(separator: " ")
             }
             try session.execute("""
