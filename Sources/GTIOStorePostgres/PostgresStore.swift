@@ -200,13 +200,26 @@ extension PostgresStore {
     /// URL gives, `postgres` say) unless it exists: for scripts and tests that give each store
     /// a database of its own. `name` is letters, digits and `_` only.
     public static func createDatabase(_ name: String, on url: String) throws {
-        guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else {
-            throw StoreError.cannotOpen(path: name, reason: "a database name of lowercase letters, digits and _ only")
-        }
+        try checkDatabaseName(name)
         let pool = try PostgresConnectionPool(PostgresLocation(url: url))
         try pool.withSession { session in
             let exists = try session.rows("SELECT 1 FROM pg_database WHERE datname = ?", [.text(name)])
             if exists.isEmpty { try session.execute("CREATE DATABASE \(name)") }
+        }
+    }
+
+    /// Drops the database `name` on the server of `url` (a database there to connect to), with
+    /// any connection still open to it, if it exists.
+    public static func dropDatabase(_ name: String, on url: String) throws {
+        try checkDatabaseName(name)
+        let pool = try PostgresConnectionPool(PostgresLocation(url: url))
+        try pool.withSession { session in try session.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+    }
+
+    /// A name `createDatabase` and `dropDatabase` may write into SQL as it is.
+    private static func checkDatabaseName(_ name: String) throws {
+        guard !name.isEmpty, name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else {
+            throw StoreError.cannotOpen(path: name, reason: "a database name of lowercase letters, digits and _ only")
         }
     }
 }

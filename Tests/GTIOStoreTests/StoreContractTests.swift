@@ -274,7 +274,8 @@ import Testing
         var logs: [[String]] = []
         var outcomes: [[AppendOutcome]] = []
         for together in [false, true] {
-            let store = try backend.open(in: TemporaryDirectory(), signer: signer)
+            let folder = TemporaryDirectory()
+            let store = try backend.open(in: folder, signer: signer)
             _ = try store.append(EventBatch(source: "fixed", rejected: [RejectedLine(line: 2, reason: "old", original: [1])]))
             outcomes.append(together
                 ? try store.write { try $0.append(batches) }

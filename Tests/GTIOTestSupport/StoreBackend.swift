@@ -87,13 +87,50 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
             throw StoreError.cannotOpen(path: "GTIO_TEST_POSTGRES", reason: "not set")
         }
         // The folder's own name (`gtio-test-` and 8 hex digits) is unique already.
-        let name = (folder.path as NSString).lastPathComponent.replacingOccurrences(of: "-", with: "_")
+        let name = databaseName(of: folder.path)
         try PostgresStore.createDatabase(name, on: server)
+        createdDatabases.insert(name)
         components.path = "/" + name
         return components.string!
+    }
+
+    /// The database of the folder at `path`.
+    private static func databaseName(of path: String) -> String {
+        (path as NSString).lastPathComponent.replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// The databases this run created, each dropped with its folder: a server kept between runs
+    /// (`scripts/pg-local.sh`) would otherwise gain a hundred databases, ~2.5 GB, a run.
+    private static let createdDatabases = NameSet()
+
+    /// Drops the database of the folder at `path` if this run created one.
+    static func dropDatabase(ofFolder path: String) {
+        let name = databaseName(of: path)
+        guard let server = postgresServer, createdDatabases.remove(name) else { return }
+        try? PostgresStore.dropDatabase(name, on: server)
     }
 
     /// Every backend this run has: SQLite always, PostgreSQL when `GTIO_TEST_POSTGRES` names a
     /// server (`.ci/run` starts one and sets it).
     public static let all: [StoreBackend] = postgresServer == nil ? [.sqlite] : [.sqlite, .postgres]
+}
+
+/// A set of names that any thread may change.
+private final class NameSet: @unchecked Sendable {
+    // @unchecked: `names` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var names: Set<String> = []
+
+    func insert(_ name: String) {
+        lock.lock()
+        names.insert(name)
+        lock.unlock()
+    }
+
+    /// Whether `name` was there.
+    func remove(_ name: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return names.remove(name) != nil
+    }
 }

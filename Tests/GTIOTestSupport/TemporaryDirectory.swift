@@ -1,6 +1,7 @@
 import Foundation
 
-/// A fresh folder under the system's temporary directory, removed when released.
+/// A fresh folder under the system's temporary directory, removed when released (with the
+/// PostgreSQL database a test made for it, if any).
 public final class TemporaryDirectory: Sendable {
     public let path: String
 
@@ -10,7 +11,10 @@ public final class TemporaryDirectory: Sendable {
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit {
+        StoreBackend.dropDatabase(ofFolder: path)
+        try? FileManager.default.removeItem(atPath: path)
+    }
 
     /// `name` inside the folder.
     public func file(_ name: String) -> String { path + "/" + name }
