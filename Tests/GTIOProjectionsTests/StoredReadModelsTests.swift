@@ -299,38 +299,45 @@ import Testing
         }
     }
 
+    /// 12,000 letters and digits drawn from `random`, so that no compression fits them in an
+    /// index entry.
+    static func longText(_ random: inout SeededGenerator) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<12_000).map { _ in letters[Int(random.next() % 36)] })
+    }
+
+    /// An event's JSON line, `second` seconds into 2012-06-01.
+    static func line(_ id: String, _ type: String, _ second: Int, _ user: String, _ data: String) -> String {
+        #"{"id":"\#(id)","type":"\#(type)","at":"2012-06-01T00:00:\#(String(format: "%02d", second))Z","user":"\#(user)","data":\#(data)}"#
+    }
+
+    /// The store's tables once `lines` are ingested and caught up (a file of them in `folder`).
+    static func ingest(_ lines: [String], into store: any EventStore, in folder: TemporaryDirectory) throws -> StoredReadModels {
+        let path = folder.file("lines-\(UUID().uuidString).jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
+        _ = try LiveReadModels(store: store).catchUp()
+        return try #require(try StoredReadModels.current(store))
+    }
+
     /// A display name of 12,000 characters rides with its edges into the tables on every
     /// backend (a PostgreSQL index entry holds ~2.7 KB: one that carried the name failed every
     /// write of `rm_follows`), and a later, shorter name replaces it on each edge.
     @Test(arguments: StoreBackend.all) func aLongDisplayNameIsListedWithItsEdges(_ backend: StoreBackend) throws {
         let folder = TemporaryDirectory()
-        // Letters drawn at random (a fixed seed), so that no compression fits them in an entry.
-        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
         var random = SeededGenerator(seed: 12)
-        let long = String((0..<12_000).map { _ in letters[Int(random.next() % 36)] })
-        func line(_ id: String, _ type: String, _ second: Int, _ user: String, _ data: String) -> String {
-            #"{"id":"\#(id)","type":"\#(type)","at":"2012-06-01T00:00:\#(String(format: "%02d", second))Z","user":"\#(user)","data":\#(data)}"#
-        }
-        let first = [
-            line("e1", "user.signed_up", 0, "ua", #"{"provider":"google","name":"\#(long)"}"#),
-            line("e2", "user.signed_up", 1, "ub", #"{"provider":"google","name":"Bob"}"#),
-            line("e3", "user.followed", 2, "ua", #"{"target":"ub"}"#),
-            line("e4", "user.followed", 3, "ub", #"{"target":"ua"}"#),
-        ]
+        let long = Self.longText(&random)
         let store = try backend.open(in: folder)
-        let path = folder.file("first.jsonl")
-        try (first.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
-        _ = try LiveReadModels(store: store).catchUp()
-        var models = try #require(try StoredReadModels.current(store))
+        var models = try Self.ingest([
+            Self.line("e1", "user.signed_up", 0, "ua", #"{"provider":"google","name":"\#(long)"}"#),
+            Self.line("e2", "user.signed_up", 1, "ub", #"{"provider":"google","name":"Bob"}"#),
+            Self.line("e3", "user.followed", 2, "ua", #"{"target":"ub"}"#),
+            Self.line("e4", "user.followed", 3, "ub", #"{"target":"ua"}"#),
+        ], into: store, in: folder)
         #expect(try models.followers(of: "ub").map { "\($0.user) \($0.name ?? "-")" } == ["ua \(long)"])
         #expect(try models.following(of: "ub").map { "\($0.user) \($0.name ?? "-")" } == ["ua \(long)"])
         // Renamed after the edges were written: caught up incrementally, each edge says so.
-        let later = folder.file("later.jsonl")
-        try (line("e5", "user.profile_updated", 4, "ua", #"{"name":"Ann"}"#) + "\n").write(toFile: later, atomically: true, encoding: .utf8)
-        _ = try Ingestor().ingest([IngestSource(argument: later)], into: store)
-        _ = try LiveReadModels(store: store).catchUp()
-        models = try #require(try StoredReadModels.current(store))
+        models = try Self.ingest([Self.line("e5", "user.profile_updated", 4, "ua", #"{"name":"Ann"}"#)], into: store, in: folder)
         #expect(try models.followers(of: "ub").map { "\($0.user) \($0.name ?? "-")" } == ["ua Ann"])
         #expect(try models.following(of: "ub").map { "\($0.user) \($0.name ?? "-")" } == ["ua Ann"])
         #expect(try models.followers(of: "ua").map { "\($0.user) \($0.name ?? "-")" } == ["ub Bob"])
@@ -342,31 +349,21 @@ import Testing
     /// stays a text of its own.
     @Test(arguments: StoreBackend.all) func longFreeTextIsAnsweredWholeOnEveryBackend(_ backend: StoreBackend) throws {
         let folder = TemporaryDirectory()
-        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
         var random = SeededGenerator(seed: 13)
-        func long() -> String { String((0..<12_000).map { _ in letters[Int(random.next() % 36)] }) }
-        let (place, brand, reason) = (long(), long(), long())
+        let (place, brand, reason) = (Self.longText(&random), Self.longText(&random), Self.longText(&random))
         let lookalike = KeyText.of(place)
         #expect(lookalike.unicodeScalars.count == 202 && lookalike != place)
-        func line(_ id: String, _ type: String, _ second: Int, _ user: String, _ data: String) -> String {
-            #"{"id":"\#(id)","type":"\#(type)","at":"2012-06-01T00:00:\#(String(format: "%02d", second))Z","user":"\#(user)","data":\#(data)}"#
-        }
-        let lines = [
-            line("e1", "user.signed_up", 0, "ua", #"{"provider":"google","name":"Ann"}"#),
-            line("e2", "user.signed_up", 1, "ub", #"{"provider":"google","name":"Bob"}"#),
-            line("e3", "post.created", 2, "ub",
-                 #"{"post":"p1","kind":"product","voting":true,"price":10,"brands":["\#(brand)","Acme"],"location":{"name":"\#(place)"}}"#),
-            line("e4", "post.created", 3, "ub",
-                 #"{"post":"p2","kind":"product","voting":true,"price":20,"brands":["\#(KeyText.of(brand))"],"location":{"name":"\#(lookalike)"}}"#),
-            line("e5", "post.flagged", 4, "ua", #"{"post":"p1","reason":"\#(reason)"}"#),
-            line("e6", "post.hearted", 5, "ua", #"{"post":"p1"}"#),
-        ]
         let store = try backend.open(in: folder)
-        let path = folder.file("long.jsonl")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
-        _ = try LiveReadModels(store: store).catchUp()
-        let models = try #require(try StoredReadModels.current(store))
+        let models = try Self.ingest([
+            Self.line("e1", "user.signed_up", 0, "ua", #"{"provider":"google","name":"Ann"}"#),
+            Self.line("e2", "user.signed_up", 1, "ub", #"{"provider":"google","name":"Bob"}"#),
+            Self.line("e3", "post.created", 2, "ub",
+                      #"{"post":"p1","kind":"product","voting":true,"price":10,"brands":["\#(brand)","Acme"],"location":{"name":"\#(place)"}}"#),
+            Self.line("e4", "post.created", 3, "ub",
+                      #"{"post":"p2","kind":"product","voting":true,"price":20,"brands":["\#(KeyText.of(brand))"],"location":{"name":"\#(lookalike)"}}"#),
+            Self.line("e5", "post.flagged", 4, "ua", #"{"post":"p1","reason":"\#(reason)"}"#),
+            Self.line("e6", "post.hearted", 5, "ua", #"{"post":"p1"}"#),
+        ], into: store, in: folder)
         #expect(try models.looks(.popular, limit: nil, place: place).map(\.post) == ["p1"])
         #expect(try models.looks(.popular, limit: nil, place: lookalike).map(\.post) == ["p2"])
         #expect(Set(try models.places(limit: nil).map { "\($0.place) \($0.posts)" }) == ["\(place) 1", "\(lookalike) 1"])
