@@ -18,7 +18,7 @@ public struct FlaggedItem: Sendable, Equatable {
     /// The author and content a moderator sees; nil and empty for an item the log never had.
     public var previewed: (author: String?, text: String) {
         guard let author, let ref = ItemRef(item) else { return (nil, "") }
-        return (author, preview ?? (ref.kind == .post ? "(no description)" : ""))
+        return (author, ref.kind.previewText(preview))
     }
 }
 

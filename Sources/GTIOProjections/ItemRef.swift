@@ -1,6 +1,14 @@
 /// A flaggable item as `moderation.resolved` names it: `post:<id>` or `review:<id>`.
 public struct ItemRef: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case post, review }
+    public enum Kind: String, Sendable {
+        case post, review
+
+        /// What a moderator's preview shows for an item of this kind whose text is `text`: a
+        /// post without a description says so (a review always has its text).
+        public func previewText(_ text: String?) -> String {
+            text ?? (self == .post ? "(no description)" : "")
+        }
+    }
 
     public var kind: Kind
     public var id: String

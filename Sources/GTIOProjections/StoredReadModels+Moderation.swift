@@ -183,9 +183,9 @@ extension StoredReadModels {
                 // In key order, so that each chunk reads a narrow run of the table's pages rather
                 // than a page per id across the whole table (the queue's order is by flaggers).
                 let kindIDs = unordered.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                let (table, key, text, missing) = switch kind {
-                case .post: ("rm_posts", "post", "description", "(no description)")
-                case .review: ("rm_reviews", "review", "text", "")
+                let (table, key, text) = switch kind {
+                case .post: ("rm_posts", "post", "description")
+                case .review: ("rm_reviews", "review", "text")
                 }
                 var start = kindIDs.startIndex
                 while start < kindIDs.endIndex {
@@ -194,7 +194,7 @@ extension StoredReadModels {
                     let marks = chunk.map { _ in "?" }.joined(separator: ",")
                     for row in try tables.rows(
                         "SELECT \(key), author, \(text) FROM \(table) WHERE \(key) IN (\(marks))", chunk.map(StoreValue.text)) {
-                        found["\(kind.rawValue):" + (row[0].string ?? "")] = (row[1].string, row[2].string ?? missing)
+                        found["\(kind.rawValue):" + (row[0].string ?? "")] = (row[1].string, kind.previewText(row[2].string))
                     }
                 }
             }
