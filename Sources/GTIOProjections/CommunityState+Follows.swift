@@ -52,8 +52,8 @@ extension CommunityState {
     /// rewrites each edge into and out of them.
     mutating func setName(_ name: String, ofUser key: Int) {
         let user = userKeys[key]
-        let before = names[user]
-        names[user] = name
+        let before = names[key]
+        names[key] = name
         guard changes != nil else { return }
         changes!.users.insert(user)
         guard !name.isExactly(before) else { return }

@@ -24,11 +24,18 @@ extension CommunityState {
     }
 
     mutating func noteProfileCompleted(_ event: KeyedEvent) {
-        guard let user = userKeys.id(event.user) else { return }
-        profileCompletions[user, default: []].insertSorted(event.at)
-        guard let device = signups[user]?.device else { return }
-        changes?.devices.insert(device)
-        if let key = deviceKeys.key(device) { noteStep(ofDevice: key, at: event.at) }
+        guard event.user != 0 else { return }
+        profileCompletions.insert(event.at, forUser: event.user)
+        noteStep(ofSignUpDeviceOf: event.user, at: event.at)
+    }
+
+    /// A step at `at` of the user with key `user`: the device of their first sign-up, if any,
+    /// may move in the funnel.
+    private mutating func noteStep(ofSignUpDeviceOf user: Int, at: Int64) {
+        let device = Int(firstSignUps[user].device)
+        guard device != 0 else { return }
+        changes?.devices.insert(deviceKeys[device])
+        noteStep(ofDevice: device, at: at)
     }
 
     /// A step at `at` of a user joined to the device with key `key`: moves the device in the
@@ -42,20 +49,43 @@ extension CommunityState {
     }
 
     /// Users join a device through the `device` of their first sign-up; when several signed up
-    /// on one device, the device counts the furthest any of them got (0: opened the app only).
-    func onboardingStep(of device: String, openedAt opened: Int64) -> Int {
+    /// on one device (key `device`), it counts the furthest any of them got (0: opened the app
+    /// only).
+    func onboardingStep(ofDevice device: Int, openedAt opened: Int64) -> Int {
         let end = opened + ReadModels.onboardingWindow
         var step = 0
-        for user in signupsByDevice[device] ?? [] {
-            guard let signedUp = signups[user]?.at, signedUp >= opened, signedUp <= end else { continue }
-            step = max(step, 1)
-            guard let completed = profileCompletions[user]?.first(atLeast: signedUp), completed <= end else { continue }
-            step = max(step, 2)
-            guard let followed = quickAddFollows[user]?.first(atLeast: completed), followed <= end else { continue }
-            step = 3
+        var user = device < lastSignUpOnDevice.count ? Int(lastSignUpOnDevice[device]) : 0
+        while user != 0, step < 3 {
+            step = max(step, onboardingStep(ofUser: user, from: opened, to: end))
+            user = Int(firstSignUps[user].previousOnDevice)
         }
         return step
     }
+
+    /// How far the user with key `user` got between `opened` and `end`: signed up, then completed
+    /// their profile, then followed someone through quick-add, each no earlier than the last.
+    private func onboardingStep(ofUser user: Int, from opened: Int64, to end: Int64) -> Int {
+        let signedUp = firstSignUps[user].at
+        guard signedUp >= opened, signedUp <= end else { return 0 }
+        guard let completed = profileCompletions[user].first(atLeast: signedUp), completed <= end else { return 1 }
+        guard let followed = quickAddFollows[user].first(atLeast: completed), followed <= end else { return 2 }
+        return 3
+    }
+
+    /// The first sign-up of the user with key `key`; nil when they never signed up.
+    public func signup(ofUser key: Int) -> Signup? {
+        guard key > 0, key < firstSignUps.count, !firstSignUps[key].isNone else { return nil }
+        let signUp = firstSignUps[key]
+        return Signup(at: signUp.at, provider: signUp.providerName, device: deviceKeys.id(Int(signUp.device)))
+    }
+
+    /// The first sign-up of `user`; nil when they never signed up.
+    public func signup(of user: String) -> Signup? {
+        userKeys.key(user).flatMap { signup(ofUser: $0) }
+    }
+
+    /// The keys of the users who signed up, ascending.
+    var signedUpUsers: [Int] { firstSignUps.indices.filter { !firstSignUps[$0].isNone } }
 
     /// The day of the first open of the device with key `key` and the step kept for it; nil when
     /// it never opened the app.
@@ -68,8 +98,8 @@ extension CommunityState {
     /// from where it stood (`before`) to where it stands now.
     mutating func moveInFunnel(_ key: Int, from before: (day: Int64, step: Int)?) {
         guard key < firstOpen.count, firstOpen[key] != .max else { return }
-        let device = deviceKeys[key], opened = firstOpen[key]
-        let step = onboardingStep(of: device, openedAt: opened)
+        let opened = firstOpen[key]
+        let step = onboardingStep(ofDevice: key, openedAt: opened)
         onboardingSteps[key] = Int8(step)
         let after = (day: Timestamp(milliseconds: opened).day, step: step)
         guard before?.day != after.day || before?.step != after.step else { return }
@@ -97,15 +127,14 @@ extension CommunityState {
     /// A new active `day` of the user with key `user`: retained in their cohort when it is one of
     /// the offset days after their sign-up (the user's cohort row moves with it).
     mutating func noteActiveDay(_ user: Int, _ day: Int64) {
-        let signedUp = signUpDays[user]
-        guard signedUp != Self.noSignUp, let index = ReadModels.retentionOffsets.firstIndex(of: day - signedUp) else { return }
+        let signUp = firstSignUps[user]
+        guard !signUp.isNone else { return }
+        let signedUp = signUp.day
+        guard let index = ReadModels.retentionOffsets.firstIndex(of: day - signedUp) else { return }
         cohortsByDay[signedUp, default: CohortDay()].retained[index] += 1
         changes?.cohorts.insert(userKeys[user])
         changes?.cohortDays.insert(signedUp)
     }
-
-    /// `signUpDays` of a user who never signed up.
-    static let noSignUp = Int64.min
 
     mutating func noteQuickAddShown(_ event: KeyedEvent, day: Int64) {
         guard event.user != 0 else { return }
@@ -120,12 +149,9 @@ extension CommunityState {
     /// A follow with `via: quickadd`, after `applyFollow`: it accepts a suggestion shown before
     /// (in `seq` order) when it leaves the edge following or requested.
     mutating func noteQuickAddFollow(_ event: KeyedEvent) {
-        guard let viewer = userKeys.id(event.user), event.subject != 0 else { return }
-        quickAddFollows[viewer, default: []].insertSorted(event.at)
-        if let device = signups[viewer]?.device {
-            changes?.devices.insert(device)
-            if let key = deviceKeys.key(device) { noteStep(ofDevice: key, at: event.at) }
-        }
+        guard event.user != 0, event.subject != 0 else { return }
+        quickAddFollows.insert(event.at, forUser: event.user)
+        noteStep(ofSignUpDeviceOf: event.user, at: event.at)
         let pair = KeyPair(event.user, event.subject)
         guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),
               follows.edge(event.user, event.subject) != nil else { return }

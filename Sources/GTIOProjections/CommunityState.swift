@@ -110,13 +110,14 @@ public struct CommunityState: Sendable {
     public internal(set) var keys = KeyTable()
     /// Whether each user key is a user known to the console (an actor, or another user's target).
     var known: [Bool] = []
-    /// Each user key's day of first sign-up, `CommunityState.noSignUp` for none: retention asks
-    /// it for every new active day, where `signups` would hash the user's id each time.
-    var signUpDays: [Int64] = []
-    public internal(set) var names: IDMap<String> = [:]
-    public internal(set) var signups: IDMap<Signup> = [:]
-    /// The users whose first sign-up came from each device, in sign-up order.
-    public internal(set) var signupsByDevice: IDMap<[String]> = [:]
+    /// Each user key's first sign-up (`FirstSignUp.none` for none): looked up by key, as
+    /// retention does at every new active day.
+    var firstSignUps: [FirstSignUp] = []
+    /// The user key of the latest user whose first sign-up came from each device, by device key
+    /// (0 for none); each one's `FirstSignUp.previousOnDevice` leads to the one before.
+    var lastSignUpOnDevice: [Int32] = []
+    /// Each user key's display name as last given (by a sign-up or a profile), nil for none.
+    var names: [String?] = []
 
     // MARK: Follow graph
 
@@ -177,10 +178,10 @@ public struct CommunityState: Sendable {
     var firstOpen: [Int64] = []
     /// Each opened device's onboarding step by device key, as it stands in `onboardingByDay`.
     var onboardingSteps: [Int8] = []
-    /// Each user's `user.profile_completed` times, ascending.
-    public internal(set) var profileCompletions: IDMap<[Int64]> = [:]
-    /// Each user's `user.followed` times with `via: quickadd`, ascending (applied or not).
-    public internal(set) var quickAddFollows: IDMap<[Int64]> = [:]
+    /// Each user's `user.profile_completed` times.
+    var profileCompletions = TimesByUser()
+    /// Each user's `user.followed` times with `via: quickadd` (applied or not).
+    var quickAddFollows = TimesByUser()
     /// Each (viewer, suggested user) pair shown by `quickadd.shown`: the day it was first shown.
     public internal(set) var quickAddShown: [KeyPair: Int64] = [:]
     /// The shown pairs later followed with `via: quickadd`.
@@ -384,7 +385,8 @@ public struct CommunityState: Sendable {
         // Keys come in increasing order, so doubling keeps growth amortized.
         let count = max(top + 1, known.count * 2)
         known.append(contentsOf: repeatElement(false, count: count - known.count))
-        signUpDays.append(contentsOf: repeatElement(Self.noSignUp, count: count - signUpDays.count))
+        firstSignUps.append(contentsOf: repeatElement(.none, count: count - firstSignUps.count))
+        names.append(contentsOf: repeatElement(nil, count: count - names.count))
         follows.makeRoom(count)
     }
 
@@ -410,16 +412,23 @@ public struct CommunityState: Sendable {
         let profile = event.profile
         if let name = profile.name { setName(name, ofUser: event.user) }
         // A second sign-up updates the name but is not a second sign-up.
-        guard signups[user] == nil, let provider = profile.provider else { return }
-        let device = deviceKeys.id(event.device)
-        signups[user] = Signup(at: event.at, provider: provider, device: device)
-        if let device {
-            signupsByDevice[device, default: []].append(user)
-            changes?.devices.insert(device)
+        guard firstSignUps[event.user].isNone, let provider = profile.provider,
+              let providerIndex = EventType.providers.firstIndex(of: provider) else { return }
+        var signUp = FirstSignUp(at: event.at, device: Int32(event.device), previousOnDevice: 0, provider: UInt8(providerIndex))
+        if event.device != 0 {
+            if event.device >= lastSignUpOnDevice.count {
+                let count = max(event.device + 1, lastSignUpOnDevice.count * 2)
+                lastSignUpOnDevice.append(contentsOf: repeatElement(0, count: count - lastSignUpOnDevice.count))
+            }
+            signUp.previousOnDevice = lastSignUpOnDevice[event.device]
+            lastSignUpOnDevice[event.device] = Int32(event.user)
+        }
+        firstSignUps[event.user] = signUp
+        if event.device != 0 {
+            changes?.devices.insert(deviceKeys[event.device])
             noteStep(ofDevice: event.device, at: event.at)
         }
         signupsByDay[day, default: [:]][provider, default: 0] += 1
-        signUpDays[event.user] = day
         noteCohortMember(event.user, signedUpOn: day)
     }
 }

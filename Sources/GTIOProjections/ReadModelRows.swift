@@ -8,14 +8,14 @@ extension ReadModels {
     typealias Pair = CommunityState.BlockPair
 
     func userRow(_ user: String, into row: inout some RowSink) -> Bool {
-        guard state.knows(user) || state.names[user] != nil else { return false }
-        userRow(user, key: state.userKeys.key(user) ?? 0, into: &row)
+        guard let key = state.userKeys.key(user), key < state.known.count, state.known[key] || state.names[key] != nil else { return false }
+        userRow(user, key: key, into: &row)
         return true
     }
 
     /// The row of `user`, whose key is `key`: the follow graph's figures by key.
     func userRow(_ user: String, key: Int, into row: inout some RowSink) {
-        let signup = state.signups[user]
+        let signup = state.signup(ofUser: key)
         row.append(user)
         row.append(name(of: user))
         row.append(state.follows.isPrivate(key))
@@ -275,18 +275,17 @@ extension ReadModels {
     /// The sign-up cohort of `user` and whether they were active 1, 7 and 30 days after it
     /// (EVENTS.md, Engagement); no row for a user who never signed up.
     func cohortRow(_ user: String, into row: inout some RowSink) -> Bool {
-        guard let signup = state.signups[user] else { return false }
-        cohortRow(user, signup, into: &row)
+        guard let key = state.userKeys.key(user), key < state.firstSignUps.count, !state.firstSignUps[key].isNone else { return false }
+        cohortRow(user, key: key, into: &row)
         return true
     }
 
-    /// A signed-up user's cohort row, from their sign-up: the user's key is looked up once.
-    func cohortRow(_ user: String, _ signup: CommunityState.Signup, into row: inout some RowSink) {
-        let day = Timestamp(milliseconds: signup.at).day
-        let key = state.userKeys.key(user)
+    /// The cohort row of `user`, whose key is `key` and who signed up.
+    func cohortRow(_ user: String, key: Int, into row: inout some RowSink) {
+        let day = state.firstSignUps[key].day
         row.append(user)
         row.append(Timestamp.dateString(ofDay: day))
-        for offset in Self.retentionOffsets { row.append(key.map { state.userActivity.contains($0, on: day + offset) } ?? false) }
+        for offset in Self.retentionOffsets { row.append(state.userActivity.contains(key, on: day + offset)) }
     }
 
     /// The devices first opened on `day` at each step they reached; no row for a day without one.
@@ -357,11 +356,7 @@ extension ReadModels {
 
     /// The keys of every user any table row mentions: known ones, and any other with a name.
     var allUserKeys: [Int] {
-        var users = state.known.indices.filter { state.known[$0] }
-        for user in state.names.keys {
-            if let key = state.userKeys.key(user), key < state.known.count, !state.known[key] { users.append(key) }
-        }
-        return users
+        state.known.indices.filter { state.known[$0] || state.names[$0] != nil }
     }
     /// The log's first to last UTC day with events, nil for an empty log.
     var dayRange: ClosedRange<Int64>? { state.dayRange }

@@ -173,9 +173,11 @@ extension ReadModelTables {
             // The two tables of a row per user and per device, each left out unless chosen.
             var cohorts = packed("rm_cohorts"), deviceRows = packed("rm_devices")
             if choice.contains("rm_cohorts") {
-                let signedUp = Array(state.signups)
+                let signedUp = state.signedUpUsers
                 cohorts = packed("rm_cohorts", capacity: signedUp.count)
-                for index in IDOrder.indices(signedUp.map { $0.key }) { models.cohortRow(signedUp[index].key, signedUp[index].value, into: &cohorts) }
+                for index in IDOrder.indices(signedUp.map { state.userKeys[$0] }) {
+                    models.cohortRow(state.userKeys[signedUp[index]], key: signedUp[index], into: &cohorts)
+                }
             }
             if choice.contains("rm_devices") {
                 let devices = models.openedDevices

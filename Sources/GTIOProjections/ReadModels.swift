@@ -114,7 +114,7 @@ public struct ReadModels: Sendable {
 
     /// The display name: the latest signed-up or profile name; nil when none (or empty).
     public func name(of user: String) -> String? {
-        guard let name = state.names[user], !name.isEmpty else { return nil }
+        guard let key = state.userKeys.key(user), key < state.names.count, let name = state.names[key], !name.isEmpty else { return nil }
         return name
     }
 

@@ -137,7 +137,7 @@ import Testing
         #expect(models.followers(of: "star") == ["u3", "u4", "u0", "u6", "u5", "u1", "u2"])
         #expect(models.name(of: "u6") == "Yan")
         #expect(models.name(of: "u0") == nil)
-        #expect(models.state.signups["u6"]?.provider == "facebook")
+        #expect(models.state.signup(of: "u6")?.provider == "facebook")
     }
 
     /// A capital sigma ending a word lowercases to a final sigma (U+03C2), which sorts before

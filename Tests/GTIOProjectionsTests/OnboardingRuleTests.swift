@@ -47,6 +47,27 @@ import Testing
         #expect(byDay.map(\.funnel.reached) == [[4, 3, 2, 1], [0, 0, 0, 0]])
     }
 
+    @Test func aDeviceCountsTheFurthestStepOfAnyUserWhoFirstSignedUpOnIt() throws {
+        var log = TestLog()
+        let t0 = log.clock
+        log.add(.appOpened, nil, flag: true, device: "d1", at: t0)
+        log.add(.appOpened, nil, flag: true, device: "d2", at: t0)
+        // d1: its first user goes all the way, the two after stop sooner.
+        log.signUp("u1", name: "U1", device: "d1")
+        log.add(.userProfileCompleted, "u1")
+        log.follow("u1", "x", via: "quickadd")
+        log.signUp("u2", name: "U2", device: "d1")
+        log.add(.userProfileCompleted, "u2")
+        log.signUp("u3", name: "U3", device: "d1")
+        // d2: its last user gets furthest; u1 signing up again there does not count for it.
+        log.signUp("v1", name: "V1", device: "d2")
+        log.signUp("v2", name: "V2", device: "d2")
+        log.add(.userProfileCompleted, "v2")
+        log.signUp("u1", name: "U1 again", device: "d2")
+        let models = try log.models().stored()
+        #expect(try models.onboardingFunnel().reached == [2, 2, 2, 1])
+    }
+
     @Test func retentionCountsCohortsActiveOnDayOneSevenAndThirty() throws {
         var log = TestLog()
         let t0 = log.clock
@@ -83,7 +104,7 @@ import Testing
                 let models = ReadModels(state: state)
                 var funnel: [Int64: [Int]] = [:]
                 for (key, opened) in models.openedDevices {
-                    let step = state.onboardingStep(of: state.deviceKeys[key], openedAt: opened)
+                    let step = state.onboardingStep(ofDevice: key, openedAt: opened)
                     let day = Timestamp(milliseconds: opened).day
                     var reached = funnel[day] ?? [0, 0, 0, 0]
                     for index in 0...step { reached[index] += 1 }
@@ -91,8 +112,8 @@ import Testing
                 }
                 #expect(state.onboardingByDay.mapValues(\.reached) == funnel, "seed \(seed), seq \(record.seq)")
                 var cohorts: [Int64: [Int]] = [:]
-                for (user, signup) in state.signups {
-                    let day = Timestamp(milliseconds: signup.at).day
+                for key in state.signedUpUsers {
+                    let user = state.userKeys[key], day = Timestamp(milliseconds: state.signup(ofUser: key)!.at).day
                     var counts = cohorts[day] ?? [0, 0, 0, 0]
                     counts[0] += 1
                     for (index, offset) in ReadModels.retentionOffsets.enumerated() where state.wasActive(user, on: day + offset) {

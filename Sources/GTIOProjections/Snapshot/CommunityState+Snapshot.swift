@@ -50,18 +50,19 @@ extension CommunityState {
         writer.write(eventCount)
         for table in [userKeys, deviceKeys, keys] { writer.write(table.ids.dropFirst()) { $0.write($1) } }
         writer.write(known) { $0.write($1) }
-        writer.write(signUpDays) { $0.write($1) }
-        writer.write(names) { $0.write($1.key); $0.write($1.value) }
-        writer.write(signups) { writer, entry in
-            writer.write(entry.key)
-            writer.write(entry.value.at)
-            writer.write(entry.value.provider)
-            writer.write(entry.value.device)
+        writer.write(names.indices.filter { names[$0] != nil }) { $0.write($1); $0.write(names[$1]!) }
+        writer.write(signedUpUsers) { writer, user in
+            let signUp = firstSignUps[user]
+            writer.write(user)
+            writer.write(signUp.at)
+            writer.write(Int(signUp.device))
+            writer.write(Int(signUp.previousOnDevice))
+            writer.write(Int(signUp.provider))
         }
-        writer.write(signupsByDevice) { writer, entry in
-            writer.write(entry.key)
-            writer.write(entry.value) { $0.write($1) }
-        }
+        // Past the devices keyed, room made ahead: nobody's there.
+        writer.write(lastSignUpOnDevice.prefix(deviceKeys.count)) { $0.write(Int($1)) }
+        profileCompletions.write(to: &writer)
+        quickAddFollows.write(to: &writer)
         follows.write(to: &writer)
         writer.write(postsByAuthor) { writer, entry in
             writer.write(entry.key)
@@ -114,8 +115,6 @@ extension CommunityState {
         }
         writer.write(firstOpen) { $0.write($1) }
         writer.write(onboardingSteps) { $0.write(Int($1)) }
-        Self.write(profileCompletions, to: &writer)
-        Self.write(quickAddFollows, to: &writer)
         writer.write(quickAddShown) { $0.write($1.key.packed); $0.write($1.value) }
         writer.write(quickAddAccepted) { $0.write($1.packed) }
         Self.write(quickAddShownByDay, to: &writer)
@@ -143,16 +142,38 @@ extension CommunityState {
         }
         (userKeys, deviceKeys, keys) = (tables[0], tables[1], tables[2])
         known = try reader.readArray { try $0.readBool() }
-        signUpDays = try reader.readArray { try $0.readInt64() }
-        guard signUpDays.count == known.count else { throw FoldSnapshotError.malformed("sign-up days for another number of users") }
-        names = try reader.readDictionary { (try $0.readString(), try $0.readString()) }
-        signups = try reader.readDictionary { reader in
-            (try reader.readString(),
-             Signup(at: try reader.readInt64(), provider: try reader.readString(), device: try reader.readOptionalString()))
+        names = Array(repeating: nil, count: known.count)
+        for _ in 0..<(try reader.readCount()) {
+            let user = try reader.readCount()
+            guard user > 0, user < known.count, names[user] == nil else { throw FoldSnapshotError.malformed("a name of user key \(user)") }
+            names[user] = try reader.readString()
         }
-        signupsByDevice = try Self.readLists(&reader)
+        try readSignUps(from: &reader)
+        profileCompletions = try TimesByUser(from: &reader, users: userKeys.count)
+        quickAddFollows = try TimesByUser(from: &reader, users: userKeys.count)
         follows = try FollowGraph(from: &reader)
         postsByAuthor = try Self.readLists(&reader)
+    }
+
+    /// The first sign-ups and each device's chain of them, every key checked against the key
+    /// tables read before them.
+    private mutating func readSignUps(from reader: inout StateReader) throws {
+        firstSignUps = Array(repeating: .none, count: known.count)
+        let count = try reader.readCount()
+        for _ in 0..<count {
+            let user = try reader.readCount(), at = try reader.readInt64()
+            let device = try reader.readCount(), previous = try reader.readCount(), provider = try reader.readCount()
+            guard user > 0, user < known.count, firstSignUps[user].isNone, at != .min, device < deviceKeys.count,
+                  previous < known.count, provider < EventType.providers.count
+            else { throw FoldSnapshotError.malformed("a sign-up of user key \(user) that does not fit the key tables") }
+            firstSignUps[user] = FirstSignUp(at: at, device: Int32(device), previousOnDevice: Int32(previous), provider: UInt8(provider))
+        }
+        lastSignUpOnDevice = try reader.readArray { reader in
+            let user = try reader.readCount()
+            guard user < known.count else { throw FoldSnapshotError.malformed("a device's sign-up by user key \(user) beyond the users") }
+            return Int32(user)
+        }
+        guard lastSignUpOnDevice.count <= deviceKeys.count else { throw FoldSnapshotError.malformed("sign-ups for more devices than keyed") }
     }
 
     private mutating func readRest(from reader: inout StateReader) throws {
@@ -196,8 +217,6 @@ extension CommunityState {
         firstOpen = try reader.readArray { try $0.readInt64() }
         onboardingSteps = try reader.readArray { Int8(clamping: try $0.readInt()) }
         guard onboardingSteps.count == firstOpen.count else { throw FoldSnapshotError.malformed("onboarding steps for another number of devices") }
-        profileCompletions = try Self.readTimes(&reader)
-        quickAddFollows = try Self.readTimes(&reader)
         quickAddShown = try reader.readDictionary { (KeyPair(packed: try $0.readInt()), try $0.readInt64()) }
         quickAddAccepted = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         quickAddShownByDay = try Self.readCounts(&reader)
@@ -232,8 +251,6 @@ extension CommunityState {
         anomaliesByDay = other.anomaliesByDay
         firstOpen = other.firstOpen
         onboardingSteps = other.onboardingSteps
-        profileCompletions = other.profileCompletions
-        quickAddFollows = other.quickAddFollows
         quickAddShown = other.quickAddShown
         quickAddAccepted = other.quickAddAccepted
         quickAddShownByDay = other.quickAddShownByDay
@@ -258,17 +275,6 @@ extension CommunityState {
 
     private static func readKeyCounts(_ reader: inout StateReader) throws -> [Int: Int] {
         try reader.readDictionary { (try $0.readCount(), try $0.readInt()) }
-    }
-
-    private static func write(_ times: IDMap<[Int64]>, to writer: inout StateWriter) {
-        writer.write(times) { writer, entry in
-            writer.write(entry.key)
-            writer.write(entry.value) { $0.write($1) }
-        }
-    }
-
-    private static func readTimes(_ reader: inout StateReader) throws -> IDMap<[Int64]> {
-        try reader.readDictionary { (try $0.readString(), try $0.readArray { try $0.readInt64() }) }
     }
 
     private static func readLists(_ reader: inout StateReader) throws -> IDMap<[String]> {
