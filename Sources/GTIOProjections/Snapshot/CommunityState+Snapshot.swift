@@ -42,8 +42,9 @@ extension CommunityState {
         return state
     }
 
-    /// Position, keys, users and the follow graph: the key tables and the graph take the longest
-    /// to rebuild, so the posts, next in weight, are in the other half.
+    /// Position, keys, what is kept by user key (names, sign-ups, onboarding times, quick-add
+    /// pairs) and the follow graph: the key tables and the graph take the longest to rebuild, so
+    /// the posts, next in weight, are in the other half.
     private func writePeople(to writer: inout StateWriter) {
         writer.write(lastSeq)
         writer.write(newestAt)
@@ -63,6 +64,8 @@ extension CommunityState {
         writer.write(lastSignUpOnDevice.prefix(deviceKeys.count)) { $0.write(Int($1)) }
         profileCompletions.write(to: &writer)
         quickAddFollows.write(to: &writer)
+        writer.write(quickAddShown) { $0.write($1.key.packed); $0.write($1.value) }
+        writer.write(quickAddAccepted) { $0.write($1.packed) }
         follows.write(to: &writer)
         writer.write(postsByAuthor) { writer, entry in
             writer.write(entry.key)
@@ -115,8 +118,6 @@ extension CommunityState {
         }
         writer.write(firstOpen) { $0.write($1) }
         writer.write(onboardingSteps) { $0.write(Int($1)) }
-        writer.write(quickAddShown) { $0.write($1.key.packed); $0.write($1.value) }
-        writer.write(quickAddAccepted) { $0.write($1.packed) }
         Self.write(quickAddShownByDay, to: &writer)
         Self.write(quickAddAcceptedByDay, to: &writer)
         writer.write(onboardingByDay) { writer, day in
@@ -151,6 +152,8 @@ extension CommunityState {
         try readSignUps(from: &reader)
         profileCompletions = try TimesByUser(from: &reader, users: userKeys.count)
         quickAddFollows = try TimesByUser(from: &reader, users: userKeys.count)
+        quickAddShown = try reader.readDictionary { (KeyPair(packed: try $0.readInt()), try $0.readInt64()) }
+        quickAddAccepted = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         follows = try FollowGraph(from: &reader)
         postsByAuthor = try Self.readLists(&reader)
     }
@@ -217,8 +220,6 @@ extension CommunityState {
         firstOpen = try reader.readArray { try $0.readInt64() }
         onboardingSteps = try reader.readArray { Int8(clamping: try $0.readInt()) }
         guard onboardingSteps.count == firstOpen.count else { throw FoldSnapshotError.malformed("onboarding steps for another number of devices") }
-        quickAddShown = try reader.readDictionary { (KeyPair(packed: try $0.readInt()), try $0.readInt64()) }
-        quickAddAccepted = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         quickAddShownByDay = try Self.readCounts(&reader)
         quickAddAcceptedByDay = try Self.readCounts(&reader)
         onboardingByDay = try reader.readDictionary { (try $0.readInt64(), try OnboardingDay(from: &$0)) }
@@ -251,8 +252,6 @@ extension CommunityState {
         anomaliesByDay = other.anomaliesByDay
         firstOpen = other.firstOpen
         onboardingSteps = other.onboardingSteps
-        quickAddShown = other.quickAddShown
-        quickAddAccepted = other.quickAddAccepted
         quickAddShownByDay = other.quickAddShownByDay
         quickAddAcceptedByDay = other.quickAddAcceptedByDay
         onboardingByDay = other.onboardingByDay
