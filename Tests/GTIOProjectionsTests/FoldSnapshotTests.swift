@@ -333,6 +333,34 @@ import Testing
         }
     }
 
+    /// Each device's users are a chain through their sign-ups (`FirstSignUp.previousOnDevice`):
+    /// one that loops, or leads to a user of another device, is refused, not walked forever.
+    @Test func signUpChainsThatLoopOrCrossDevicesAreRefused() throws {
+        var log = TestLog()
+        log.signUp("u1", name: "U1", device: "d1")
+        log.signUp("u2", name: "U2", device: "d1")
+        log.signUp("v1", name: "V1", device: "d2")
+        let state = log.models().state
+        let (u1, u2, v1) = (state.userKeys.key("u1")!, state.userKeys.key("u2")!, state.userKeys.key("v1")!)
+        #expect(state.firstSignUps[u2].previousOnDevice == Int32(u1))
+        #expect(throws: Never.self) { try Self.decode(state) }
+        var looping = state
+        looping.firstSignUps[u1].previousOnDevice = Int32(u2)
+        #expect(throws: FoldSnapshotError.self) { try Self.decode(looping) }
+        var crossing = state
+        crossing.firstSignUps[u1].previousOnDevice = Int32(v1)
+        #expect(throws: FoldSnapshotError.self) { try Self.decode(crossing) }
+    }
+
+    /// `state` saved as bytes and read back.
+    static func decode(_ state: CommunityState) throws {
+        let halves = state.encodedHalves(chunkSize: FoldSnapshot.partSize)
+        let (people, rest) = (Array(halves.people.joined()), Array(halves.rest.joined()))
+        try people.withUnsafeBytes { people in
+            try rest.withUnsafeBytes { rest in _ = try CommunityState.decoded(people: people, rest: rest) }
+        }
+    }
+
     @Test func aWriterThatFoldedFarPastTheSavedStateSavesItsOwnForTheNextOne() throws {
         let folder = TemporaryDirectory()
         let store = try SQLiteStore(path: folder.file("log.gtio"))

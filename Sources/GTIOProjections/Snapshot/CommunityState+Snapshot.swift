@@ -177,6 +177,23 @@ extension CommunityState {
             return Int32(user)
         }
         guard lastSignUpOnDevice.count <= deviceKeys.count else { throw FoldSnapshotError.malformed("sign-ups for more devices than keyed") }
+        try checkSignUpChains()
+    }
+
+    /// Each device's chain holds users who signed up first on it, each once: a chain that loops
+    /// would hold the fold in `onboardingStep` forever.
+    private func checkSignUpChains() throws {
+        var seen = [Bool](repeating: false, count: firstSignUps.count)
+        for (device, last) in lastSignUpOnDevice.enumerated() {
+            var user = Int(last)
+            while user != 0 {
+                guard !seen[user], !firstSignUps[user].isNone, Int(firstSignUps[user].device) == device else {
+                    throw FoldSnapshotError.malformed("device key \(device)'s sign-ups loop or hold user key \(user) of another")
+                }
+                seen[user] = true
+                user = Int(firstSignUps[user].previousOnDevice)
+            }
+        }
     }
 
     private mutating func readRest(from reader: inout StateReader) throws {
