@@ -97,10 +97,14 @@ extension CommunityState {
         let user = event.user
         guard user != 0, let isPrivate = event.privacy.isPrivate else { return }
         changes?.users.insert(userKeys[user])
-        if follows.isPrivate(user) != isPrivate, let posts = postsByAuthor[userKeys[user]] {
+        if follows.isPrivate(user) != isPrivate {
             // Their posts' rows say whether their author is private (rankings leave them out).
-            changes?.posts.formUnion(posts)
-            for post in posts { unsettlePlace(post: post) }
+            var slot = Int(latestPostOfAuthor[user]) - 1
+            while slot >= 0 {
+                changes?.posts.insert(posts.values[slot].id)
+                unsettlePlace(slot)
+                slot = Int(earlierPostOfAuthor[slot]) - 1
+            }
         }
         follows.setPrivate(user, isPrivate)
         // Existing followers stay; going public approves every pending request.

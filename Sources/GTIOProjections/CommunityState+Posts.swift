@@ -27,7 +27,8 @@ extension CommunityState {
         let slot = posts.add(post, key: creation.post)
         if creation.product != 0 { notePostOfProduct(creation.product, slot: slot) }
         countPrices(of: post, 1)
-        postsByAuthor[author, default: []].append(id)
+        earlierPostOfAuthor.append(latestPostOfAuthor[event.user])
+        latestPostOfAuthor[event.user] = Int32(slot + 1)
         unsettlePlace(slot)
         changes?.posts.insert(id)
         changes?.newPosts.insert(id)

@@ -127,7 +127,11 @@ public struct CommunityState: Sendable {
     // MARK: Posts, reviews, moderation
 
     public internal(set) var posts = PostDirectory()
-    public internal(set) var postsByAuthor: IDMap<[String]> = [:]
+    /// Each author's latest post as its slot + 1, by user key (0 for none); `earlierPostOfAuthor`
+    /// leads from each post to the one its author created before it.
+    var latestPostOfAuthor: [Int32] = []
+    /// By post slot: the slot + 1 of the post its author created before it (0 for none).
+    var earlierPostOfAuthor: [Int32] = []
     public internal(set) var reviews: IDMap<Review> = [:]
     public internal(set) var items: IDMap<FlagItem> = [:]
     public internal(set) var decisions: [Decision] = []
@@ -387,6 +391,7 @@ public struct CommunityState: Sendable {
         known.append(contentsOf: repeatElement(false, count: count - known.count))
         firstSignUps.append(contentsOf: repeatElement(.none, count: count - firstSignUps.count))
         names.append(contentsOf: repeatElement(nil, count: count - names.count))
+        latestPostOfAuthor.append(contentsOf: repeatElement(0, count: count - latestPostOfAuthor.count))
         follows.makeRoom(count)
     }
 

@@ -343,6 +343,28 @@ import Testing
         #expect(try models.followers(of: "ua").map { "\($0.user) \($0.name ?? "-")" } == ["ub Bob"])
     }
 
+    /// An author who goes private takes every post of theirs out of the rankings, and brings
+    /// them all back by going public: each of their posts' rows is rewritten, caught up
+    /// incrementally, not only the latest.
+    @Test(arguments: StoreBackend.all) func anAuthorGoingPrivateTakesEveryPostOfTheirsOutOfTheRankings(_ backend: StoreBackend) throws {
+        let folder = TemporaryDirectory()
+        let store = try backend.open(in: folder)
+        func post(_ id: String, _ second: Int, by user: String) -> String {
+            Self.line("c-\(id)", "post.created", second, user, #"{"post":"\#(id)","kind":"outfit","voting":true}"#)
+        }
+        var models = try Self.ingest([
+            Self.line("e1", "user.signed_up", 0, "ua", #"{"provider":"google","name":"Ann"}"#),
+            Self.line("e2", "user.signed_up", 1, "ub", #"{"provider":"google","name":"Bob"}"#),
+            post("p1", 2, by: "ua"), post("q1", 3, by: "ub"), post("p2", 4, by: "ua"), post("p3", 5, by: "ua"),
+        ], into: store, in: folder)
+        #expect(try models.looks(.new, limit: nil).map(\.post) == ["p3", "p2", "q1", "p1"])
+        models = try Self.ingest([Self.line("e3", "user.privacy_changed", 6, "ua", #"{"private":true}"#)], into: store, in: folder)
+        #expect(try models.looks(.new, limit: nil).map(\.post) == ["q1"])
+        #expect(try models.looks(.popular, limit: nil).map(\.post) == ["q1"])
+        models = try Self.ingest([Self.line("e4", "user.privacy_changed", 7, "ua", #"{"private":false}"#)], into: store, in: folder)
+        #expect(try models.looks(.new, limit: nil).map(\.post) == ["p3", "p2", "q1", "p1"])
+    }
+
     /// A place, a brand and a flag's reason of 12,000 characters are answered whole on every
     /// backend (PostgreSQL keeps ~2.7 KB in an index entry: they are keyed by `KeyText` and
     /// indexed by their first characters there), and a short text spelled as a long one's key

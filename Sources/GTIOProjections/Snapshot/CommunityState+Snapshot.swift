@@ -37,13 +37,15 @@ extension CommunityState {
               state.products.values.allSatisfy({ $0.postSlots.allSatisfy { $0 < state.posts.count } }),
               state.productsHearted.keys.allSatisfy({ $0 < state.userKeys.count }),
               state.listSizes.keys.allSatisfy({ $0 < state.userKeys.count }),
-              state.reviews.values.allSatisfy({ $0.postSlot < state.posts.count })
+              state.reviews.values.allSatisfy({ $0.postSlot < state.posts.count }),
+              state.earlierPostOfAuthor.count == state.posts.count,
+              state.latestPostOfAuthor.allSatisfy({ Int($0) <= state.posts.count })
         else { throw FoldSnapshotError.malformed("a product, post or user key beyond its table") }
         return state
     }
 
     /// Position, keys, what is kept by user key (names, sign-ups, onboarding times, quick-add
-    /// pairs) and the follow graph: the key tables and the graph take the longest to rebuild, so
+    /// pairs, authors' posts) and the follow graph: the key tables and the graph take the longest to rebuild, so
     /// the posts, next in weight, are in the other half.
     private func writePeople(to writer: inout StateWriter) {
         writer.write(lastSeq)
@@ -67,10 +69,8 @@ extension CommunityState {
         writer.write(quickAddShown) { $0.write($1.key.packed); $0.write($1.value) }
         writer.write(quickAddAccepted) { $0.write($1.packed) }
         follows.write(to: &writer)
-        writer.write(postsByAuthor) { writer, entry in
-            writer.write(entry.key)
-            writer.write(entry.value) { $0.write($1) }
-        }
+        writer.write(latestPostOfAuthor) { $0.write(Int($1)) }
+        writer.write(earlierPostOfAuthor) { $0.write(Int($1)) }
     }
 
     /// Posts, reviews, moderation, product sets, engagement and onboarding.
@@ -155,7 +155,12 @@ extension CommunityState {
         quickAddShown = try reader.readDictionary { (KeyPair(packed: try $0.readInt()), try $0.readInt64()) }
         quickAddAccepted = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
         follows = try FollowGraph(from: &reader)
-        postsByAuthor = try Self.readLists(&reader)
+        latestPostOfAuthor = try reader.readArray { Int32(truncatingIfNeeded: try $0.readCount()) }
+        earlierPostOfAuthor = try reader.readArray { Int32(truncatingIfNeeded: try $0.readCount()) }
+        // Each post's earlier one comes before it: no chain loops.
+        guard latestPostOfAuthor.count == known.count,
+              earlierPostOfAuthor.indices.allSatisfy({ Int(earlierPostOfAuthor[$0]) <= $0 })
+        else { throw FoldSnapshotError.malformed("an author's posts out of order") }
     }
 
     /// The first sign-ups and each device's chain of them, every key checked against the key
@@ -291,10 +296,6 @@ extension CommunityState {
 
     private static func readKeyCounts(_ reader: inout StateReader) throws -> [Int: Int] {
         try reader.readDictionary { (try $0.readCount(), try $0.readInt()) }
-    }
-
-    private static func readLists(_ reader: inout StateReader) throws -> IDMap<[String]> {
-        try reader.readDictionary { (try $0.readString(), try $0.readArray { try $0.readString() }) }
     }
 
     private static func write(_ counts: [AnomalyKey: Int], to writer: inout StateWriter) {
