@@ -29,6 +29,24 @@ import Testing
         #expect(index.key("") == nil)
     }
 
+    /// An index filled at once from a saved table's ids (in the order of their home slots)
+    /// keys them as keying them one by one does, finds each, and refuses an id given twice,
+    /// short or long.
+    @Test func anIndexFilledAtOnceKeysIdsInTheirOrder() throws {
+        let index = try #require(IDIndex(keying: Self.ids))
+        for (offset, id) in Self.ids.enumerated() { #expect(index.key(id) == offset + 1, "\(id)") }
+        #expect(index.key("never-seen") == nil)
+        #expect(index.key("xxxxxxxxxxxxxxxxxxxxxxxx-nope") == nil)
+        let long = Self.ids.first { $0.utf8.count > 16 }!, short = Self.ids.first { $0.utf8.count <= 16 }!
+        #expect(IDIndex(keying: Self.ids + [short]) == nil)
+        #expect(IDIndex(keying: Self.ids + [long]) == nil)
+        let table = try #require(KeyTable(ids: Self.ids))
+        #expect(table.count == Self.ids.count + 1)
+        #expect(table.key(Self.ids[41]) == 42)
+        #expect(table[42] == Self.ids[41])
+        #expect(KeyTable(ids: ["a", "b", "a"]) == nil)
+    }
+
     /// Ids of every length up to 17 bytes, and for each, every one-byte change of one of them:
     /// the bytes an id is packed from (as words, up to 16) all count, none past its end does.
     @Test func idsThatDifferInAnyOneByteGetDifferentKeys() {

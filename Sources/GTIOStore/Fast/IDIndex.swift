@@ -33,6 +33,64 @@ struct IDIndex: Sendable {
     private var used = 0
     private var long: [ExactText: Int] = [:]
 
+    init() {}
+
+    /// The index of `ids`, keyed 1, 2, … in their order; nil when an id comes twice. Filled in
+    /// the order of the ids' home slots, so that the table is written front to back, where
+    /// keying one id after another writes it at random (a saved state's millions of ids).
+    init?(keying ids: [String]) {
+        var capacity = 1024
+        while ids.count * 10 > capacity * 7 { capacity *= 2 }
+        slots = [Slot](repeating: Slot(), count: capacity)
+        let mask = capacity - 1
+        var packs: [Packed] = []
+        packs.reserveCapacity(ids.count)
+        var homes: [UInt64] = []
+        homes.reserveCapacity(ids.count)
+        for (offset, id) in ids.enumerated() {
+            var id = id
+            guard let packed = id.withUTF8({ Self.pack($0) }) else {
+                guard long.updateValue(offset + 1, forKey: ExactText(id)) == nil else { return nil }
+                packs.append(Packed())
+                continue
+            }
+            packs.append(packed)
+            // Home slot above, key below: sorted, they come in the order of their home slots.
+            homes.append(UInt64(Self.hash(packed) & mask) << 32 | UInt64(offset + 1))
+        }
+        Self.sortByHome(&homes, slotBits: capacity.trailingZeroBitCount)
+        for entry in homes {
+            let key = Int(entry & 0xFFFF_FFFF), packed = packs[key - 1]
+            var index = Int(entry >> 32)
+            while slots[index].meta != 0 {
+                if slots[index].holds(packed) { return nil }
+                index = (index + 1) & mask
+            }
+            slots[index] = Slot(packed, key: key)
+        }
+        used = homes.count
+    }
+
+    /// Sorts entries of a home slot (the upper word, below 2^`slotBits`) and a key (the lower)
+    /// by home slot: a radix sort in passes of 11 bits, where a comparison sort of millions of
+    /// entries took as long as the random writes it saves.
+    private static func sortByHome(_ entries: inout [UInt64], slotBits: Int) {
+        var other = [UInt64](repeating: 0, count: entries.count)
+        var shift = 32
+        while shift < 32 + slotBits {
+            var starts = [Int](repeating: 0, count: 2048 + 1)
+            for entry in entries { starts[Int(entry >> UInt64(shift)) & 2047 + 1] += 1 }
+            for bucket in 0..<2048 { starts[bucket + 1] += starts[bucket] }
+            for entry in entries {
+                let bucket = Int(entry >> UInt64(shift)) & 2047
+                other[starts[bucket]] = entry
+                starts[bucket] += 1
+            }
+            swap(&entries, &other)
+            shift += 11
+        }
+    }
+
     /// The key of `id`, or nil.
     func key(_ id: String) -> Int? {
         var id = id

@@ -14,11 +14,10 @@ public struct KeyTable: Sendable {
     /// The table that keyed `ids` in this order (key 1 first): what a fold saved of it. Nil
     /// when an id comes twice, as no table keys one id twice.
     package init?(ids: [String]) {
-        self.init()
-        for id in ids {
-            let next = self.ids.count
-            guard intern(id) == next else { return nil }
-        }
+        precondition(ids.count < Int(Int32.max), "more than 2^31 distinct ids in one log")
+        guard let index = IDIndex(keying: ids) else { return nil }
+        self.ids = [""] + ids
+        self.index = index
     }
 
     /// One more than the largest key.
