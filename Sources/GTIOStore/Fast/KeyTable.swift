@@ -12,10 +12,10 @@ public struct KeyTable: Sendable {
     public init() {}
 
     /// The table that keyed `ids` in this order (key 1 first): what a fold saved of it. Nil
-    /// when an id comes twice, as no table keys one id twice.
+    /// when an id comes twice, as no table keys one id twice, or when there are more than keys
+    /// fit.
     package init?(ids: [String]) {
-        precondition(ids.count < Int(Int32.max), "more than 2^31 distinct ids in one log")
-        guard let index = IDIndex(keying: ids) else { return nil }
+        guard ids.count < Int(Int32.max), let index = IDIndex(keying: ids) else { return nil }
         self.ids = [""] + ids
         self.index = index
     }
