@@ -334,7 +334,8 @@ import Testing
     }
 
     /// Each device's users are a chain through their sign-ups (`FirstSignUp.previousOnDevice`):
-    /// one that loops, or leads to a user of another device, is refused, not walked forever.
+    /// one that loops, leads to a user of another device or leaves one of its users out is
+    /// refused, not walked forever or answered short.
     @Test func signUpChainsThatLoopOrCrossDevicesAreRefused() throws {
         var log = TestLog()
         log.signUp("u1", name: "U1", device: "d1")
@@ -350,6 +351,9 @@ import Testing
         var crossing = state
         crossing.firstSignUps[u1].previousOnDevice = Int32(v1)
         #expect(throws: FoldSnapshotError.self) { try Self.decode(crossing) }
+        var short = state
+        short.firstSignUps[u2].previousOnDevice = 0
+        #expect(throws: FoldSnapshotError.self) { try Self.decode(short) }
     }
 
     /// `state` saved as bytes and read back.

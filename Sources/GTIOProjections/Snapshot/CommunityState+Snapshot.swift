@@ -45,8 +45,8 @@ extension CommunityState {
     }
 
     /// Position, keys, what is kept by user key (names, sign-ups, onboarding times, quick-add
-    /// pairs, authors' posts) and the follow graph: the key tables and the graph take the longest to rebuild, so
-    /// the posts, next in weight, are in the other half.
+    /// pairs, authors' posts) and the follow graph: the key tables and the graph take the
+    /// longest to rebuild, so the posts, next in weight, are in the other half.
     private func writePeople(to writer: inout StateWriter) {
         writer.write(lastSeq)
         writer.write(newestAt)
@@ -185,8 +185,9 @@ extension CommunityState {
         try checkSignUpChains()
     }
 
-    /// Each device's chain holds users who signed up first on it, each once: a chain that loops
-    /// would hold the fold in `onboardingStep` forever.
+    /// Each device's chain holds the users who signed up first on it, each once: a chain that
+    /// loops would hold the fold in `onboardingStep` forever, and a user left out of theirs
+    /// would not count for their device.
     private func checkSignUpChains() throws {
         var seen = [Bool](repeating: false, count: firstSignUps.count)
         for (device, last) in lastSignUpOnDevice.enumerated() {
@@ -198,6 +199,9 @@ extension CommunityState {
                 seen[user] = true
                 user = Int(firstSignUps[user].previousOnDevice)
             }
+        }
+        if let user = firstSignUps.indices.first(where: { !seen[$0] && !firstSignUps[$0].isNone && firstSignUps[$0].device != 0 }) {
+            throw FoldSnapshotError.malformed("user key \(user)'s sign-up is in no chain of its device")
         }
     }
 
