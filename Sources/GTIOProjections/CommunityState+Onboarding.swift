@@ -12,8 +12,8 @@ extension CommunityState {
         guard key != 0 else { return }
         if key >= firstOpen.count {
             let count = max(key + 1, firstOpen.count * 2)
-            firstOpen.append(contentsOf: repeatElement(.max, count: count - firstOpen.count))
-            onboardingSteps.append(contentsOf: repeatElement(0, count: count - onboardingSteps.count))
+            firstOpen.pad(to: count, with: .max)
+            onboardingSteps.pad(to: count, with: 0)
         }
         if event.at < firstOpen[key] {
             let before = funnelPlace(ofDevice: key)

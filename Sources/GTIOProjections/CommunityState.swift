@@ -388,10 +388,10 @@ public struct CommunityState: Sendable {
         guard top >= known.count else { return }
         // Keys come in increasing order, so doubling keeps growth amortized.
         let count = max(top + 1, known.count * 2)
-        known.append(contentsOf: repeatElement(false, count: count - known.count))
-        firstSignUps.append(contentsOf: repeatElement(.none, count: count - firstSignUps.count))
-        names.append(contentsOf: repeatElement(nil, count: count - names.count))
-        latestPostOfAuthor.append(contentsOf: repeatElement(0, count: count - latestPostOfAuthor.count))
+        known.pad(to: count, with: false)
+        firstSignUps.pad(to: count, with: .none)
+        names.pad(to: count, with: nil)
+        latestPostOfAuthor.pad(to: count, with: 0)
         follows.makeRoom(count)
     }
 
@@ -421,10 +421,7 @@ public struct CommunityState: Sendable {
               let providerIndex = EventType.providers.firstIndex(of: provider) else { return }
         var signUp = FirstSignUp(at: event.at, device: Int32(event.device), previousOnDevice: 0, provider: UInt8(providerIndex))
         if event.device != 0 {
-            if event.device >= lastSignUpOnDevice.count {
-                let count = max(event.device + 1, lastSignUpOnDevice.count * 2)
-                lastSignUpOnDevice.append(contentsOf: repeatElement(0, count: count - lastSignUpOnDevice.count))
-            }
+            lastSignUpOnDevice.makeRoom(for: event.device, filling: 0)
             signUp.previousOnDevice = lastSignUpOnDevice[event.device]
             lastSignUpOnDevice[event.device] = Int32(event.user)
         }

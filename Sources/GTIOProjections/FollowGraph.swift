@@ -21,12 +21,11 @@ public struct FollowGraph: Sendable {
     /// Grows the key-indexed tables to `count` keys.
     mutating func makeRoom(_ count: Int) {
         guard count > outgoing.count else { return }
-        let more = count - outgoing.count
-        outgoing.append(contentsOf: repeatElement([:], count: more))
-        incoming.append(contentsOf: repeatElement([:], count: more))
-        followers.append(contentsOf: repeatElement(0, count: more))
-        following.append(contentsOf: repeatElement(0, count: more))
-        isPrivate.append(contentsOf: repeatElement(false, count: more))
+        outgoing.pad(to: count, with: [:])
+        incoming.pad(to: count, with: [:])
+        followers.pad(to: count, with: 0)
+        following.pad(to: count, with: 0)
+        isPrivate.pad(to: count, with: false)
     }
 
     /// The edge `from → to`, nil when there is none (or either key is beyond the graph).

@@ -27,7 +27,7 @@ public struct PostDirectory: Sendable {
         let slot = values.count
         values.append(post)
         slotByID[post.id] = slot
-        if key >= slotByKey.count { slotByKey.append(contentsOf: repeatElement(0, count: max(key + 1, slotByKey.count * 2) - slotByKey.count)) }
+        slotByKey.makeRoom(for: key, filling: 0)
         slotByKey[key] = Int32(slot + 1)
         return slot
     }

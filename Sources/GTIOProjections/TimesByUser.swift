@@ -8,10 +8,7 @@ struct TimesByUser: Sendable, Equatable {
 
     /// Adds `time` for the user with key `key`, in order (after any equal ones).
     mutating func insert(_ time: Int64, forUser key: Int) {
-        if key >= times.count {
-            // Keys come mostly in increasing order, so doubling keeps growth amortized.
-            times.append(contentsOf: repeatElement([], count: max(key + 1, times.count * 2) - times.count))
-        }
+        times.makeRoom(for: key, filling: [])
         times[key].insertSorted(time)
     }
 
@@ -35,7 +32,7 @@ struct TimesByUser: Sendable, Equatable {
             guard !values.isEmpty, zip(values, values.dropFirst()).allSatisfy({ $0 <= $1 }) else {
                 throw FoldSnapshotError.malformed("a user's times not in order")
             }
-            if key >= times.count { times.append(contentsOf: repeatElement([], count: key + 1 - times.count)) }
+            times.pad(to: key + 1, with: [])
             times[key] = values
         }
     }
