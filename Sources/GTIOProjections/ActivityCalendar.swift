@@ -8,7 +8,7 @@ struct ActivityCalendar: Sendable {
     private var newestSpan = Int64.min
     private var newest: [UInt64] = []
     /// Older spans: the words of the keys active in each.
-    private var older: [Int64: [Int: UInt64]] = [:]
+    private var older: [Int64: [IDKey: UInt64]] = [:]
 
     /// Marks `key` active on `day`; false when it was already.
     mutating func mark(_ key: Int, on day: Int64) -> Bool {
@@ -16,9 +16,9 @@ struct ActivityCalendar: Sendable {
         if span > newestSpan { retireNewest(for: span) }
         guard span == newestSpan else {
             // A late event, past the start of a newer span: rare, so a dictionary will do.
-            let word = older[span, default: [:]][key, default: 0]
+            let word = older[span, default: [:]][IDKey(key), default: 0]
             guard word & bit == 0 else { return false }
-            older[span, default: [:]][key] = word | bit
+            older[span, default: [:]][IDKey(key)] = word | bit
             return true
         }
         if key >= newest.count {
@@ -34,7 +34,7 @@ struct ActivityCalendar: Sendable {
     func contains(_ key: Int, on day: Int64) -> Bool {
         let span = day >> 6, bit = UInt64(1) << UInt64(day & 63)
         if span == newestSpan { return key < newest.count && newest[key] & bit != 0 }
-        return (older[span]?[key] ?? 0) & bit != 0
+        return (older[span]?[IDKey(key)] ?? 0) & bit != 0
     }
 
     /// `key`'s active days nearest to `day` on either side, within `width` days of it (nil
@@ -55,7 +55,7 @@ struct ActivityCalendar: Sendable {
     /// `key`'s word of `span`: one bit per day of it.
     private func word(of key: Int, in span: Int64) -> UInt64 {
         if span == newestSpan { return key < newest.count ? newest[key] : 0 }
-        return older[span]?[key] ?? 0
+        return older[span]?[IDKey(key)] ?? 0
     }
 
     /// The bits of `span`'s words that stand for days of `days`.
@@ -68,7 +68,7 @@ struct ActivityCalendar: Sendable {
     /// `key`'s active days, ascending.
     func days(of key: Int) -> [Int64] {
         var days: [Int64] = []
-        for span in older.keys.sorted() { Self.append(older[span]![key] ?? 0, of: span, to: &days) }
+        for span in older.keys.sorted() { Self.append(older[span]![IDKey(key)] ?? 0, of: span, to: &days) }
         if key < newest.count { Self.append(newest[key], of: newestSpan, to: &days) }
         return days
     }
@@ -76,8 +76,8 @@ struct ActivityCalendar: Sendable {
     /// Makes `span` the newest, keeping only the keys active in the one it replaces.
     private mutating func retireNewest(for span: Int64) {
         if newestSpan != .min {
-            var active: [Int: UInt64] = [:]
-            for key in newest.indices where newest[key] != 0 { active[key] = newest[key] }
+            var active: [IDKey: UInt64] = [:]
+            for key in newest.indices where newest[key] != 0 { active[IDKey(key)] = newest[key] }
             if !active.isEmpty { older[newestSpan] = active }
             for key in newest.indices { newest[key] = 0 }
         }
@@ -105,7 +105,7 @@ extension ActivityCalendar {
         writer.write(older) { writer, span in
             writer.write(span.key)
             writer.write(span.value) { writer, entry in
-                writer.write(entry.key)
+                writer.write(entry.key.int)
                 writer.writeWord(entry.value)
             }
         }
@@ -118,7 +118,7 @@ extension ActivityCalendar {
         newest = try reader.readArray { try $0.readWord() }
         older = try reader.readDictionary { reader in
             let span = try reader.readInt64()
-            let words: [Int: UInt64] = try reader.readDictionary { (try $0.readCount(), try $0.readWord()) }
+            let words: [IDKey: UInt64] = try reader.readDictionary { (IDKey(try $0.readCount()), try $0.readWord()) }
             return (span, words)
         }
     }

@@ -37,13 +37,13 @@ extension CommunityState {
     public func users(following user: String) -> [String] { following(userKeys.key(user).map(follows.edges(to:))) }
     public func users(followedBy user: String) -> [String] { following(userKeys.key(user).map(follows.edges(from:))) }
 
-    private func following(_ edges: [Int: EdgeState]?) -> [String] {
-        (edges ?? [:]).compactMap { $0.value == .following ? userKeys[$0.key] : nil }
+    private func following(_ edges: [IDKey: EdgeState]?) -> [String] {
+        (edges ?? [:]).compactMap { $0.value == .following ? userKeys[$0.key.int] : nil }
     }
 
-    private func byID(_ edges: [Int: EdgeState]?) -> IDMap<EdgeState> {
+    private func byID(_ edges: [IDKey: EdgeState]?) -> IDMap<EdgeState> {
         var byID = IDMap<EdgeState>(minimumCapacity: edges?.count ?? 0)
-        for (user, state) in edges ?? [:] { byID[userKeys[user]] = state }
+        for (user, state) in edges ?? [:] { byID[userKeys[user.int]] = state }
         return byID
     }
 
@@ -57,8 +57,8 @@ extension CommunityState {
         guard changes != nil else { return }
         changes!.users.insert(user)
         guard !name.isExactly(before) else { return }
-        for target in follows.edges(from: key).keys { changes!.follows.insert(BlockPair(user, userKeys[target])) }
-        for follower in follows.edges(to: key).keys { changes!.follows.insert(BlockPair(userKeys[follower], user)) }
+        for target in follows.edges(from: key).keys { changes!.follows.insert(BlockPair(user, userKeys[target.int])) }
+        for follower in follows.edges(to: key).keys { changes!.follows.insert(BlockPair(userKeys[follower.int], user)) }
     }
 
     mutating func setEdge(from: Int, to: Int, _ state: EdgeState?) {
@@ -110,7 +110,7 @@ extension CommunityState {
         // Existing followers stay; going public approves every pending request.
         guard !isPrivate else { return }
         for (follower, state) in follows.edges(to: user) where state == .requested {
-            setEdge(from: follower, to: user, .following)
+            setEdge(from: follower.int, to: user, .following)
         }
     }
 

@@ -80,7 +80,7 @@ extension CommunityState {
     /// Who hearts `post`, by user id, with the seq of the heart that counts.
     public func hearts(of post: Post) -> IDMap<Int64> {
         var hearts = IDMap<Int64>(minimumCapacity: post.hearters.count)
-        for (user, seq) in post.hearters { hearts[userKeys[user]] = seq }
+        for (user, seq) in post.hearters { hearts[userKeys[user.int]] = seq }
         return hearts
     }
 
@@ -90,8 +90,8 @@ extension CommunityState {
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
-            if posts.values[slot].hearters[user] != nil { return ignore(event, .repeated) }
-            posts.values[slot].hearters[user] = event.seq
+            if posts.values[slot].hearters[IDKey(user)] != nil { return ignore(event, .repeated) }
+            posts.values[slot].hearters[IDKey(user)] = event.seq
             markHeart(slot, user)
             count(.hearts, day)
         }
@@ -103,7 +103,7 @@ extension CommunityState {
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
         case .success(let slot):
-            if posts.values[slot].hearters.removeValue(forKey: user) == nil { return ignore(event, .notHearted) }
+            if posts.values[slot].hearters.removeValue(forKey: IDKey(user)) == nil { return ignore(event, .notHearted) }
             markHeart(slot, user)
         }
     }
@@ -124,7 +124,7 @@ extension CommunityState {
         case .success(let slot):
             // Ignored votes (post missing, voting off) do not use up the user's vote.
             guard posts.values[slot].voting else { return ignore(event, .votingOff) }
-            guard posts.values[slot].voters.insert(user).inserted else { return ignore(event, .secondVote) }
+            guard posts.values[slot].voters.insert(IDKey(user)).inserted else { return ignore(event, .secondVote) }
             if event.vote.verdict == "wear_it" { posts.values[slot].wearIt += 1 } else { posts.values[slot].changeIt += 1 }
             unsettlePlace(slot)
             changes?.posts.insert(posts.values[slot].id)

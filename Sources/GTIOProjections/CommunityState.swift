@@ -24,11 +24,11 @@ public struct CommunityState: Sendable {
         /// Who hearts it by user key, with the seq of the heart that counts (for "newest
         /// first"); by id through `CommunityState.hearts(of:)`. Keyed by integer, as hearts are
         /// the most common action and a string-keyed table hashes the id each time.
-        var hearters: [Int: Int64] = [:]
+        var hearters: [IDKey: Int64] = [:]
         public var wearIt = 0
         public var changeIt = 0
         /// Who voted, by user key: only their first vote counts.
-        var voters: Set<Int> = []
+        var voters: Set<IDKey> = []
         /// Its reviews, in the order they were added.
         public var reviews: [String] = []
         public var liveReviews = 0

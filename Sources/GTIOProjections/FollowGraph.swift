@@ -7,8 +7,8 @@ public struct FollowGraph: Sendable {
     typealias KeyPair = CommunityState.KeyPair
 
     /// Each user's edges by target key, and into each user by follower key.
-    private(set) var outgoing: [[Int: EdgeState]] = []
-    private(set) var incoming: [[Int: EdgeState]] = []
+    private(set) var outgoing: [[IDKey: EdgeState]] = []
+    private(set) var incoming: [[IDKey: EdgeState]] = []
     /// *Following* edges into and out of each user.
     private(set) var followers: [Int] = []
     private(set) var following: [Int] = []
@@ -30,12 +30,12 @@ public struct FollowGraph: Sendable {
 
     /// The edge `from → to`, nil when there is none (or either key is beyond the graph).
     func edge(_ from: Int, _ to: Int) -> EdgeState? {
-        from < outgoing.count ? outgoing[from][to] : nil
+        from < outgoing.count ? outgoing[from][IDKey(to)] : nil
     }
 
     /// Edges out of and into `user`; empty for a key beyond the graph.
-    func edges(from user: Int) -> [Int: EdgeState] { user < outgoing.count ? outgoing[user] : [:] }
-    func edges(to user: Int) -> [Int: EdgeState] { user < incoming.count ? incoming[user] : [:] }
+    func edges(from user: Int) -> [IDKey: EdgeState] { user < outgoing.count ? outgoing[user] : [:] }
+    func edges(to user: Int) -> [IDKey: EdgeState] { user < incoming.count ? incoming[user] : [:] }
 
     func followerCount(_ user: Int) -> Int { user < followers.count ? followers[user] : 0 }
     func followingCount(_ user: Int) -> Int { user < following.count ? following[user] : 0 }
@@ -49,7 +49,7 @@ public struct FollowGraph: Sendable {
 
     /// Sets or removes the edge `from → to`, keeping both directions and the counts in step.
     mutating func setEdge(_ from: Int, _ to: Int, _ state: EdgeState?) {
-        if outgoing[from][to] == .following {
+        if outgoing[from][IDKey(to)] == .following {
             followers[to] -= 1
             following[from] -= 1
         }
@@ -57,8 +57,8 @@ public struct FollowGraph: Sendable {
             followers[to] += 1
             following[from] += 1
         }
-        outgoing[from][to] = state
-        incoming[to][from] = state
+        outgoing[from][IDKey(to)] = state
+        incoming[to][IDKey(from)] = state
     }
 
     mutating func setPrivate(_ user: Int, _ value: Bool) { isPrivate[user] = value }
@@ -76,7 +76,7 @@ extension FollowGraph {
         writer.write(outgoing.count)
         for edges in outgoing {
             writer.write(edges) { writer, edge in
-                writer.write(edge.key)
+                writer.write(edge.key.int)
                 writer.write(edge.value == .following)
             }
         }
@@ -100,7 +100,7 @@ extension FollowGraph {
                 let target = try reader.readCount()
                 let isFollowing = try reader.readBool()
                 guard target < count else { throw FoldSnapshotError.malformed("an edge to key \(target) of \(count)") }
-                guard outgoing[follower].updateValue(isFollowing ? .following : .requested, forKey: target) == nil else {
+                guard outgoing[follower].updateValue(isFollowing ? .following : .requested, forKey: IDKey(target)) == nil else {
                     throw FoldSnapshotError.malformed("an edge from key \(follower) to \(target) twice")
                 }
                 if isFollowing {
@@ -112,11 +112,11 @@ extension FollowGraph {
         }
         for user in 0..<count where into[user] > 0 { incoming[user].reserveCapacity(Int(into[user])) }
         for follower in 0..<count {
-            for (target, state) in outgoing[follower] { incoming[target][follower] = state }
+            for (target, state) in outgoing[follower] { incoming[target.int][IDKey(follower)] = state }
         }
         let privacy = try reader.readArray { try $0.readBool() }
         guard privacy.count == count else { throw FoldSnapshotError.malformed("\(privacy.count) privacy flags for \(count) users") }
         isPrivate = privacy
-        blockPairs = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
+        blockPairs = try reader.readSet { KeyPair(packed: try $0.readInt()) }
     }
 }

@@ -47,12 +47,12 @@ extension ReadModels {
         let me = keys.key(user) ?? 0
         let mine = graph.edges(from: me)
         func open(_ candidate: Int) -> Bool {
-            candidate != me && mine[candidate] == nil && !graph.isBlocked(me, candidate)
+            candidate != me && mine[IDKey(candidate)] == nil && !graph.isBlocked(me, candidate)
         }
         var mutual: [Int: Int] = [:]
         for (friend, edge) in mine where edge == .following {
-            for (candidate, second) in graph.edges(from: friend) where second == .following {
-                mutual[candidate, default: 0] += 1
+            for (candidate, second) in graph.edges(from: friend.int) where second == .following {
+                mutual[candidate.int, default: 0] += 1
             }
         }
         var result = mutual.compactMap { candidate, shared in

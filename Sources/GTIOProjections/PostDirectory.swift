@@ -45,7 +45,8 @@ extension PostDirectory {
         values = try reader.readArray { try CommunityState.Post(from: &$0) }
         slotByKey = try reader.readArray { Int32(truncatingIfNeeded: try $0.readInt()) }
         slotByID.reserveCapacity(values.count)
-        for (slot, post) in values.enumerated() { slotByID[post.id] = slot }
+        // By index: enumerating the posts copied each one, its strings and tables, for its id.
+        for slot in values.indices { slotByID[values[slot].id] = slot }
         guard slotByKey.allSatisfy({ Int($0) <= values.count }) else { throw FoldSnapshotError.malformed("a post slot beyond the posts") }
     }
 }

@@ -394,7 +394,7 @@ extension ReadModels {
 
     /// `pair` is (post, user).
     func heartRow(_ pair: Pair) -> [StoreValue]? {
-        guard let user = state.userKeys.key(pair.second), let seq = state.posts[pair.first]?.hearters[user] else { return nil }
+        guard let user = state.userKeys.key(pair.second), let seq = state.posts[pair.first]?.hearters[IDKey(user)] else { return nil }
         return valueRow { heartRow(pair.first, pair.second, seq, into: &$0); return true }
     }
 

@@ -75,7 +75,7 @@ extension ReadModelTables {
                 follows = packed("rm_follows", capacity: graph.outgoing.reduce(0) { $0 + $1.count })
                 for follower in byID(graph.outgoing.indices.filter { !graph.outgoing[$0].isEmpty }) {
                     let id = keys[follower]
-                    for (target, edge) in graph.outgoing[follower] { models.followRow(id, keys[target], edge, into: &follows) }
+                    for (target, edge) in graph.outgoing[follower] { models.followRow(id, keys[target.int], edge, into: &follows) }
                 }
             }
             if choice.contains("rm_blocks") {
@@ -95,7 +95,7 @@ extension ReadModelTables {
             if wantsPosts || wantsHearts || wantsBrands {
                 for slot in IDOrder.indices(all.map(\.id)) {
                     if wantsPosts { models.postRow(all[slot], hidden: hidden.contains(all[slot].id), into: &posts) }
-                    if wantsHearts { for (user, seq) in all[slot].hearters { models.heartRow(all[slot].id, keys[user], seq, into: &hearts) } }
+                    if wantsHearts { for (user, seq) in all[slot].hearters { models.heartRow(all[slot].id, keys[user.int], seq, into: &hearts) } }
                     if wantsBrands && !all[slot].brands.isEmpty { models.brandRows(all[slot], into: &brands) }
                 }
             }

@@ -143,7 +143,7 @@ func foldOnce(_ path: String) throws {
 
 /// The writers' saved fold state: how long reading it back (checksum and decoding included)
 /// and saving it again take, against folding the log it stands for.
-func foldState(_ path: String) throws {
+func foldState(_ path: String, loadOnly: Bool = false) throws {
     let store = try SQLiteStore(path: path)
     guard let seq = try store.readTables({ try FoldSnapshot.savedSeq($0) }) else {
         FileHandle.standardError.write("gtio-bench: \(path) has no saved fold state (run gtio ingest or gtio rebuild on it)\n".data(using: .utf8)!)
@@ -152,6 +152,10 @@ func foldState(_ path: String) throws {
     let bytes = try store.readTables { try $0.row("SELECT SUM(length(bytes)) FROM rm_fold_state") }?[0].int ?? 0
     var state: CommunityState!
     let load = try seconds { state = try store.readTables { try FoldSnapshot.load($0, atMost: seq) } }
+    guard !loadOnly else {
+        print(String(format: "fold state at seq %d: %.1f MB; load %.3f s", seq, Double(bytes) / 1e6, load))
+        return
+    }
     let save = try seconds { try store.writeTables { try FoldSnapshot.save(state, in: $0) } }
     print(String(format: "fold state at seq %d: %.1f MB; load %.3f s, save %.3f s", seq, Double(bytes) / 1e6, load, save))
 }
@@ -252,11 +256,13 @@ case (4, "follow"), (5, "follow"):
     do { try followLatency(arguments[2], file: arguments[3], rounds: arguments.count == 5 ? Int(arguments[4]) ?? 10 : 10) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "fold-state"):
     do { try foldState(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
+case (4, "fold-state") where arguments[3] == "--load-only":
+    do { try foldState(arguments[2], loadOnly: true) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (4, "commits"), (5, "commits"):
     do { try commits(arguments[2], file: arguments[3], requests: arguments.count == 5 ? Int(arguments[4]) ?? 13 : 13) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 case (3, "read-models"):
     do { try readModels(arguments[2]) } catch { FileHandle.standardError.write("gtio-bench: \(error)\n".data(using: .utf8)!); exit(1) }
 default:
-    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | fold-state STORE | catch-up STORE TAIL | follow STORE FILE [ROUNDS] | commits STORE FILE [REQUESTS]\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: gtio-bench validate FILE | raw-sqlite FILE STORE | read-models STORE | rebuild STORE [RUNS] | fold STORE | fold-state STORE [--load-only] | catch-up STORE TAIL | follow STORE FILE [ROUNDS] | commits STORE FILE [REQUESTS]\n".data(using: .utf8)!)
     exit(2)
 }

@@ -356,6 +356,22 @@ import Testing
         #expect(throws: FoldSnapshotError.self) { try Self.decode(short) }
     }
 
+    /// A saved set (a post's voters, the blocks, the product hearts) is read straight into its
+    /// table: an element written twice is refused, where making a set of it would drop one
+    /// and the counts kept beside it would no longer match.
+    @Test func aSetWithAnElementTwiceIsRefused() throws {
+        func read(_ elements: [Int]) throws -> Set<IDKey> {
+            var writer = StateWriter(chunkSize: 1 << 10)
+            writer.write(elements) { $0.write($1) }
+            return try writer.chunks.flatMap { $0 }.withUnsafeBytes { bytes in
+                var reader = StateReader(bytes)
+                return try reader.readSet { IDKey(try $0.readCount()) }
+            }
+        }
+        #expect(try read([3, 1, 2]) == [IDKey(1), IDKey(2), IDKey(3)])
+        #expect(throws: FoldSnapshotError.malformed("an element of a set twice")) { try read([3, 1, 3]) }
+    }
+
     /// `state` saved as bytes and read back.
     static func decode(_ state: CommunityState) throws {
         let halves = state.encodedHalves(chunkSize: FoldSnapshot.partSize)

@@ -153,7 +153,7 @@ extension CommunityState {
         profileCompletions = try TimesByUser(from: &reader, users: userKeys.count)
         quickAddFollows = try TimesByUser(from: &reader, users: userKeys.count)
         quickAddShown = try reader.readDictionary { (KeyPair(packed: try $0.readInt()), try $0.readInt64()) }
-        quickAddAccepted = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
+        quickAddAccepted = try reader.readSet { KeyPair(packed: try $0.readInt()) }
         follows = try FollowGraph(from: &reader)
         latestPostOfAuthor = try reader.readArray { Int32(truncatingIfNeeded: try $0.readCount()) }
         earlierPostOfAuthor = try reader.readArray { Int32(truncatingIfNeeded: try $0.readCount()) }
@@ -217,8 +217,8 @@ extension CommunityState {
         }
         decisions = try reader.readArray { try Decision(from: &$0) }
         desk = DeskTotals(items: items.values, decisions: decisions)
-        productHearts = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
-        shoppingList = Set(try reader.readArray { KeyPair(packed: try $0.readInt()) })
+        productHearts = try reader.readSet { KeyPair(packed: try $0.readInt()) }
+        shoppingList = try reader.readSet { KeyPair(packed: try $0.readInt()) }
         products = try reader.readDictionary { (try $0.readCount(), try ProductTally(from: &$0)) }
         productsHearted = try Self.readKeyCounts(&reader)
         listSizes = try Self.readKeyCounts(&reader)
@@ -337,10 +337,10 @@ extension CommunityState.Post {
         writer.write(createdSeq)
         writer.write(life.code)
         writer.write(description)
-        writer.write(hearters) { $0.write($1.key); $0.write($1.value) }
+        writer.write(hearters) { $0.write($1.key.int); $0.write($1.value) }
         writer.write(wearIt)
         writer.write(changeIt)
-        writer.write(voters) { $0.write($1) }
+        writer.write(voters) { $0.write($1.int) }
         writer.write(reviews) { $0.write($1) }
         writer.write(liveReviews)
         writer.write(shares)
@@ -354,24 +354,28 @@ extension CommunityState.Post {
         writer.write(brands) { $0.write($1) }
     }
 
+    /// Every field read into a local first and the post made once: assigned one by one, each
+    /// assignment copied and destroyed the post's strings and tables (docs/PERFORMANCE.md).
     init(from reader: inout StateReader) throws {
-        self.init(id: try reader.readString(), author: try reader.readString(), kind: try reader.readString(),
-                  voting: try reader.readBool(), created: try reader.readInt64(), createdSeq: try reader.readInt64())
-        life = try CommunityState.Life(code: reader.readInt())
-        description = try reader.readOptionalString()
-        hearters = try reader.readDictionary { (try $0.readCount(), try $0.readInt64()) }
-        wearIt = try reader.readInt()
-        changeIt = try reader.readInt()
-        voters = Set(try reader.readArray { try $0.readCount() })
-        reviews = try reader.readArray { try $0.readString() }
-        liveReviews = try reader.readInt()
-        shares = try reader.readInt()
-        product = try reader.readOptionalString()
-        price = try reader.readOptionalDouble()
+        let id = try reader.readString(), author = try reader.readString(), kind = try reader.readString()
+        let voting = try reader.readBool(), created = try reader.readInt64(), createdSeq = try reader.readInt64()
+        let life = try CommunityState.Life(code: reader.readInt())
+        let description = try reader.readOptionalString()
+        let hearters: [IDKey: Int64] = try reader.readDictionary { (IDKey(try $0.readCount()), try $0.readInt64()) }
+        let wearIt = try reader.readInt(), changeIt = try reader.readInt()
+        let voters = try reader.readSet { IDKey(try $0.readCount()) }
+        let reviews = try reader.readArray { try $0.readString() }
+        let liveReviews = try reader.readInt(), shares = try reader.readInt()
+        let product = try reader.readOptionalString(), price = try reader.readOptionalDouble()
+        var place: PostPlace?
         if let name = try reader.readOptionalString() {
             place = PostPlace(name: name, latitude: try reader.readOptionalDouble(), longitude: try reader.readOptionalDouble())
         }
-        brands = try reader.readArray { try $0.readString() }
+        let brands = try reader.readArray { try $0.readString() }
+        self.init(id: id, author: author, kind: kind, voting: voting, created: created, createdSeq: createdSeq, life: life,
+                  description: description, product: product, price: price, place: place, brands: brands,
+                  hearters: hearters, wearIt: wearIt, changeIt: changeIt, voters: voters, reviews: reviews,
+                  liveReviews: liveReviews, shares: shares)
     }
 }
 
@@ -407,12 +411,14 @@ extension CommunityState.Review {
         writer.write(postSlot)
     }
 
+    /// Made once from locals, as a post is.
     init(from reader: inout StateReader) throws {
-        self.init(id: try reader.readString(), post: try reader.readString(), author: try reader.readString(),
-                  text: try reader.readString(), at: try reader.readInt64(), seq: try reader.readInt64())
-        removed = try reader.readBool()
-        agreers = IDSet(try reader.readArray { try $0.readString() })
-        postSlot = try reader.readCount()
+        let id = try reader.readString(), post = try reader.readString(), author = try reader.readString()
+        let text = try reader.readString(), at = try reader.readInt64(), seq = try reader.readInt64()
+        let removed = try reader.readBool()
+        let agreers = IDSet(try reader.readArray { try $0.readString() })
+        self.init(id: id, post: post, author: author, text: text, at: at, seq: seq, removed: removed, agreers: agreers,
+                  postSlot: try reader.readCount())
     }
 }
 

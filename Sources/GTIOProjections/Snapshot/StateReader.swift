@@ -84,6 +84,17 @@ struct StateReader: ~Copyable {
         return values
     }
 
+    /// A count, then that many elements by `element`, into a set; an element that comes twice is
+    /// malformed, as no saved set holds one twice.
+    mutating func readSet<T: Hashable>(_ element: (inout StateReader) throws -> T) throws -> Set<T> {
+        let count = try readCount()
+        var values = Set<T>(minimumCapacity: count)
+        for _ in 0..<count {
+            guard values.insert(try element(&self)).inserted else { throw FoldSnapshotError.malformed("an element of a set twice") }
+        }
+        return values
+    }
+
     /// A count, then that many key-value pairs, into a dictionary or an `IDMap`.
     mutating func readDictionary<Table: KeyedTable>(
         _ entry: (inout StateReader) throws -> (Table.Key, Table.Value)

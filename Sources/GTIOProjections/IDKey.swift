@@ -1,0 +1,30 @@
+/// An id's dense key (`KeyTable`) as the key of a set or dictionary of the fold's state: a
+/// post's hearters and voters, each user's follow edges.
+///
+/// Hashed by two multiply-xorshift rounds of the key and the table's seed, as `KeyPair` is,
+/// where `Int` would set up SipHash for each: a saved state puts millions of them back into
+/// their tables at every load (docs/PERFORMANCE.md). Still seeded per table, so that nobody can
+/// lay out keys that collide; and four bytes, as keys fit 31 bits, so that the tables weigh half.
+public struct IDKey: Hashable, Sendable {
+    let raw: Int32
+
+    init(_ key: Int) {
+        raw = Int32(truncatingIfNeeded: key)
+    }
+
+    /// The key as the state's arrays index by it.
+    var int: Int { Int(raw) }
+
+    public static func == (a: IDKey, b: IDKey) -> Bool { a.raw == b.raw }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(raw)
+    }
+
+    public func _rawHashValue(seed: Int) -> Int {
+        var mixed = UInt64(UInt32(bitPattern: raw)) ^ UInt64(UInt(bitPattern: seed))
+        mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
+        mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 32))
+    }
+}
