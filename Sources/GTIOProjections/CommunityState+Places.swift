@@ -34,9 +34,9 @@ extension CommunityState {
         // when more posts are marked than items were ever flagged (a state just read).
         let hidden = placesUnsettled.count > items.count ? hiddenPosts : nil
         for slot in placesUnsettled {
-            let post = posts.values[slot]
-            let isHidden = hidden.map { $0.contains(post.id) } ?? self.isHidden("post:" + post.id)
-            let share = placeShare(post, hidden: isHidden)
+            let id = posts.values[slot].id
+            let isHidden = hidden.map { $0.contains(id) } ?? self.isHidden("post:" + id)
+            let share = placeShare(slot, hidden: isHidden)
             let old = placeShares[slot]
             guard old != share else { continue }
             if let old { count(old, -1) }
@@ -46,10 +46,14 @@ extension CommunityState {
         placesUnsettled.removeAll()
     }
 
-    /// What `post` adds to its place's tally now: nil without a place, or when it cannot rank.
-    private func placeShare(_ post: Post, hidden: Bool) -> PlaceShare? {
-        guard let place = post.place, post.life == .live, !hidden, !isPrivate(post.author) else { return nil }
-        return PlaceShare(place: ExactText(place.name), author: ExactText(post.author), points: post.points)
+    /// What the post in `slot` adds to its place's tally now: nil without a place, or when it
+    /// cannot rank. Read field by field: a copy of the post would copy its tables too (a state
+    /// just read settles every post with a place).
+    private func placeShare(_ slot: Int, hidden: Bool) -> PlaceShare? {
+        guard let place = posts.values[slot].place, posts.values[slot].life == .live, !hidden else { return nil }
+        let author = posts.values[slot].author
+        guard !isPrivate(author) else { return nil }
+        return PlaceShare(place: ExactText(place.name), author: ExactText(author), points: posts.values[slot].points)
     }
 
     private mutating func count(_ share: PlaceShare, _ delta: Int) {

@@ -23,10 +23,10 @@ import Testing
 
     /// Changes one byte in the middle of the saved state's `part`, as someone who can write the
     /// store's file could.
-    func flipAByte(ofPart part: Int64, in store: SQLiteStore) throws {
+    func flipAByte(ofPart part: Int64, in store: SQLiteStore, at offset: (Int) -> Int = { $0 / 2 }) throws {
         try store.writeTables { tx in
             guard case .blob(var bytes) = try tx.row("SELECT bytes FROM rm_fold_state WHERE part = ?", [.integer(part)])![0] else { return }
-            bytes[bytes.count / 2] ^= 0x01
+            bytes[offset(bytes.count)] ^= 0x01
             try tx.delete(from: FoldSnapshot.table, key: [.integer(part)])
             try tx.insert([.integer(part), .blob(bytes)], into: FoldSnapshot.table)
         }
@@ -109,6 +109,19 @@ import Testing
         #expect(live.setAside?.description == "the saved fold state at seq 300 fails its checksum")
         let models = try live.catchUp()
         #expect(compare.tables(models) == compare.tables(try ReadModelEngine(store: store).fold()))
+    }
+
+    /// Each half of the state has its own checksum, checked on the thread that decodes it: a
+    /// byte changed in either half, its first or its last, is caught.
+    @Test func aByteChangedInEitherHalfFailsItsChecksum() throws {
+        for offset in [{ (_: Int) in 1 }, { (count: Int) in count - 2 }] {
+            let folder = TemporaryDirectory()
+            let store = try store(seed: 12, count: 300, in: folder)
+            _ = try ReadModelEngine(store: store).catchUp()
+            #expect(throws: Never.self) { try store.readTables { try FoldSnapshot.load($0, atMost: .max) } }
+            try flipAByte(ofPart: 1, in: store, at: offset)
+            #expect(throws: FoldSnapshotError.checksumMismatch(seq: 300)) { try store.readTables { try FoldSnapshot.load($0, atMost: .max) } }
+        }
     }
 
     /// A damaged state is not kept as the earlier one when a writer saves a good one: both go.

@@ -17,14 +17,22 @@ extension CommunityState {
         return (people.chunks, rest.chunks)
     }
 
-    /// The state that `encodedHalves` gave, each half decoded on its own thread.
-    static func decoded(people: UnsafeRawBufferPointer, rest: UnsafeRawBufferPointer) throws -> CommunityState {
+    /// The two halves a state is saved and read back in, side by side.
+    enum Half { case people, rest }
+
+    /// The state that `encodedHalves` gave, each half decoded on its own thread, after `check`
+    /// of its bytes there (the checksum of each half, when read from the store).
+    static func decoded(
+        people: UnsafeRawBufferPointer, rest: UnsafeRawBufferPointer, check: (Half, UnsafeRawBufferPointer) throws -> Void = { _, _ in }
+    ) throws -> CommunityState {
         var state = CommunityState(), other = CommunityState()
         try SideBySide.run({
+            try check(.people, people)
             var reader = StateReader(people)
             try state.readPeople(from: &reader)
             guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the users and the graph") }
         }, {
+            try check(.rest, rest)
             var reader = StateReader(rest)
             try other.readRest(from: &reader)
             guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }

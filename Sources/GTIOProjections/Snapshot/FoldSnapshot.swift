@@ -7,7 +7,8 @@ import GTIOStore
 ///
 /// Each saved state has a header part: what it is, the byte layout and table definition it was
 /// written with, its seq and newest `at`, the state's length, where its second half begins, and
-/// its SHA-256; then the state in slices of about 8 MB, the first half's then the second's
+/// the SHA-256 of each half (each checked on the thread that decodes that half, beside the
+/// other); then the state in slices of about 8 MB, the first half's then the second's
 /// (SQLite keeps a value under 1 GB, and a slice of a few MB is written and read in one step).
 /// Like every `rm_` table it is derived: a rebuild or a changed definition replaces it, and one
 /// that fails to read is set aside with a notice and written again.
@@ -20,7 +21,7 @@ public enum FoldSnapshot {
     static let table = TableLayout(name: "rm_fold_state", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1)
 
     /// Bumped whenever `CommunityState.write(to:)` changes its byte layout.
-    static let format: Int64 = 11
+    static let format: Int64 = 12
     private static let magic = Array("gtio fold state\0".utf8)
     static let partSize = 8 << 20
 
@@ -41,6 +42,13 @@ public enum FoldSnapshot {
         var other: Slot { self == .first ? .second : .first }
     }
 
+    /// The SHA-256 of `parts` one after another.
+    static func digest(of parts: [[UInt8]]) -> [UInt8] {
+        var digest = SHA256()
+        for part in parts { digest.update(data: part) }
+        return Array(digest.finalize())
+    }
+
     /// What a state's header part says.
     struct Header: Equatable {
         var seq: Int64
@@ -49,7 +57,9 @@ public enum FoldSnapshot {
         var length: Int
         /// Where the second half of the state begins (`CommunityState.encodedHalves`).
         var split: Int
-        var digest: [UInt8]
+        /// The SHA-256 of each half's bytes.
+        var peopleDigest: [UInt8]
+        var restDigest: [UInt8]
     }
 
     /// The seq the latest saved state stands at, nil when there is none this build can read.
@@ -104,8 +114,8 @@ public enum FoldSnapshot {
             parts = people + rest
             seq = state.lastSeq
             newestAt = state.newestAt
-            var digest = SHA256()
-            for part in parts { digest.update(data: part) }
+            var digests: (people: [UInt8], rest: [UInt8]) = ([], [])
+            try! SideBySide.run({ digests.people = FoldSnapshot.digest(of: people) }, { digests.rest = FoldSnapshot.digest(of: rest) })
             var header = StateWriter(chunkSize: 1 << 10)
             header.writeBytes(magic)
             header.write(format)
@@ -114,7 +124,8 @@ public enum FoldSnapshot {
             header.write(state.newestAt)
             header.write(parts.reduce(0) { $0 + $1.count })
             header.write(people.reduce(0) { $0 + $1.count })
-            header.writeBytes(Array(digest.finalize()))
+            header.writeBytes(digests.people)
+            header.writeBytes(digests.rest)
             self.header = Array(header.chunks.joined())
         }
 
@@ -164,24 +175,27 @@ public enum FoldSnapshot {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(stored)
         var notBytes = false
-        // Each part copied once, from the backend's own bytes, and hashed while it is fresh in the cache.
-        var hash = SHA256()
+        // Each part copied once, from the backend's own bytes.
         try tables.forEachBlob("SELECT bytes FROM \(table.name) WHERE \(slot.slices) ORDER BY \(slot.sliceOrder)", []) { part in
             guard let part else {
                 notBytes = true
                 return false
             }
             bytes.append(contentsOf: part)
-            hash.update(bufferPointer: part)
             return true
         }
         if notBytes || bytes.count != stored { throw FoldSnapshotError.malformed("a part that is not bytes") }
-        guard Array(hash.finalize()) == header.digest else { throw FoldSnapshotError.checksumMismatch(seq: header.seq) }
         guard header.split <= bytes.count else { throw FoldSnapshotError.malformed("a split at \(header.split) of \(bytes.count) bytes") }
+        // Each half is hashed on the thread that then decodes it: nothing is decoded from bytes
+        // whose checksum failed, and the two hashes take one core's time each, side by side.
         let state = try bytes.withUnsafeBytes { buffer in
             try CommunityState.decoded(
                 people: UnsafeRawBufferPointer(rebasing: buffer[..<header.split]),
-                rest: UnsafeRawBufferPointer(rebasing: buffer[header.split...]))
+                rest: UnsafeRawBufferPointer(rebasing: buffer[header.split...])
+            ) { half, bytes in
+                let expected = half == .people ? header.peopleDigest : header.restDigest
+                guard Array(SHA256.hash(data: bytes)) == expected else { throw FoldSnapshotError.checksumMismatch(seq: header.seq) }
+            }
         }
         guard state.lastSeq == header.seq else { throw FoldSnapshotError.malformed("a state at seq \(state.lastSeq) under a header at \(header.seq)") }
         return state
@@ -206,7 +220,9 @@ public enum FoldSnapshot {
             guard try reader.readInt64() == format, try reader.readInt64() == ReadModelSchema.version else { return nil }
             let seq = try reader.readInt64(), newestAt = try reader.readOptionalInt64()
             let length = try reader.readInt(), split = try reader.readInt()
-            return Header(seq: seq, newestAt: newestAt, length: length, split: split, digest: try reader.readBytes(32))
+            let peopleDigest = try reader.readBytes(32)
+            return Header(seq: seq, newestAt: newestAt, length: length, split: split, peopleDigest: peopleDigest,
+                          restDigest: try reader.readBytes(32))
         }
     }
 }
