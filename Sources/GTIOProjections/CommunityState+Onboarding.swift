@@ -140,8 +140,8 @@ extension CommunityState {
         guard event.user != 0 else { return }
         for suggested in event.quickAddShown.suggested {
             let pair = KeyPair(event.user, suggested)
-            guard quickAddShown[pair] == nil else { continue }
-            quickAddShown[pair] = day
+            guard quickAddPairs[pair] == nil else { continue }
+            quickAddPairs.set(QuickAddShowing(day: day, accepted: false), for: pair)
             quickAddShownByDay[day, default: 0] += 1
         }
     }
@@ -153,11 +153,10 @@ extension CommunityState {
         quickAddFollows.insert(event.at, forUser: event.user)
         noteStep(ofSignUpDeviceOf: event.user, at: event.at)
         let pair = KeyPair(event.user, event.subject)
-        guard let shownDay = quickAddShown[pair], !quickAddAccepted.contains(pair),
-              follows.edge(event.user, event.subject) != nil else { return }
-        quickAddAccepted.insert(pair)
-        quickAddAcceptedByDay[shownDay, default: 0] += 1
-        changes?.touch(day: shownDay)
+        guard let shown = quickAddPairs[pair], !shown.accepted, follows.edge(event.user, event.subject) != nil else { return }
+        quickAddPairs.set(QuickAddShowing(day: shown.day, accepted: true), for: pair)
+        quickAddAcceptedByDay[shown.day, default: 0] += 1
+        changes?.touch(day: shown.day)
     }
 }
 
@@ -177,4 +176,11 @@ extension Array where Element == Int64 {
         let index = partitioningIndex { $0 >= value }
         return index < count ? self[index] : nil
     }
+}
+
+/// A quick-add pair's first showing: the day it was shown, and whether a follow with `via:
+/// quickadd` accepted it since.
+struct QuickAddShowing: Sendable, Equatable {
+    var day: Int64
+    var accepted: Bool
 }

@@ -186,10 +186,9 @@ public struct CommunityState: Sendable {
     var profileCompletions = TimesByUser()
     /// Each user's `user.followed` times with `via: quickadd` (applied or not).
     var quickAddFollows = TimesByUser()
-    /// Each (viewer, suggested user) pair shown by `quickadd.shown`: the day it was first shown.
-    public internal(set) var quickAddShown: [KeyPair: Int64] = [:]
-    /// The shown pairs later followed with `via: quickadd`.
-    public internal(set) var quickAddAccepted: Set<KeyPair> = []
+    /// Each (viewer, suggested user) pair shown by `quickadd.shown`: the day it was first shown,
+    /// and whether a follow with `via: quickadd` accepted it since.
+    var quickAddPairs = PairTable<QuickAddShowing>()
     /// Pairs first shown on a day, and how many of those were accepted (by the day shown).
     public internal(set) var quickAddShownByDay: [Int64: Int] = [:]
     public internal(set) var quickAddAcceptedByDay: [Int64: Int] = [:]

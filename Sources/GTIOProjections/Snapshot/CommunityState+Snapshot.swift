@@ -74,8 +74,10 @@ extension CommunityState {
         writer.write(lastSignUpOnDevice.prefix(deviceKeys.count)) { $0.write(Int($1)) }
         profileCompletions.write(to: &writer)
         quickAddFollows.write(to: &writer)
-        writer.write(quickAddShown) { $0.write($1.key.packed); $0.write($1.value) }
-        writer.write(quickAddAccepted) { $0.write($1.packed) }
+        quickAddPairs.write(to: &writer) { writer, shown in
+            writer.write(shown.day)
+            writer.write(shown.accepted)
+        }
         follows.write(to: &writer)
         writer.write(latestPostOfAuthor) { $0.write(Int($1)) }
         writer.write(earlierPostOfAuthor) { $0.write(Int($1)) }
@@ -160,8 +162,7 @@ extension CommunityState {
         try readSignUps(from: &reader)
         profileCompletions = try TimesByUser(from: &reader, users: userKeys.count)
         quickAddFollows = try TimesByUser(from: &reader, users: userKeys.count)
-        quickAddShown = try reader.readDictionary { (KeyPair(packed: try $0.readInt()), try $0.readInt64()) }
-        quickAddAccepted = try reader.readSet { KeyPair(packed: try $0.readInt()) }
+        quickAddPairs = try PairTable(from: &reader) { QuickAddShowing(day: try $0.readInt64(), accepted: try $0.readBool()) }
         follows = try FollowGraph(from: &reader)
         latestPostOfAuthor = try reader.readArray { Int32(truncatingIfNeeded: try $0.readCount()) }
         earlierPostOfAuthor = try reader.readArray { Int32(truncatingIfNeeded: try $0.readCount()) }
