@@ -53,8 +53,9 @@ extension CommunityState {
     }
 
     /// Position, keys, what is kept by user key (names, sign-ups, onboarding times, quick-add
-    /// pairs, authors' posts) and the follow graph: the key tables and the graph take the
-    /// longest to rebuild, so the posts, next in weight, are in the other half.
+    /// pairs, authors' posts), the follow graph and moderation (flagged items, decisions,
+    /// flaggers): the key tables and the graph take the longest to rebuild, so the posts, next
+    /// in weight, are in the other half, and moderation here evens them out (docs/PERFORMANCE.md).
     private func writePeople(to writer: inout StateWriter) {
         writer.write(lastSeq)
         writer.write(newestAt)
@@ -81,14 +82,18 @@ extension CommunityState {
         follows.write(to: &writer)
         writer.write(latestPostOfAuthor) { $0.write(Int($1)) }
         writer.write(earlierPostOfAuthor) { $0.write(Int($1)) }
+        writer.write(items.values) { $1.write(to: &$0) }
+        writer.write(decisions) { $1.write(to: &$0) }
+        writer.write(flaggers) { writer, entry in
+            writer.write(entry.key)
+            entry.value.write(to: &writer)
+        }
     }
 
-    /// Posts, reviews, moderation, product sets, engagement and onboarding.
+    /// Posts, reviews, product sets, engagement and onboarding.
     private func writeRest(to writer: inout StateWriter) {
         posts.write(to: &writer)
         writer.write(reviews.values) { $1.write(to: &$0) }
-        writer.write(items.values) { $1.write(to: &$0) }
-        writer.write(decisions) { $1.write(to: &$0) }
         writer.write(productHearts) { $0.write($1.packed) }
         writer.write(shoppingList) { $0.write($1.packed) }
         writer.write(products) { writer, entry in
@@ -97,10 +102,6 @@ extension CommunityState {
         }
         Self.write(productsHearted, to: &writer)
         Self.write(listSizes, to: &writer)
-        writer.write(flaggers) { writer, entry in
-            writer.write(entry.key)
-            entry.value.write(to: &writer)
-        }
         writer.write(pricePoints) { writer, entry in
             writer.write(entry.key.kind)
             writer.write(entry.key.group.text)
@@ -170,6 +171,13 @@ extension CommunityState {
         guard latestPostOfAuthor.count == known.count,
               earlierPostOfAuthor.indices.allSatisfy({ Int(earlierPostOfAuthor[$0]) <= $0 })
         else { throw FoldSnapshotError.malformed("an author's posts out of order") }
+        items = try reader.readDictionary { reader in
+            let item = try FlagItem(from: &reader)
+            return (item.item, item)
+        }
+        decisions = try reader.readArray { try Decision(from: &$0) }
+        desk = DeskTotals(items: items.values, decisions: decisions)
+        flaggers = try reader.readDictionary { (try $0.readString(), try FlaggerRecord(from: &$0)) }
     }
 
     /// The first sign-ups and each device's chain of them, every key checked against the key
@@ -220,18 +228,11 @@ extension CommunityState {
             let review = try Review(from: &reader)
             return (review.id, review)
         }
-        items = try reader.readDictionary { reader in
-            let item = try FlagItem(from: &reader)
-            return (item.item, item)
-        }
-        decisions = try reader.readArray { try Decision(from: &$0) }
-        desk = DeskTotals(items: items.values, decisions: decisions)
         productHearts = try reader.readSet { KeyPair(packed: try $0.readInt()) }
         shoppingList = try reader.readSet { KeyPair(packed: try $0.readInt()) }
         products = try reader.readDictionary { (try $0.readCount(), try ProductTally(from: &$0)) }
         productsHearted = try Self.readKeyCounts(&reader)
         listSizes = try Self.readKeyCounts(&reader)
-        flaggers = try reader.readDictionary { (try $0.readString(), try FlaggerRecord(from: &$0)) }
         let points: [PricePoint: Int] = try reader.readDictionary { reader in
             let kind = try reader.readString(), group = try reader.readString()
             guard let price = try reader.readOptionalDouble() else { throw FoldSnapshotError.malformed("a price point without a price") }
@@ -265,15 +266,11 @@ extension CommunityState {
     private mutating func adoptRest(of other: CommunityState) {
         posts = other.posts
         reviews = other.reviews
-        items = other.items
-        decisions = other.decisions
-        desk = other.desk
         productHearts = other.productHearts
         shoppingList = other.shoppingList
         products = other.products
         productsHearted = other.productsHearted
         listSizes = other.listSizes
-        flaggers = other.flaggers
         priceGroups = other.priceGroups
         dauByDay = other.dauByDay
         devicesByDay = other.devicesByDay
