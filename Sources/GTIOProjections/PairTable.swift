@@ -43,22 +43,20 @@ struct PairTable<Value: Sendable>: Sendable {
         return low < sortedPairs.count && sortedPairs[low] == pair.packed ? low : nil
     }
 
-    /// Every pair with its value, in ascending order of pair.
-    func sorted() -> [(pair: KeyPair, value: Value)] {
+    /// Calls `body` with every pair and its value, in ascending order of pair: the pairs read
+    /// back and those added since, merged as they go rather than into one more array.
+    func forEachInOrder(_ body: (KeyPair, Value) -> Void) {
         let fresh = added.sorted { $0.key.packed < $1.key.packed }
-        var merged: [(pair: KeyPair, value: Value)] = []
-        merged.reserveCapacity(count)
         var old = 0, new = 0
         while old < sortedPairs.count || new < fresh.count {
             if new == fresh.count || (old < sortedPairs.count && sortedPairs[old] < fresh[new].key.packed) {
-                merged.append((KeyPair(packed: sortedPairs[old]), sortedValues[old]))
+                body(KeyPair(packed: sortedPairs[old]), sortedValues[old])
                 old += 1
             } else {
-                merged.append((fresh[new].key, fresh[new].value))
+                body(fresh[new].key, fresh[new].value)
                 new += 1
             }
         }
-        return merged
     }
 }
 
@@ -66,10 +64,9 @@ extension PairTable {
     /// The pairs in ascending order, each as its distance from the one before (a few bytes where
     /// the pair itself takes up to nine), then its value by `value`.
     func write(to writer: inout StateWriter, _ value: (inout StateWriter, Value) -> Void) {
-        let pairs = sorted()
-        writer.write(pairs.count)
+        writer.write(count)
         var previous = 0
-        for (pair, held) in pairs {
+        forEachInOrder { pair, held in
             writer.write(pair.packed - previous)
             value(&writer, held)
             previous = pair.packed
