@@ -1,5 +1,5 @@
 /// An id's dense key (`KeyTable`) as the key of a set or dictionary of the fold's state: a
-/// post's hearters and voters, each user's follow edges.
+/// post's hearters and voters, each user's follow edges, the activity calendars' older spans.
 ///
 /// Hashed by two multiply-xorshift rounds of the key and the table's seed, as `KeyPair` is,
 /// where `Int` would set up SipHash for each: a saved state puts millions of them back into
