@@ -249,7 +249,13 @@ public struct CommunityState: Sendable {
         /// back into its sets at load, and SipHash's setup took most of that (docs/PERFORMANCE.md).
         /// Still seeded per table, so that nobody can lay out pairs that collide.
         public func _rawHashValue(seed: Int) -> Int {
-            var mixed = UInt64(UInt(bitPattern: packed)) ^ UInt64(UInt(bitPattern: seed))
+            Self.mix(UInt64(UInt(bitPattern: packed)), seed: seed)
+        }
+
+        /// `bits` and a table's `seed` mixed by two multiply-xorshift rounds: the hash of a pair,
+        /// and of an `IDKey`.
+        static func mix(_ bits: UInt64, seed: Int) -> Int {
+            var mixed = bits ^ UInt64(UInt(bitPattern: seed))
             mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
             mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
             return Int(truncatingIfNeeded: mixed ^ (mixed >> 32))

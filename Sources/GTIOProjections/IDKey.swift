@@ -15,16 +15,7 @@ public struct IDKey: Hashable, Sendable {
     /// The key as the state's arrays index by it.
     var int: Int { Int(raw) }
 
-    public static func == (a: IDKey, b: IDKey) -> Bool { a.raw == b.raw }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(raw)
-    }
-
     public func _rawHashValue(seed: Int) -> Int {
-        var mixed = UInt64(UInt32(bitPattern: raw)) ^ UInt64(UInt(bitPattern: seed))
-        mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
-        mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
-        return Int(truncatingIfNeeded: mixed ^ (mixed >> 32))
+        CommunityState.KeyPair.mix(UInt64(UInt32(bitPattern: raw)), seed: seed)
     }
 }
