@@ -6,12 +6,10 @@ extension CommunityState {
 
     public func isHidden(_ item: String) -> Bool { (items[item]?.open.count ?? 0) >= Self.hiddenAt }
 
-    /// The ids of the hidden posts: the few flagged enough, found once rather than an item id
+    /// The slots of the hidden posts: the few flagged enough, found once rather than an item id
     /// built and looked up for every post.
-    var hiddenPosts: IDSet {
-        IDSet(items.values.lazy
-            .filter { $0.open.count >= Self.hiddenAt }
-            .compactMap { ItemRef($0.item).flatMap { $0.kind == .post ? $0.id : nil } })
+    var hiddenPosts: Set<Int> {
+        Set(items.values.lazy.filter { $0.open.count >= Self.hiddenAt }.compactMap(\.postSlot))
     }
 
     mutating func closeFlags(_ item: String) {
@@ -24,16 +22,17 @@ extension CommunityState {
     /// An item's queue row changed; a post's own row shows whether it is hidden.
     mutating func markItem(_ item: String) {
         // Whether a post is hidden follows its open flags: its place's tally may move.
-        let post = ItemRef(item).flatMap { $0.kind == .post ? $0.id : nil }
-        if let post { unsettlePlace(post: post) }
+        let slot = items[item]?.postSlot
+        if let slot { unsettlePlace(slot) }
         guard changes != nil else { return }
         changes!.items.insert(item)
-        if let post { changes!.posts.insert(post) }
+        if let slot { changes!.posts.insert(posts.values[slot].id) }
     }
 
-    mutating func addFlag(_ item: String, _ event: KeyedEvent, day: Int64) {
+    /// `postSlot`: the slot of the post flagged, nil for a review.
+    mutating func addFlag(_ item: String, _ event: KeyedEvent, day: Int64, postSlot: Int? = nil) {
         guard let user = userKeys.id(event.user) else { return }
-        var entry = items[item] ?? FlagItem(item: item)
+        var entry = items[item] ?? FlagItem(item: item, postSlot: postSlot)
         let mark = FlagMark(at: event.at, seq: event.seq, reason: event.flagging.reason)
         entry.history.append((user, mark, entry.open[user] == nil))
         if entry.open[user] != nil {
@@ -55,7 +54,7 @@ extension CommunityState {
     mutating func applyPostFlag(_ event: KeyedEvent, day: Int64) {
         switch livePost(event.subject) {
         case .failure(let anomaly): ignore(event, anomaly)
-        case .success(let slot): addFlag("post:" + posts.values[slot].id, event, day: day)
+        case .success(let slot): addFlag("post:" + posts.values[slot].id, event, day: day, postSlot: slot)
         }
     }
 
@@ -83,13 +82,10 @@ extension CommunityState {
         desk.add(decision)
         creditFlaggers(open.keys, of: item, removed: resolution.action == "remove")
         if resolution.action == "remove" {
-            switch ItemRef(item) {
-            case let ref? where ref.kind == .post:
-                if let slot = posts.slot(id: ref.id) { endPost(slot, as: .removed) }
-            case let ref?:
+            if let slot = items[item]?.postSlot {
+                endPost(slot, as: .removed)
+            } else if let ref = ItemRef(item), ref.kind == .review {
                 removeReview(ref.id)
-            case nil:
-                break
             }
         }
         closeFlags(item)

@@ -14,11 +14,6 @@ extension CommunityState {
         if posts.values[slot].place != nil { placesUnsettled.insert(slot) }
     }
 
-    /// Marks the post `id` for `settlePlaces`, when it has a place.
-    mutating func unsettlePlace(post id: String) {
-        if let slot = posts.slot(id: id) { unsettlePlace(slot) }
-    }
-
     /// Marks every post that has a place: a state read from a snapshot, which keeps no tallies.
     mutating func unsettleAllPlaces() {
         placeTallies = [:]
@@ -34,8 +29,7 @@ extension CommunityState {
         // when more posts are marked than items were ever flagged (a state just read).
         let hidden = placesUnsettled.count > items.count ? hiddenPosts : nil
         for slot in placesUnsettled {
-            let id = posts.values[slot].id
-            let isHidden = hidden.map { $0.contains(id) } ?? self.isHidden("post:" + id)
+            let isHidden = hidden.map { $0.contains(slot) } ?? self.isHidden("post:" + posts.values[slot].id)
             let share = placeShare(slot, hidden: isHidden)
             let old = placeShares[slot]
             guard old != share else { continue }

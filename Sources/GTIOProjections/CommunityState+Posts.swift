@@ -2,6 +2,13 @@ import GTIOCatalog
 import GTIOStore
 
 extension CommunityState {
+    /// The post `id`, nil when the log in view created none. Through the key table, which a
+    /// fold in progress (`ReadModelEngine.fold`) indexes only when its scan ends: the rules
+    /// find posts by key, never by id.
+    public func post(id: String) -> Post? {
+        keys.key(id).flatMap(posts.slot(key:)).map { posts.values[$0] }
+    }
+
     /// The slot of the post with id key `key` if it exists and is neither deleted nor removed,
     /// else why not. A slot rather than the post: a copy would share, and so copy on the next
     /// write, its hearts and voters.

@@ -64,6 +64,10 @@ public struct CommunityState: Sendable {
 
     public struct FlagItem: Sendable {
         public var item: String
+        /// The slot of the post it is, nil for a review: the rules that hide or remove the post
+        /// find it by slot, as a fold in progress cannot look ids up (`post(id:)`). Not saved:
+        /// a state read back finds it by the post's key.
+        var postSlot: Int?
         public var open: IDMap<FlagMark> = [:]
         /// The seq of the latest flag that opened or joined the current round (the queue's version).
         public var lastFlagSeq: Int64 = 0

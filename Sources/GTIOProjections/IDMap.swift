@@ -33,6 +33,15 @@ public struct IDMap<Value> {
 
     public mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 
+    /// Changes every value in place.
+    mutating func updateEach(_ body: (inout Value) throws -> Void) rethrows {
+        var index = storage.values.startIndex
+        while index != storage.values.endIndex {
+            try body(&storage.values[index])
+            storage.values.formIndex(after: &index)
+        }
+    }
+
 }
 
 extension IDMap: Collection {

@@ -122,7 +122,7 @@ public struct ModerationDesk: Sendable {
 
         init(_ item: String, in state: CommunityState) {
             let ref = ItemRef(item)
-            exists = ref.map { $0.kind == .post ? state.posts[$0.id] != nil : state.reviews[$0.id] != nil } ?? false
+            exists = ref.map { $0.kind == .post ? state.post(id: $0.id) != nil : state.reviews[$0.id] != nil } ?? false
             if let entry = state.items[item], !entry.open.isEmpty { open = (entry.open.count, entry.lastFlagSeq) }
             lastDecision = state.decisions.last { $0.item.isExactly(item) }.map { ($0.moderator, $0.at, $0.action) }
         }

@@ -194,13 +194,13 @@ extension ReadModels {
     /// Who wrote a flagged post or review.
     func author(of item: String) -> String? {
         guard let ref = ItemRef(item) else { return nil }
-        return ref.kind == .post ? state.posts[ref.id]?.author : state.reviews[ref.id]?.author
+        return ref.kind == .post ? state.post(id: ref.id)?.author : state.reviews[ref.id]?.author
     }
 
     /// A flagged post's description or review's text, nil for a post without one.
     func previewText(of item: String) -> String? {
         guard let ref = ItemRef(item) else { return nil }
-        return ref.kind == .post ? state.posts[ref.id]?.description : state.reviews[ref.id]?.text
+        return ref.kind == .post ? state.post(id: ref.id)?.description : state.reviews[ref.id]?.text
     }
 
     /// Every flag applied to `item`, closed rounds included, in seq order; `open` marks the ones
@@ -388,13 +388,13 @@ extension ReadModels {
     }
 
     func postRow(_ id: String) -> [StoreValue]? {
-        guard let post = state.posts[id] else { return nil }
+        guard let post = state.post(id: id) else { return nil }
         return valueRow { postRow(post, hidden: state.isHidden("post:" + id), into: &$0); return true }
     }
 
     /// `pair` is (post, user).
     func heartRow(_ pair: Pair) -> [StoreValue]? {
-        guard let user = state.userKeys.key(pair.second), let seq = state.posts[pair.first]?.hearters[IDKey(user)] else { return nil }
+        guard let user = state.userKeys.key(pair.second), let seq = state.post(id: pair.first)?.hearters[IDKey(user)] else { return nil }
         return valueRow { heartRow(pair.first, pair.second, seq, into: &$0); return true }
     }
 
@@ -404,7 +404,7 @@ extension ReadModels {
     }
 
     func verdictRow(_ post: String) -> [StoreValue]? {
-        guard let found = state.posts[post] else { return nil }
+        guard let found = state.post(id: post) else { return nil }
         return valueRow { verdictRow(found, into: &$0) }
     }
 
@@ -412,7 +412,7 @@ extension ReadModels {
 
     func brandRows(_ post: String) -> [[StoreValue]] {
         var rows = PackedRows(width: 3)
-        if let found = state.posts[post] { brandRows(found, into: &rows) }
+        if let found = state.post(id: post) { brandRows(found, into: &rows) }
         return rows.rows
     }
 

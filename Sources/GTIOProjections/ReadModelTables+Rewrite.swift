@@ -94,7 +94,7 @@ extension ReadModelTables {
             var brands = packed("rm_post_brands")
             if wantsPosts || wantsHearts || wantsBrands {
                 for slot in IDOrder.indices(all.map(\.id)) {
-                    if wantsPosts { models.postRow(all[slot], hidden: hidden.contains(all[slot].id), into: &posts) }
+                    if wantsPosts { models.postRow(all[slot], hidden: hidden.contains(slot), into: &posts) }
                     if wantsHearts { for (user, seq) in all[slot].hearters { models.heartRow(all[slot].id, keys[user.int], seq, into: &hearts) } }
                     if wantsBrands && !all[slot].brands.isEmpty { models.brandRows(all[slot], into: &brands) }
                 }

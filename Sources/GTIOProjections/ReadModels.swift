@@ -34,10 +34,11 @@ public struct ReadModels: Sendable {
     var eligiblePosts: [CommunityState.Post] {
         indexes.eligiblePosts {
             let hidden = state.hiddenPosts
-            return state.posts.values.filter { post in
-                post.life == .live && !hidden.contains(post.id) && !state.isPrivate(post.author)
-                    && post.created <= now
-            }
+            let posts = state.posts.values
+            return posts.indices.filter { slot in
+                posts[slot].life == .live && !hidden.contains(slot) && !state.isPrivate(posts[slot].author)
+                    && posts[slot].created <= now
+            }.map { posts[$0] }
         }
     }
 
@@ -102,7 +103,7 @@ public struct ReadModels: Sendable {
 
     /// The verdict of one post: nil when it has none (no counted vote, or deleted or removed).
     public func verdict(post: String) -> VoteVerdict? {
-        state.posts[post].flatMap(verdict(of:))
+        state.post(id: post).flatMap(verdict(of:))
     }
 
     func verdict(of post: CommunityState.Post) -> VoteVerdict? {

@@ -101,7 +101,7 @@ import Testing
         log.flag("p", by: "d")
         log.heart("p", by: "d")
         let models = log.models()
-        #expect(models.state.posts["p"]!.life == .removed)
+        #expect(models.state.post(id: "p")!.life == .removed)
         #expect(models.verdict(post: "p") == nil)
         #expect(models.looks(.top).isEmpty)
         #expect(models.moderationQueue().isEmpty)
@@ -148,10 +148,11 @@ import Testing
         let id = "\u{301}p"
         log.post(id, by: "a")
         for user in ["b", "c", "d"] { log.flag(id, by: user) }
-        #expect(log.models().state.hiddenPosts == [id])
+        let flagged = log.models().state
+        #expect(flagged.hiddenPosts.map { flagged.posts.values[$0].id } == [id])
         log.resolve("post:" + id, "remove")
         let models = log.models()
-        #expect(models.state.posts[id]!.life == .removed)
+        #expect(models.state.post(id: id)!.life == .removed)
         #expect(models.state.decisions.map(\.item) == ["post:" + id])
         #expect(ItemRef("post:" + id)?.kind == .post)
         #expect(ItemRef("post:" + id)?.id.unicodeScalars.elementsEqual(id.unicodeScalars) == true)
@@ -176,7 +177,7 @@ import Testing
         log.post("p", by: "a")
         log.resolve("post:p", "remove")
         let models = log.models()
-        #expect(models.state.posts["p"]!.life == .live)
+        #expect(models.state.post(id: "p")!.life == .live)
         #expect(models.state.decisions.isEmpty)
         #expect(models.anomalies().first?.anomaly == .nothingOpen)
     }
@@ -200,7 +201,7 @@ import Testing
         log.resolve("review:r", "remove")
         let models = log.models()
         #expect(models.moderationQueue().isEmpty)
-        #expect(models.state.posts["p"]!.liveReviews == 0)
+        #expect(models.state.post(id: "p")!.liveReviews == 0)
     }
 
     @Test func aHiddenReviewStillCountsInItsPostsPoints() {

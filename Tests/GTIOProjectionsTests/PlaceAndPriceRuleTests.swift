@@ -179,9 +179,8 @@ import Testing
 
     /// The looks at each place that may rank, counted afresh from every post.
     static func placesAfresh(_ state: CommunityState) -> [ExactText: PlaceTally] {
-        let hidden = state.hiddenPosts
         var fresh: [ExactText: PlaceTally] = [:]
-        for post in state.posts.values where post.life == .live && !hidden.contains(post.id) && !state.isPrivate(post.author) {
+        for post in state.posts.values where post.life == .live && !state.isHidden("post:" + post.id) && !state.isPrivate(post.author) {
             guard let place = post.place else { continue }
             fresh[ExactText(place.name), default: PlaceTally()].count(PlaceShare(place: ExactText(place.name), author: ExactText(post.author), points: post.points), 1)
         }

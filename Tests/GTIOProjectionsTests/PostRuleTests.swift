@@ -12,7 +12,7 @@ import Testing
         log.unheart("p", by: "c")
         log.heart("p", by: "a")  // your own post counts
         let state = log.models().state
-        #expect(Set(state.hearts(of: state.posts["p"]!).keys) == ["a", "b"])
+        #expect(Set(state.hearts(of: state.post(id: "p")!).keys) == ["a", "b"])
     }
 
     @Test func whoHeartedListsNewestHeartFirst() {
@@ -23,7 +23,7 @@ import Testing
         log.unheart("p", by: "b")
         log.heart("p", by: "b")
         let state = log.models().state
-        let hearts = state.hearts(of: state.posts["p"]!)
+        let hearts = state.hearts(of: state.post(id: "p")!)
         #expect(hearts.sorted { $0.value > $1.value }.map(\.key) == ["b", "c"])
     }
 
@@ -35,7 +35,7 @@ import Testing
         log.flag("p", by: "b")
         log.post("p", by: "a")
         let models = log.models()
-        #expect(models.state.posts["p"]!.heartCount == 0)
+        #expect(models.state.post(id: "p")!.heartCount == 0)
         #expect(models.verdict(post: "p") == nil)
         #expect(models.state.reviews["r"] == nil)
         #expect(models.moderationQueue().isEmpty)
@@ -47,7 +47,7 @@ import Testing
         log.clock += 60 * TestLog.minute
         log.post("p", by: "a")
         log.add(.postHearted, "b", subject: "p", at: early)  // stamped before the post, applied after it
-        #expect(log.models().state.posts["p"]!.heartCount == 1)
+        #expect(log.models().state.post(id: "p")!.heartCount == 1)
     }
 
     @Test func deletionByTheAuthorEndsThePostAndByAnyoneElseIsIgnored() {
@@ -55,12 +55,12 @@ import Testing
         log.post("p", by: "a")
         log.heart("p", by: "b")
         log.delete("p", by: "b")
-        #expect(log.models().state.posts["p"]!.life == .live)
+        #expect(log.models().state.post(id: "p")!.life == .live)
         log.delete("p", by: "a")
         log.heart("p", by: "c")
         let models = log.models()
-        #expect(models.state.posts["p"]!.life == .deleted)
-        #expect(models.state.posts["p"]!.heartCount == 1)
+        #expect(models.state.post(id: "p")!.life == .deleted)
+        #expect(models.state.post(id: "p")!.heartCount == 1)
         #expect(models.looks(.top).isEmpty)
     }
 
@@ -70,7 +70,7 @@ import Testing
         log.post("p", by: "b")
         log.delete("p", by: "a")
         log.post("p", by: "c")
-        #expect(log.models().state.posts["p"]!.author == "a")
+        #expect(log.models().state.post(id: "p")!.author == "a")
     }
 
     @Test func reviewsCountWhileLiveAndAreRemovedOnlyByTheirAuthor() {
@@ -82,7 +82,7 @@ import Testing
         log.removeReview("r2", by: "a")         // not the review's author
         log.removeReview("r1", by: "b")
         let models = log.models()
-        #expect(models.state.posts["p"]!.liveReviews == 1)
+        #expect(models.state.post(id: "p")!.liveReviews == 1)
         #expect(models.state.reviews["r1"]!.removed)
         #expect(models.state.reviews["r1"]!.author == "b")
         #expect(models.looks(.top).first?.points == 2)

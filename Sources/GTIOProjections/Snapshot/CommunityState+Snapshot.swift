@@ -38,6 +38,7 @@ extension CommunityState {
             guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }
         })
         state.adoptRest(of: other)
+        try state.findFlaggedPosts()
         // Not saved: recounted from the posts at the next `settlePlaces`.
         state.unsettleAllPlaces()
         // The two halves were read apart: keys and slots of one must lie in the other's tables.
@@ -260,6 +261,19 @@ extension CommunityState {
         quickAddAcceptedByDay = try Self.readCounts(&reader)
         onboardingByDay = try reader.readDictionary { (try $0.readInt64(), try OnboardingDay(from: &$0)) }
         cohortsByDay = try reader.readDictionary { (try $0.readInt64(), try CohortDay(from: &$0)) }
+    }
+
+    /// Gives each flagged post's item its post's slot (`FlagItem.postSlot`), found by the key of
+    /// the post's id: the key table is in one half, the posts in the other.
+    private mutating func findFlaggedPosts() throws {
+        let (keys, posts) = (self.keys, self.posts)
+        try items.updateEach { item in
+            guard let ref = ItemRef(item.item), ref.kind == .post else { return }
+            guard let slot = keys.key(ref.id).flatMap(posts.slot(key:)) else {
+                throw FoldSnapshotError.malformed("the flagged post \(ref.id) is not among the posts")
+            }
+            item.postSlot = slot
+        }
     }
 
     /// Takes the fields `readRest` fills from `other`.
