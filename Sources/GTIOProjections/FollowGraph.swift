@@ -84,36 +84,58 @@ extension FollowGraph {
         writer.write(blockPairs) { $0.write($1.packed) }
     }
 
-    /// Reads each user's edges into a table sized for them, then fills the tables of edges into
-    /// each user once every edge is read, sized the same way: a table grown an edge at a time is
-    /// rehashed at every doubling.
+    /// Reads each user's edges into a table sized for them, then makes each user's table of
+    /// edges in, sized the same way, from those edges grouped by target: a table grown an edge
+    /// at a time is rehashed at every doubling, and one filled an edge at a time, in the order
+    /// of the followers, is a cache miss per edge. Everything is built in locals and stored
+    /// once: the graph's own arrays were checked for a unique owner at every edge.
     init(from reader: inout StateReader) throws {
         self.init()
         let count = try reader.readCount()
-        makeRoom(count)
-        var into = [Int32](repeating: 0, count: count)
+        var outgoing = [[IDKey: EdgeState]](repeating: [:], count: count)
+        var followers = [Int](repeating: 0, count: count), following = [Int](repeating: 0, count: count)
+        // Edges into each user, counted as they are read, then as where each user's run of
+        // them starts in `sources` (a counting sort by target).
+        var starts = [Int](repeating: 0, count: count + 1)
+        var edgeCount = 0
         for follower in 0..<count {
             let edges = try reader.readCount()
             guard edges > 0 else { continue }
-            outgoing[follower].reserveCapacity(edges)
+            var out = [IDKey: EdgeState](minimumCapacity: edges)
+            var followed = 0
             for _ in 0..<edges {
                 let target = try reader.readCount()
                 let isFollowing = try reader.readBool()
                 guard target < count else { throw FoldSnapshotError.malformed("an edge to key \(target) of \(count)") }
-                guard outgoing[follower].updateValue(isFollowing ? .following : .requested, forKey: IDKey(target)) == nil else {
+                guard out.updateValue(isFollowing ? .following : .requested, forKey: IDKey(target)) == nil else {
                     throw FoldSnapshotError.malformed("an edge from key \(follower) to \(target) twice")
                 }
                 if isFollowing {
-                    following[follower] += 1
+                    followed += 1
                     followers[target] += 1
                 }
-                into[target] += 1
+                starts[target + 1] += 1
+            }
+            following[follower] = followed
+            edgeCount += edges
+            outgoing[follower] = out
+        }
+        for user in 0..<count { starts[user + 1] += starts[user] }
+        var sources = [(follower: IDKey, state: EdgeState)](repeating: (IDKey(0), .following), count: edgeCount)
+        var next = starts
+        for follower in 0..<count {
+            for (target, state) in outgoing[follower] {
+                sources[next[target.int]] = (IDKey(follower), state)
+                next[target.int] += 1
             }
         }
-        for user in 0..<count where into[user] > 0 { incoming[user].reserveCapacity(Int(into[user])) }
-        for follower in 0..<count {
-            for (target, state) in outgoing[follower] { incoming[target.int][IDKey(follower)] = state }
+        var incoming = [[IDKey: EdgeState]](repeating: [:], count: count)
+        for user in 0..<count where starts[user + 1] > starts[user] {
+            var into = [IDKey: EdgeState](minimumCapacity: starts[user + 1] - starts[user])
+            for index in starts[user]..<starts[user + 1] { into[sources[index].follower] = sources[index].state }
+            incoming[user] = into
         }
+        (self.outgoing, self.incoming, self.followers, self.following) = (outgoing, incoming, followers, following)
         let privacy = try reader.readArray { try $0.readBool() }
         guard privacy.count == count else { throw FoldSnapshotError.malformed("\(privacy.count) privacy flags for \(count) users") }
         isPrivate = privacy
