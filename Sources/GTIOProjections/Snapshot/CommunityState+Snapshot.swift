@@ -54,9 +54,10 @@ extension CommunityState {
     }
 
     /// Position, keys, what is kept by user key (names, sign-ups, onboarding times, quick-add
-    /// pairs, authors' posts), the follow graph and moderation (flagged items, decisions,
-    /// flaggers): the key tables and the graph take the longest to rebuild, so the posts, next
-    /// in weight, are in the other half, and moderation here evens them out (docs/PERFORMANCE.md).
+    /// pairs, authors' posts), the follow graph, moderation (flagged items, decisions, flaggers)
+    /// and the product sets (hearts, shopping lists, tallies): the key tables and the graph take
+    /// the longest to rebuild, so the posts, next in weight, are in the other half, and
+    /// moderation and products here even them out (docs/PERFORMANCE.md).
     private func writePeople(to writer: inout StateWriter) {
         writer.write(lastSeq)
         writer.write(newestAt)
@@ -89,12 +90,6 @@ extension CommunityState {
             writer.write(entry.key)
             entry.value.write(to: &writer)
         }
-    }
-
-    /// Posts, reviews, product sets, engagement and onboarding.
-    private func writeRest(to writer: inout StateWriter) {
-        posts.write(to: &writer)
-        writer.write(reviews.values) { $1.write(to: &$0) }
         writer.write(productHearts) { $0.write($1.packed) }
         writer.write(shoppingList) { $0.write($1.packed) }
         writer.write(products) { writer, entry in
@@ -103,6 +98,12 @@ extension CommunityState {
         }
         Self.write(productsHearted, to: &writer)
         Self.write(listSizes, to: &writer)
+    }
+
+    /// Posts, reviews, prices, engagement and onboarding.
+    private func writeRest(to writer: inout StateWriter) {
+        posts.write(to: &writer)
+        writer.write(reviews.values) { $1.write(to: &$0) }
         writer.write(pricePoints) { writer, entry in
             writer.write(entry.key.kind)
             writer.write(entry.key.group.text)
@@ -179,6 +180,11 @@ extension CommunityState {
         decisions = try reader.readArray { try Decision(from: &$0) }
         desk = DeskTotals(items: items.values, decisions: decisions)
         flaggers = try reader.readDictionary { (try $0.readString(), try FlaggerRecord(from: &$0)) }
+        productHearts = try reader.readSet { KeyPair(packed: try $0.readInt()) }
+        shoppingList = try reader.readSet { KeyPair(packed: try $0.readInt()) }
+        products = try reader.readDictionary { (try $0.readCount(), try ProductTally(from: &$0)) }
+        productsHearted = try Self.readKeyCounts(&reader)
+        listSizes = try Self.readKeyCounts(&reader)
     }
 
     /// The first sign-ups and each device's chain of them, every key checked against the key
@@ -229,11 +235,6 @@ extension CommunityState {
             let review = try Review(from: &reader)
             return (review.id, review)
         }
-        productHearts = try reader.readSet { KeyPair(packed: try $0.readInt()) }
-        shoppingList = try reader.readSet { KeyPair(packed: try $0.readInt()) }
-        products = try reader.readDictionary { (try $0.readCount(), try ProductTally(from: &$0)) }
-        productsHearted = try Self.readKeyCounts(&reader)
-        listSizes = try Self.readKeyCounts(&reader)
         let points: [PricePoint: Int] = try reader.readDictionary { reader in
             let kind = try reader.readString(), group = try reader.readString()
             guard let price = try reader.readOptionalDouble() else { throw FoldSnapshotError.malformed("a price point without a price") }
@@ -280,11 +281,6 @@ extension CommunityState {
     private mutating func adoptRest(of other: CommunityState) {
         posts = other.posts
         reviews = other.reviews
-        productHearts = other.productHearts
-        shoppingList = other.shoppingList
-        products = other.products
-        productsHearted = other.productsHearted
-        listSizes = other.listSizes
         priceGroups = other.priceGroups
         dauByDay = other.dauByDay
         devicesByDay = other.devicesByDay

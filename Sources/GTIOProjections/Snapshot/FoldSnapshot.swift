@@ -21,7 +21,7 @@ public enum FoldSnapshot {
     static let table = TableLayout(name: "rm_fold_state", columns: [("part", .integer), ("bytes", .blob)], keyCount: 1)
 
     /// Bumped whenever `CommunityState.write(to:)` changes its byte layout.
-    static let format: Int64 = 14
+    static let format: Int64 = 15
     private static let magic = Array("gtio fold state\0".utf8)
     static let partSize = 8 << 20
 
