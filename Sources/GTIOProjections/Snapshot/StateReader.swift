@@ -103,7 +103,7 @@ struct StateReader: ~Copyable {
         var values = Table(minimumCapacity: count)
         for _ in 0..<count {
             let (key, value) = try entry(&self)
-            values[key] = value
+            values[key] = consume value
         }
         return values
     }

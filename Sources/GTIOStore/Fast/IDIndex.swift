@@ -38,7 +38,7 @@ struct IDIndex: Sendable {
     /// The index of `ids`, keyed 1, 2, … in their order; nil when an id comes twice. Filled in
     /// the order of the ids' home slots, so that the table is written front to back, where
     /// keying one id after another writes it at random (a saved state's millions of ids).
-    init?(keying ids: [String]) {
+    init?(keying ids: borrowing [String]) {
         var capacity = 1024
         while ids.count * 10 > capacity * 7 { capacity *= 2 }
         slots = [Slot](repeating: Slot(), count: capacity)
