@@ -73,8 +73,9 @@ extension CommunityState {
     mutating func applyResolution(_ event: KeyedEvent) {
         let resolution = event.resolution
         guard let item = keys.id(resolution.item), let moderator = userKeys.id(event.user),
-              let open = items[item]?.open, !open.isEmpty
+              let flagged = items[item], !flagged.open.isEmpty
         else { return ignore(event, .nothingOpen) }
+        let open = flagged.open
         let decision = Decision(
             seq: event.seq, at: event.at, item: item, action: resolution.action ?? "dismiss", moderator: moderator,
             note: resolution.note, flaggers: open.count, firstFlagged: firstFlagged(item)?.at ?? event.at)
@@ -82,7 +83,7 @@ extension CommunityState {
         desk.add(decision)
         creditFlaggers(open.keys, of: item, removed: resolution.action == "remove")
         if resolution.action == "remove" {
-            if let slot = items[item]?.postSlot {
+            if let slot = flagged.postSlot {
                 endPost(slot, as: .removed)
             } else if let ref = ItemRef(item), ref.kind == .review {
                 removeReview(ref.id)

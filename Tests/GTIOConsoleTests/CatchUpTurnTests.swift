@@ -71,7 +71,7 @@ private struct OtherWriter {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         let script = #": > "$2"; while [ ! -e "$3" ]; do sleep 0.05; done; exec "$0" project --quiet --store "$1""#
-        holder.arguments = ["--exclusive", location + "-catch-up.lock", "/bin/sh", "-c", script, GTIOBinary.path, location, held, go]
+        holder.arguments = ["--exclusive", location + "-\(CatchUpTurn.role).lock", "/bin/sh", "-c", script, GTIOBinary.path, location, held, go]
         holder.standardInput = FileHandle.nullDevice
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
