@@ -24,6 +24,22 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, the form of every timestamp the console prints.
     public var description: String {
+        // Written straight into the string's storage: tables print tens of thousands of these.
+        String(unsafeUninitializedCapacity: Self.textLength) { write(into: $0) }
+    }
+
+    /// How many bytes (and terminal columns) `description` takes, whatever the moment.
+    public static let textLength = 24
+
+    /// Appends `description`'s UTF-8 bytes to `bytes`, without making the string.
+    public func appendText(to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: Self.textLength))
+        bytes.withUnsafeMutableBufferPointer { _ = write(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// Writes `description` into the first `textLength` bytes of `out`; returns how many.
+    private func write(into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let day = self.day
         var rest = milliseconds - day * Self.millisecondsPerDay
         let (year, month, dayOfMonth) = Self.civil(fromDays: day)
@@ -31,26 +47,23 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let second = rest % 60; rest /= 60
         let minute = rest % 60
         let hour = rest / 60
-        // Written straight into the string's storage: tables print tens of thousands of these.
-        return String(unsafeUninitializedCapacity: 24) { out in
-            var end = 0
-            func put(_ value: Int64, _ width: Int) {
-                var v = value
-                for index in stride(from: end + width - 1, through: end, by: -1) {
-                    out[index] = UInt8(ascii: "0") + UInt8(v % 10)
-                    v /= 10
-                }
-                end += width
+        var end = 0
+        func put(_ value: Int64, _ width: Int) {
+            var v = value
+            for index in stride(from: end + width - 1, through: end, by: -1) {
+                out[index] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
             }
-            func put(_ ascii: Unicode.Scalar) {
-                out[end] = UInt8(ascii: ascii)
-                end += 1
-            }
-            put(year, 4); put("-"); put(month, 2); put("-"); put(dayOfMonth, 2)
-            put("T"); put(hour, 2); put(":"); put(minute, 2)
-            put(":"); put(second, 2); put("."); put(millis, 3); put("Z")
-            return end
+            end += width
         }
+        func put(_ ascii: Unicode.Scalar) {
+            out[end] = UInt8(ascii: ascii)
+            end += 1
+        }
+        put(year, 4); put("-"); put(month, 2); put("-"); put(dayOfMonth, 2)
+        put("T"); put(hour, 2); put(":"); put(minute, 2)
+        put(":"); put(second, 2); put("."); put(millis, 3); put("Z")
+        return end
     }
 
     /// The UTC date `YYYY-MM-DD` of this moment.

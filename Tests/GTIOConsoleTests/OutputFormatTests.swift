@@ -162,11 +162,41 @@ import Testing
         #expect(DisplayWidth.of("a\u{9F}b") == 2)  // a C1 control takes no column, as before the fast path
     }
 
-    @Test func trailingSpacesAreTrimmedAndNothingElse() {
-        #expect("Zoë   ".trailingSpacesTrimmed == "Zoë")
-        #expect("美咲 \u{301} ".trailingSpacesTrimmed == "美咲 \u{301}")
-        #expect("   ".trailingSpacesTrimmed == "")
-        #expect("a\t".trailingSpacesTrimmed == "a\t")
+    /// Scores show six significant digits, at most five decimals, as `String(Double)` writes
+    /// the rounded value (so a value rounding to a whole number keeps ".0"); outside 1e-4..<1e9
+    /// as `%.6g`.
+    @Test func scoresShowSixSignificantDigits() {
+        let shown: [(Double, String)] = [
+            (1.0 / 3, "0.33333"), (-2.0 / 3, "-0.66667"), (123.456789, "123.457"), (12345.65, "12345.7"),
+            (123_456.7, "123457"), (2.999999, "3.0"), (99_999.99999, "100000.0"), (0.000105, "0.00011"),
+            (0.19292, "0.19292"), (0.5, "0.5"), (0.0001, "0.0001"), (9.99999e-5, "9.99999e-05"), (2.5e9, "2.5e+09"),
+        ]
+        for (value, text) in shown {
+            #expect(TableRenderer(width: nil).format6(value) == text, "\(value)")
+        }
+    }
+
+    @Test func linesLoseTheirTrailingSpacesAndNothingElse() {
+        func ended(_ text: String) -> String {
+            var lines = LineBuffer()
+            lines.bytes.append(contentsOf: text.utf8)
+            lines.endLine()
+            return lines.take()
+        }
+        #expect(ended("Zoë   ") == "Zoë\n")
+        #expect(ended("美咲 \u{301} ") == "美咲 \u{301}\n")
+        #expect(ended("   ") == "\n")
+        #expect(ended("a\t") == "a\t\n")
+    }
+
+    @Test func integersAreWrittenAsSwiftWritesThem() {
+        for value: Int64 in [0, 7, 10, -1, -10, 99_999, Int64.max, Int64.min] {
+            var lines = LineBuffer()
+            lines.append(value)
+            let text = lines.take()
+            #expect(text == String(value))
+            #expect(LineBuffer.digits(value) == String(value).count)
+        }
     }
 }
 

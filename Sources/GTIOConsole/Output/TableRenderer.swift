@@ -1,3 +1,4 @@
+import GTIOCatalog
 import GTIOTables
 
 /// Aligned text columns for a terminal: numbers right-aligned, long text cut with an
@@ -16,9 +17,10 @@ struct TableRenderer {
         return out
     }
 
-    /// Hands `out` the table a line at a time. Widths come from a first pass over the cells'
-    /// text, which the second pass makes again rather than keep: a long answer is never held
-    /// whole, as rows or as lines.
+    /// Hands `out` the table in pieces of about 64 KB. Widths come from a first pass over the
+    /// cells, which the second pass writes as bytes: a long answer is never held whole, as rows
+    /// or as lines, and the cells most tables hold (printable ASCII text, integers, timestamps)
+    /// are measured and written without making a string of them.
     func write(_ table: ResultTable, to out: (String) -> Void) {
         var widths = table.columns.map(DisplayWidth.of)
         var cells = Array(repeating: 0, count: widths.count)
@@ -26,11 +28,11 @@ struct TableRenderer {
         var timestamps = Array(repeating: false, count: widths.count)
         for row in table.rows {
             for (index, cell) in row.enumerated() where index < widths.count {
-                let text = display(cell)
-                cells[index] = max(cells[index], DisplayWidth.of(text))
+                let (used, spaced) = measure(cell)
+                cells[index] = max(cells[index], used)
                 guard width != nil, kinds[index] != .freeText else { continue }
                 switch cell {
-                case .text: kinds[index] = text.utf8.contains(UInt8(ascii: " ")) ? .freeText : .text
+                case .text: kinds[index] = spaced ? .freeText : .text
                 case .timestamp: kinds[index] = .text; timestamps[index] = true
                 case .null, .integer, .number, .bool: break
                 }
@@ -39,23 +41,65 @@ struct TableRenderer {
         for index in widths.indices { widths[index] = max(widths[index], cells[index]) }
         if let id = kinds.indices.first(where: { kinds[$0] == .text && !timestamps[$0] }) { kinds[id] = .id }
         if let width { widths = Self.fit(widths, cells: cells, kinds: kinds, into: width) }
-        var header = ""
+        var lines = LineBuffer()
         for (index, column) in table.columns.enumerated() {
-            if index > 0 { header += "  " }
-            Self.append(column, fitting: widths[index], right: false, to: &header)
+            if index > 0 { lines.appendSpaces(2) }
+            lines.append(column, fitting: widths[index], right: false)
         }
-        out(header.trailingSpacesTrimmed + "\n")
-        out(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ").trailingSpacesTrimmed + "\n")
+        lines.endLine()
+        for (index, columnWidth) in widths.enumerated() {
+            if index > 0 { lines.appendSpaces(2) }
+            for _ in 0..<columnWidth { lines.bytes.append(contentsOf: "─".utf8) }
+        }
+        lines.endLine()
         for row in table.rows {
-            var line = ""
             for (index, cell) in row.enumerated() where index < widths.count {
-                if index > 0 { line += "  " }
-                Self.append(display(cell), fitting: widths[index], right: cell.isNumeric, to: &line)
+                if index > 0 { lines.appendSpaces(2) }
+                write(cell, fitting: widths[index], to: &lines)
             }
-            out(line.trailingSpacesTrimmed + "\n")
+            lines.endLine()
+            if lines.bytes.count >= 1 << 16 { out(lines.take()) }
         }
         let count = table.rows.count
-        out("(\(count) row\(count == 1 ? "" : "s"))\n")
+        lines.bytes.append(contentsOf: "(\(count) row\(count == 1 ? "" : "s"))\n".utf8)
+        out(lines.take())
+    }
+
+    /// The columns `cell` takes as the table shows it, and whether that holds a space.
+    private func measure(_ cell: Cell) -> (width: Int, spaced: Bool) {
+        switch cell {
+        case .null: return (0, false)
+        case .integer(let value): return (LineBuffer.digits(value), false)
+        case .bool(let flag): return (flag ? 4 : 5, false)
+        case .timestamp: return (Timestamp.textLength, false)
+        case .text(let text):
+            if let plain = LineBuffer.printableASCII(text) { return plain }
+            let shown = display(cell)
+            return (DisplayWidth.of(shown), shown.utf8.contains(UInt8(ascii: " ")))
+        case .number: return (DisplayWidth.of(display(cell)), false)
+        }
+    }
+
+    /// Writes `cell` in a column `width` wide, as `LineBuffer.append(_:fitting:right:)` would
+    /// write its text.
+    private func write(_ cell: Cell, fitting width: Int, to lines: inout LineBuffer) {
+        switch cell {
+        case .integer(let value) where LineBuffer.digits(value) <= width:
+            lines.appendSpaces(width - LineBuffer.digits(value))
+            lines.append(value)
+        case .timestamp(let moment) where Timestamp.textLength <= width:
+            moment.appendText(to: &lines.bytes)
+            lines.appendSpaces(width - Timestamp.textLength)
+        case .text(let text):
+            if let (used, _) = LineBuffer.printableASCII(text), used <= width {
+                lines.bytes.append(contentsOf: text.utf8)
+                lines.appendSpaces(width - used)
+            } else {
+                lines.append(display(cell), fitting: width, right: false)
+            }
+        default:
+            lines.append(display(cell), fitting: width, right: cell.isNumeric)
+        }
     }
 
     private func display(_ cell: Cell) -> String {
@@ -69,21 +113,39 @@ struct TableRenderer {
     }
 
     /// Six significant digits: enough to compare scores, short enough to read.
-    private func format6(_ value: Double) -> String {
+    ///
+    /// The value rounded to at most five decimals, written from its integer of units by hand
+    /// (a table of scores formats tens of thousands): the decimal `String(Double)` writes for
+    /// the rounded value, as that has at most 14 significant digits, cut after the decimals,
+    /// so a value that rounds to a whole number keeps its ".0" (2.999999 shows 3.0).
+    func format6(_ value: Double) -> String {
         let magnitude = abs(value)
         guard magnitude >= 1e-4 && magnitude < 1e9 else { return String(format: "%.6g", value) }
         var decimals = 5
         var bound = 1.0
         while magnitude >= bound * 10 && decimals > 0 { bound *= 10; decimals -= 1 }
-        var scaled = (value * pow10(decimals)).rounded() / pow10(decimals)
-        if scaled == 0 { scaled = 0 }
-        var text = String(scaled)
-        if let dot = text.firstIndex(of: "."), !text.contains("e") {
-            let fraction = text[text.index(after: dot)...]
-            if fraction.count > decimals { text = String(text[..<text.index(dot, offsetBy: decimals + 1)]) }
+        let scaled = (magnitude * pow10(decimals)).rounded()
+        var units = UInt64(scaled)
+        // Written backwards, last digit first.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        var significant = false
+        for _ in 0..<decimals {
+            let digit = UInt8(units % 10)
+            units /= 10
+            if digit != 0 || significant { bytes.append(UInt8(ascii: "0") + digit) }
+            significant = significant || digit != 0
         }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+        if decimals > 0 {
+            if !significant { bytes.append(UInt8(ascii: "0")) }
+            bytes.append(UInt8(ascii: "."))
+        }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(units % 10))
+            units /= 10
+        } while units > 0
+        if value < 0 && scaled != 0 { bytes.append(UInt8(ascii: "-")) }
+        return String(decoding: bytes.reversed(), as: UTF8.self)
     }
 
     private func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { value, _ in value * 10 } }
@@ -119,42 +181,5 @@ struct TableRenderer {
             }
         }
         return widths
-    }
-
-    /// Appends `text` to `line` in a column `width` wide: cut with an ellipsis when longer,
-    /// padded with spaces on the left (`right`) or the right. Its width is measured once.
-    private static func append(_ text: String, fitting width: Int, right: Bool, to line: inout String) {
-        var text = text
-        var used = DisplayWidth.of(text)
-        if used > width {
-            text = DisplayWidth.prefix(text, fitting: max(0, width - 1)) + "…"
-            used = DisplayWidth.of(text)
-        }
-        let padding = max(0, width - used)
-        if right { line.appendSpaces(padding) }
-        line += text
-        if !right { line.appendSpaces(padding) }
-    }
-}
-
-extension String {
-    /// Appends `count` spaces in one copy: a wide table pads millions of cells, and a space at a
-    /// time was a third of printing the 20 M-event log's moderation queue.
-    fileprivate mutating func appendSpaces(_ count: Int) {
-        var left = max(0, count)
-        while left > 0 {
-            let run = Swift.min(left, String.spaces.utf8.count)
-            append(contentsOf: String.spaces[..<String.spaces.utf8.index(String.spaces.startIndex, offsetBy: run)])
-            left -= run
-        }
-    }
-
-    private static let spaces = String(repeating: " ", count: 256)
-
-    var trailingSpacesTrimmed: String {
-        // By bytes: a space is one byte in UTF-8 and never part of another character's bytes.
-        var end = utf8.endIndex
-        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: " ") { end = utf8.index(before: end) }
-        return end == utf8.endIndex ? self : String(self[..<end])
     }
 }
