@@ -25,6 +25,11 @@ extension JSONValue {
 
     /// `text` as a JSON string literal.
     public static func quoted(_ text: String) -> String {
+        // Most text has nothing to escape: quoted whole, where a scalar at a time was most of
+        // writing a long answer as JSON.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

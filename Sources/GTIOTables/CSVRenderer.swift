@@ -13,12 +13,22 @@ public enum CSVRenderer {
         return out
     }
 
-    /// Hands `out` the CSV text a line at a time, so that a long answer is never held whole.
+    /// Hands `out` the CSV text in pieces of about 64 KB, so that a long answer is never held
+    /// whole.
     public static func write(_ table: ResultTable, raw: Bool = false, to out: (String) -> Void) {
-        out(table.columns.map(field).joined(separator: ",") + "\r\n")
+        var piece = table.columns.map(field).joined(separator: ",") + "\r\n"
         for row in table.rows {
-            out(row.map { field(raw ? $0.plainText : neutralised($0)) }.joined(separator: ",") + "\r\n")
+            for (index, cell) in row.enumerated() {
+                if index > 0 { piece += "," }
+                piece += field(raw ? cell.plainText : neutralised(cell))
+            }
+            piece += "\r\n"
+            if piece.utf8.count >= 1 << 16 {
+                out(piece)
+                piece = ""
+            }
         }
+        out(piece)
     }
 
     /// The cell's text, with a `'` before text a spreadsheet would take for a formula.

@@ -8,13 +8,26 @@ public enum JSONRenderer {
         return out
     }
 
-    /// Hands `out` the JSON text a row at a time, so that a long answer is never held whole.
+    /// Hands `out` the JSON text in pieces of about 64 KB, so that a long answer is never held
+    /// whole. The keys are quoted once, not once a row.
     public static func write(_ table: ResultTable, to out: (String) -> Void) {
-        out("[")
+        let keys = table.columns.map { string($0) + ":" }
+        var piece = "["
         for (index, row) in table.rows.enumerated() {
-            out((index == 0 ? "\n  " : ",\n  ") + object(zip(table.columns, row).map { ($0, $1) }))
+            piece += index == 0 ? "\n  {" : ",\n  {"
+            for (column, cell) in zip(keys.indices, row) {
+                if column > 0 { piece += "," }
+                piece += keys[column]
+                piece += value(cell)
+            }
+            piece += "}"
+            if piece.utf8.count >= 1 << 16 {
+                out(piece)
+                piece = ""
+            }
         }
-        out(table.rows.isEmpty ? "]\n" : "\n]\n")
+        piece += table.rows.isEmpty ? "]\n" : "\n]\n"
+        out(piece)
     }
 
     /// One object with `members` in order, on one line.
