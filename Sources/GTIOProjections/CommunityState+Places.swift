@@ -14,19 +14,51 @@ extension CommunityState {
         if posts.values[slot].place != nil { placesUnsettled.insert(slot) }
     }
 
-    /// Marks every post that has a place: a state read from a snapshot, which keeps no tallies.
-    mutating func unsettleAllPlaces() {
+    /// Counts every live post with a place, on the thread that read the posts back (a saved
+    /// state keeps no tallies): what hides a post (its item's flags, its author's privacy) is in
+    /// the other half, so `uncountHiddenPlaces` takes those out once both are read. A state
+    /// just read then settles only the posts its new events touch.
+    mutating func countPlacesOfLivePosts() {
         placeTallies = [:]
         placeShares = [:]
-        placesUnsettled = Set(posts.values.indices.filter { posts.values[$0].place != nil })
+        placesUnsettled = []
+        for slot in posts.values.indices {
+            guard let place = posts.values[slot].place, posts.values[slot].life == .live else { continue }
+            let share = PlaceShare(place: ExactText(place.name), author: ExactText(posts.values[slot].author), points: posts.values[slot].points)
+            count(share, 1)
+            placeShares[slot] = share
+        }
+    }
+
+    /// Takes the hidden posts and the private authors' posts out of the tallies that
+    /// `countPlacesOfLivePosts` made, and marks every place for the next `settlePlaces` to
+    /// record as changed, as a state settled from nothing would.
+    mutating func uncountHiddenPlaces() {
+        var hidden = hiddenPosts
+        for user in 1..<max(1, min(userKeys.count, latestPostOfAuthor.count)) where follows.isPrivate(user) {
+            var slot = Int(latestPostOfAuthor[user]) - 1
+            while slot >= 0 {
+                hidden.insert(slot)
+                slot = Int(earlierPostOfAuthor[slot]) - 1
+            }
+        }
+        for slot in hidden {
+            guard let share = placeShares.removeValue(forKey: slot) else { continue }
+            count(share, -1)
+        }
+        placesAllChanged = true
     }
 
     /// Brings the places' tallies up to date with the posts marked since the last call, and
     /// records the places whose row changed.
     public mutating func settlePlaces() {
+        if placesAllChanged {
+            for place in placeTallies.keys { changes?.places.insert(place) }
+            placesAllChanged = false
+        }
         guard !placesUnsettled.isEmpty else { return }
         // Whether each is hidden: one look-up per post, or one pass over every flagged item
-        // when more posts are marked than items were ever flagged (a state just read).
+        // when more posts are marked than items were ever flagged (a fold from the start).
         let hidden = placesUnsettled.count > items.count ? hiddenPosts : nil
         for slot in placesUnsettled {
             let isHidden = hidden.map { $0.contains(slot) } ?? self.isHidden("post:" + posts.values[slot].id)
@@ -51,9 +83,15 @@ extension CommunityState {
     }
 
     private mutating func count(_ share: PlaceShare, _ delta: Int) {
-        // In place: a copy of the tally would copy its map of authors at every post.
-        placeTallies[share.place, default: PlaceTally()].count(share, delta)
-        if placeTallies[share.place]?.posts == 0 { placeTallies[share.place] = nil }
+        // In place, with one look-up of the place: a copy of the tally would copy its map of
+        // authors at every post.
+        Self.count(share, delta, in: &placeTallies[share.place])
         changes?.places.insert(share.place)
+    }
+
+    private static func count(_ share: PlaceShare, _ delta: Int, in tally: inout PlaceTally?) {
+        var counted = tally.take() ?? PlaceTally()
+        counted.count(share, delta)
+        tally = counted.posts == 0 ? nil : counted
     }
 }

@@ -155,12 +155,15 @@ public struct CommunityState: Sendable {
     /// read its own prices only.
     var priceGroups: [PriceGroup: [Double: Int]] = [:]
     /// The looks at each place that Popular looks may rank, as of the last `settlePlaces`
-    /// (CommunityState+Places.swift); not in the saved state, which recounts them from the posts.
+    /// (CommunityState+Places.swift); not in the saved state: counted from the posts as it is
+    /// read back.
     public internal(set) var placeTallies: [ExactText: PlaceTally] = [:]
     /// Each counted post's part in its place's tally, by slot.
     var placeShares: [Int: PlaceShare] = [:]
     /// The posts with a place whose part may have changed since the last `settlePlaces`.
     var placesUnsettled: Set<Int> = []
+    /// Whether the next `settlePlaces` records every place as changed (a state just read).
+    var placesAllChanged = false
 
     // MARK: Engagement
 

@@ -15,8 +15,13 @@ public struct PlaceTally: Sendable, Equatable {
     mutating func count(_ share: PlaceShare, _ delta: Int) {
         posts += delta
         points += delta * share.points
-        let authored = (postsByAuthor[share.author.text] ?? 0) + delta
-        postsByAuthor[share.author.text] = authored == 0 ? nil : authored
+        // One look-up of the author, changed in place: a saved state counts every post again.
+        Self.add(delta, to: &postsByAuthor[share.author.text])
+    }
+
+    private static func add(_ delta: Int, to authored: inout Int?) {
+        let sum = (authored ?? 0) + delta
+        authored = sum == 0 ? nil : sum
     }
 }
 

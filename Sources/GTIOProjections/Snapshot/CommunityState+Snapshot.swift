@@ -36,11 +36,10 @@ extension CommunityState {
             var reader = StateReader(rest)
             try other.readRest(from: &reader)
             guard reader.isAtEnd else { throw FoldSnapshotError.malformed("bytes left after the state") }
+            other.countPlacesOfLivePosts()
         })
-        state.adoptRest(of: other)
+        state.adoptRest(of: &other)
         try state.findFlaggedPosts()
-        // Not saved: recounted from the posts at the next `settlePlaces`.
-        state.unsettleAllPlaces()
         // The two halves were read apart: keys and slots of one must lie in the other's tables.
         guard state.products.keys.allSatisfy({ $0 < state.keys.count }),
               state.products.values.allSatisfy({ $0.postSlots.allSatisfy { $0 < state.posts.count } }),
@@ -50,6 +49,7 @@ extension CommunityState {
               state.earlierPostOfAuthor.count == state.posts.count,
               state.latestPostOfAuthor.allSatisfy({ Int($0) <= state.posts.count })
         else { throw FoldSnapshotError.malformed("a product, post or user key beyond its table") }
+        state.uncountHiddenPlaces()
         return state
     }
 
@@ -278,8 +278,12 @@ extension CommunityState {
     }
 
     /// Takes the fields `readRest` fills from `other`.
-    private mutating func adoptRest(of other: CommunityState) {
+    private mutating func adoptRest(of other: inout CommunityState) {
         posts = other.posts
+        // Swapped, not shared: the shares change at once (`uncountHiddenPlaces`), and a table
+        // still held by `other` would be copied whole then.
+        swap(&placeTallies, &other.placeTallies)
+        swap(&placeShares, &other.placeShares)
         reviews = other.reviews
         priceGroups = other.priceGroups
         dauByDay = other.dauByDay
