@@ -6,16 +6,26 @@ public enum MarkdownRenderer {
         return out
     }
 
-    /// Hands `out` the table a line at a time, so that a long answer is never held whole.
+    /// Hands `out` the table in pieces of about 64 KB, so that a long answer is never held whole.
     public static func write(_ table: ResultTable, to out: (String) -> Void) {
         let numeric = table.columns.indices.map { index in
             !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index] == .null) }
         }
-        out("| " + table.columns.map(escape).joined(separator: " | ") + " |\n")
-        out("|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n")
+        var piece = "| " + table.columns.map(escape).joined(separator: " | ") + " |\n"
+        piece += "|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n"
         for row in table.rows {
-            out("| " + row.map { escape($0.plainText) }.joined(separator: " | ") + " |\n")
+            piece += "| "
+            for (index, cell) in row.enumerated() {
+                if index > 0 { piece += " | " }
+                piece += escape(cell.plainText)
+            }
+            piece += " |\n"
+            if piece.utf8.count >= 1 << 16 {
+                out(piece)
+                piece = ""
+            }
         }
+        out(piece)
     }
 
     /// Pipes escaped, `<` as `&lt;`, each line break (LF, CR or CRLF) one space, and any other
@@ -24,6 +34,11 @@ public enum MarkdownRenderer {
     /// as `<`), and none drives the terminal it is printed on. By scalars, not `Character`s:
     /// a CRLF is one `Character`, and so is a pipe followed by a combining mark, which is no pipe.
     public static func escape(_ text: String) -> String {
+        // Most text has none of those: kept whole, where a scalar at a time was most of writing
+        // a long table. 0xC2 leads the UTF-8 of the C1 controls (and of other Latin-1 signs, which
+        // then take the slow way).
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "<") })
+        else { return text }
         var out = ""
         var afterCarriageReturn = false
         for scalar in text.unicodeScalars {

@@ -85,6 +85,10 @@ import Testing
         let controls = ResultTable(columns: ["text"], rows: [[.text("red\u{1B}[31m\tdress\u{7}")]])
         #expect(controls.rendered(as: .markdown) == #"| text |"# + "\n| --- |\n" + #"| red\u{1B}[31m\u{9}dress\u{7} |"# + "\n")
         #expect(MarkdownRenderer.code("a\u{1B}]0;x\u{7}") == #"`a\u{1B}]0;x\u{7}`"#)
+        // C1 controls and DEL too, while other text (Latin-1 signs, accents) stays as it is.
+        #expect(MarkdownRenderer.escape("next\u{85}line") == #"next\u{85}line"#)
+        #expect(MarkdownRenderer.escape("rub\u{7F}out") == #"rub\u{7F}out"#)
+        #expect(MarkdownRenderer.escape("£12 café") == "£12 café")
     }
 
     @Test func timestampsBooleansAndFloatsFollowSection4() {
