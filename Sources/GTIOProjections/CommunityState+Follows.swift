@@ -99,11 +99,9 @@ extension CommunityState {
         changes?.users.insert(userKeys[user])
         if follows.isPrivate(user) != isPrivate {
             // Their posts' rows say whether their author is private (rankings leave them out).
-            var slot = Int(latestPostOfAuthor[user]) - 1
-            while slot >= 0 {
+            for slot in postSlots(of: user) {
                 changes?.posts.insert(posts.values[slot].id)
                 unsettlePlace(slot)
-                slot = Int(earlierPostOfAuthor[slot]) - 1
             }
         }
         follows.setPrivate(user, isPrivate)

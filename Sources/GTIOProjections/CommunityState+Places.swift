@@ -35,12 +35,8 @@ extension CommunityState {
     /// record as changed, as a state settled from nothing would.
     mutating func uncountHiddenPlaces() {
         var hidden = hiddenPosts
-        for user in 1..<max(1, min(userKeys.count, latestPostOfAuthor.count)) where follows.isPrivate(user) {
-            var slot = Int(latestPostOfAuthor[user]) - 1
-            while slot >= 0 {
-                hidden.insert(slot)
-                slot = Int(earlierPostOfAuthor[slot]) - 1
-            }
+        for user in 1..<max(1, userKeys.count) where follows.isPrivate(user) {
+            hidden.formUnion(postSlots(of: user))
         }
         for slot in hidden {
             guard let share = placeShares.removeValue(forKey: slot) else { continue }

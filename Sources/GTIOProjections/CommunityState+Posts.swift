@@ -17,6 +17,14 @@ extension CommunityState {
         return posts.values[slot].life == .live ? .success(slot) : .failure(.postGone)
     }
 
+    /// The slots of the posts the user keyed `user` created, newest first, along the chain
+    /// `latestPostOfAuthor` and `earlierPostOfAuthor` keep.
+    func postSlots(of user: Int) -> some Sequence<Int> {
+        let earlier = earlierPostOfAuthor
+        let latest = user < latestPostOfAuthor.count ? Int(latestPostOfAuthor[user]) - 1 : -1
+        return sequence(first: latest) { Int(earlier[$0]) - 1 }.lazy.prefix { $0 >= 0 }
+    }
+
     mutating func applyPostCreated(_ event: KeyedEvent, day: Int64) {
         let creation = event.postCreation
         guard let id = keys.id(creation.post), let author = userKeys.id(event.user) else { return }

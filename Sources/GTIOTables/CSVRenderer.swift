@@ -13,22 +13,17 @@ public enum CSVRenderer {
         return out
     }
 
-    /// Hands `out` the CSV text in pieces of about 64 KB, so that a long answer is never held
-    /// whole.
+    /// Hands `out` the CSV text a line at a time, so that a long answer is never held whole.
     public static func write(_ table: ResultTable, raw: Bool = false, to out: (String) -> Void) {
-        var piece = table.columns.map(field).joined(separator: ",") + "\r\n"
+        out(table.columns.map(field).joined(separator: ",") + "\r\n")
         for row in table.rows {
+            var line = ""
             for (index, cell) in row.enumerated() {
-                if index > 0 { piece += "," }
-                piece += field(raw ? cell.plainText : neutralised(cell))
+                if index > 0 { line += "," }
+                line += field(raw ? cell.plainText : neutralised(cell))
             }
-            piece += "\r\n"
-            if piece.utf8.count >= 1 << 16 {
-                out(piece)
-                piece = ""
-            }
+            out(line + "\r\n")
         }
-        out(piece)
     }
 
     /// The cell's text, with a `'` before text a spreadsheet would take for a formula.

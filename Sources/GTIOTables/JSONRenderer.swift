@@ -8,26 +8,21 @@ public enum JSONRenderer {
         return out
     }
 
-    /// Hands `out` the JSON text in pieces of about 64 KB, so that a long answer is never held
-    /// whole. The keys are quoted once, not once a row.
+    /// Hands `out` the JSON text a row at a time, so that a long answer is never held whole.
+    /// The keys are quoted once, not once a row.
     public static func write(_ table: ResultTable, to out: (String) -> Void) {
         let keys = table.columns.map { string($0) + ":" }
-        var piece = "["
+        out("[")
         for (index, row) in table.rows.enumerated() {
-            piece += index == 0 ? "\n  {" : ",\n  {"
+            var object = index == 0 ? "\n  {" : ",\n  {"
             for (column, cell) in zip(keys.indices, row) {
-                if column > 0 { piece += "," }
-                piece += keys[column]
-                piece += value(cell)
+                if column > 0 { object += "," }
+                object += keys[column]
+                object += value(cell)
             }
-            piece += "}"
-            if piece.utf8.count >= 1 << 16 {
-                out(piece)
-                piece = ""
-            }
+            out(object + "}")
         }
-        piece += table.rows.isEmpty ? "]\n" : "\n]\n"
-        out(piece)
+        out(table.rows.isEmpty ? "]\n" : "\n]\n")
     }
 
     /// One object with `members` in order, on one line.

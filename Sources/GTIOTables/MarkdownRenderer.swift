@@ -6,26 +6,21 @@ public enum MarkdownRenderer {
         return out
     }
 
-    /// Hands `out` the table in pieces of about 64 KB, so that a long answer is never held whole.
+    /// Hands `out` the table a line at a time, so that a long answer is never held whole.
     public static func write(_ table: ResultTable, to out: (String) -> Void) {
         let numeric = table.columns.indices.map { index in
             !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index] == .null) }
         }
-        var piece = "| " + table.columns.map(escape).joined(separator: " | ") + " |\n"
-        piece += "|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n"
+        out("| " + table.columns.map(escape).joined(separator: " | ") + " |\n")
+        out("|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n")
         for row in table.rows {
-            piece += "| "
+            var line = "| "
             for (index, cell) in row.enumerated() {
-                if index > 0 { piece += " | " }
-                piece += escape(cell.plainText)
+                if index > 0 { line += " | " }
+                line += escape(cell.plainText)
             }
-            piece += " |\n"
-            if piece.utf8.count >= 1 << 16 {
-                out(piece)
-                piece = ""
-            }
+            out(line + " |\n")
         }
-        out(piece)
     }
 
     /// Pipes escaped, `<` as `&lt;`, each line break (LF, CR or CRLF) one space, and any other
