@@ -31,8 +31,7 @@ extension CommunityState {
     }
 
     /// Takes the hidden posts and the private authors' posts out of the tallies that
-    /// `countPlacesOfLivePosts` made, and marks every place for the next `settlePlaces` to
-    /// record as changed, as a state settled from nothing would.
+    /// `countPlacesOfLivePosts` made.
     mutating func uncountHiddenPlaces() {
         var hidden = hiddenPosts
         for user in 1..<max(1, userKeys.count) where follows.isPrivate(user) {
@@ -42,16 +41,11 @@ extension CommunityState {
             guard let share = placeShares.removeValue(forKey: slot) else { continue }
             count(share, -1)
         }
-        placesAllChanged = true
     }
 
     /// Brings the places' tallies up to date with the posts marked since the last call, and
     /// records the places whose row changed.
     public mutating func settlePlaces() {
-        if placesAllChanged {
-            for place in placeTallies.keys { changes?.places.insert(place) }
-            placesAllChanged = false
-        }
         guard !placesUnsettled.isEmpty else { return }
         // Whether each is hidden: one look-up per post, or one pass over every flagged item
         // when more posts are marked than items were ever flagged (a fold from the start).

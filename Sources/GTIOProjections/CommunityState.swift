@@ -162,8 +162,6 @@ public struct CommunityState: Sendable {
     var placeShares: [Int: PlaceShare] = [:]
     /// The posts with a place whose part may have changed since the last `settlePlaces`.
     var placesUnsettled: Set<Int> = []
-    /// Whether the next `settlePlaces` records every place as changed (a state just read).
-    var placesAllChanged = false
 
     // MARK: Engagement
 

@@ -153,7 +153,7 @@ public final class LiveReadModels: @unchecked Sendable {
         }
         if inStep {
             // The places' tallies as the tables hold them, so that the change set names every
-            // place that moves from here (a state just read or folded has them unsettled).
+            // place that moves from here (a state just folded has them unsettled).
             state.settlePlaces()
             state.changes = ChangeSet(decisions: state.decisions.count, daysBefore: state.dayRange)
         }
