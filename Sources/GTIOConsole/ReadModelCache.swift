@@ -41,8 +41,19 @@ final class ReadModelCache: @unchecked Sendable {
             // The process whose turn came before may have brought them to the end: then this one
             // need not read the fold state back (seconds on a large store).
             if !hasFolded(store), try StoredReadModels.current(store) != nil { return }
+            if ProcessInfo.processInfo.environment["GTIO_SCAN_STATS"] == "1" { try describeLag(store) }
             _ = try live(for: store, quiet: quiet).catchUp()
         }
+    }
+
+    /// Where the tables stood when this process's turn came and it had to catch them up: for
+    /// the tests that count what a writer folds (`GTIO_SCAN_STATS=1`), to tell a lag it found
+    /// from one it should not have.
+    private func describeLag(_ store: any EventStore) throws {
+        let marks = try ReadModelEngine(store: store).checkpoints().values
+        let folded = hasFolded(store) ? "this process holds a fold" : "no fold held"
+        Terminal.writeError(
+            "gtio: catching up in turn: checkpoints \(marks.min() ?? 0)–\(marks.max() ?? 0), log at \(try store.lastSeq()), \(folded)\n")
     }
 
     private func hasFolded(_ store: any EventStore) -> Bool {
