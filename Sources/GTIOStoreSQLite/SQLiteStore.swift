@@ -56,7 +56,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         if readOnly, (FileSize.of(absolute) ?? 0) == 0 {
             throw .missing(path: absolute)
         }
-        try Self.checkBeforeOpening(absolute)
+        try Self.checkBeforeOpening(absolute, readOnly: readOnly)
         // A store from before the tables had a file of their own is upgraded by a writer.
         if readOnly, !FileManager.default.fileExists(atPath: tablesPath) { throw .needsUpgrade(path: absolute) }
         try Self.checkBeforeOpening(tablesPath, expectingTables: true)
@@ -143,7 +143,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
 
     /// Refuses, before SQLite touches the file, a missing folder, a file that is not SQLite,
     /// and an SQLite database that is not a GTIO store (opening it as a pool would switch it to WAL).
-    private static func checkBeforeOpening(_ path: String, expectingTables: Bool = false) throws(StoreError) {
+    private static func checkBeforeOpening(_ path: String, expectingTables: Bool = false, readOnly: Bool = false) throws(StoreError) {
         let manager = FileManager.default
         let folder = (path as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
@@ -158,11 +158,21 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         if isDirectory.boolValue { throw .isAFolder(path: path) }
         // Read through the process's one descriptor of the file: closing another would drop the
         // locks of this process's open connections to it (`StoreFiles`).
-        guard let header = StoreFiles.header(path, count: 16) else {
+        guard let header = StoreFiles.header(path, count: 72) else {
             throw .cannotOpen(path: path, reason: "the file cannot be read (check its permissions)")
         }
         if header.isEmpty { return }
-        guard header == Array("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
+        guard header.prefix(16).elementsEqual("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
+        // The application id, which SQLite keeps at byte 68 of the file, is all the tables'
+        // file and a reader need: then no connection is opened here (each costs a one-shot
+        // query ~1 ms, its schema parsed). A reader given the tables' file for the store finds
+        // no tables' file beside it, or a log's migrations missing, and the writable open it
+        // then tries asks the long way below, before it changes anything. A file whose first
+        // page still waits in the write-ahead log may not show the id yet: asked the long way.
+        if expectingTables || readOnly, header.count == 72,
+           header[68..<72].reduce(0, { $0 << 8 | Int32($1) }) == StoreSchema.applicationID {
+            return
+        }
 
         SQLiteLibrary.configure()
         var configuration = Configuration()
