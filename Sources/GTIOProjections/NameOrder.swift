@@ -9,12 +9,33 @@ enum NameOrder {
     /// Sorts `entries` by the lowercased `name` of each, then by `id`, both by code points.
     static func sorted<Entry>(_ entries: [Entry], name: (Entry) -> String, id: (Entry) -> String) -> [Entry] {
         // UTF-8 byte order is code point order, so the keys compare as bytes, built once each.
-        entries.map { entry in (key: Array(lowercased(name(entry)).utf8), id: Array(id(entry).utf8), entry: entry) }
-            .sorted { a, b in
-                if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
-                return a.id.lexicographicallyPrecedes(b.id)
+        var keyed = entries.map { entry in (key: key(name(entry)), id: Array(id(entry).utf8), entry: entry) }
+        keyed.sort { a, b in
+            let order = compare(a.key, b.key)
+            return order != 0 ? order < 0 : compare(a.id, b.id) < 0
+        }
+        return keyed.map(\.entry)
+    }
+
+    /// The UTF-8 of `name` lowercased: ASCII text lowercased byte by byte (which the full
+    /// mapping does to it too, no context rule touching ASCII), other text by `lowercased`.
+    static func key(_ name: String) -> [UInt8] {
+        var bytes = Array(name.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return Array(lowercased(name).utf8) }
+        for index in bytes.indices where bytes[index] &- 0x41 < 26 { bytes[index] |= 0x20 }
+        return bytes
+    }
+
+    /// -1, 0 or 1 as `a` sorts before, with or after `b`, byte by byte, a prefix first.
+    private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                for index in 0..<min(a.count, b.count) where a[index] != b[index] {
+                    return a[index] < b[index] ? -1 : 1
+                }
+                return a.count < b.count ? -1 : a.count > b.count ? 1 : 0
             }
-            .map(\.entry)
+        }
     }
 
     /// `text` under Unicode's full lowercase mapping, with the Final_Sigma condition (The
