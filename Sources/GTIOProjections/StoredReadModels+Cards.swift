@@ -103,7 +103,7 @@ extension StoredReadModels {
     /// The item's open round in the queue (flaggers, whether hidden, version), nil when it has no open flag.
     public func flagged(_ item: String) throws -> FlaggedItem? {
         try read { tables in
-            try tables.row("SELECT \(Self.flagColumns) FROM rm_flags WHERE item = ?", [.text(item)]).map(Self.flaggedItem)
+            try tables.row("SELECT \(Self.flagColumns) FROM rm_flags WHERE item = ?", [.text(item)]).map { Self.flaggedItem(ValuesRow($0)) }
         }
     }
 

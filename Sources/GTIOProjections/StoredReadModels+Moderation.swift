@@ -4,10 +4,11 @@ import GTIOStore
 extension StoredReadModels {
     static let flagColumns = "item, flaggers, first_flagged, last_flagged, hidden, version, reasons, author, preview"
 
-    static func flaggedItem(_ row: [StoreValue]) -> FlaggedItem {
-        FlaggedItem(item: row[0].string ?? "", flaggers: row[1].int, firstFlagged: row[2].int64 ?? 0,
-                    lastFlagged: row[3].int64 ?? 0, hidden: row[4].bool, version: row[5].int64 ?? 0,
-                    reasons: row[6].string ?? "", author: row[7].string, preview: row[8].string)
+    /// An item of the queue from a row of `flagColumns`, read a column at a time.
+    static func flaggedItem(_ row: any TableRow) -> FlaggedItem {
+        FlaggedItem(item: row.value(0).string ?? "", flaggers: Int(row.int64(1) ?? 0), firstFlagged: row.int64(2) ?? 0,
+                    lastFlagged: row.int64(3) ?? 0, hidden: (row.int64(4) ?? 0) != 0, version: row.int64(5) ?? 0,
+                    reasons: row.value(6).string ?? "", author: row.value(7).string, preview: row.value(8).string)
     }
 
     /// How `moderationQueue` finds the items with an open flag of a reason; every way gives the
@@ -69,10 +70,12 @@ extension StoredReadModels {
                 arguments.append(.integer(Int64(limit)))
             }
             var queue: [FlaggedItem] = []
-            try tables.forEachRow(sql, arguments) { row in
+            // The whole queue unless limited: a server's cursor sends it in as few pages as it can.
+            let expected = limit.flatMap { $0 > 0 ? $0 : nil } ?? 4_096
+            try tables.forEachRow(sql, arguments, expecting: expected, reading: { row in
                 queue.append(Self.flaggedItem(row))
                 return true
-            }
+            })
             return queue
         }
     }
