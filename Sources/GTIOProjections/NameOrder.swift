@@ -26,6 +26,12 @@ enum NameOrder {
         return bytes
     }
 
+    /// `key` as text, for a table whose rows are read in this order: both backends compare
+    /// text byte by byte, as `sorted` compares keys.
+    static func text(_ name: String) -> String {
+        String(decoding: key(name), as: UTF8.self)
+    }
+
     /// -1, 0 or 1 as `a` sorts before, with or after `b`, byte by byte, a prefix first.
     private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
         a.withUnsafeBufferPointer { a in

@@ -31,8 +31,10 @@ extension ReadModels {
         row.append(follower)
         row.append(target)
         row.append(edge.column)
-        row.append(name(of: follower))
+        let followerName = name(of: follower)
+        row.append(followerName)
         row.append(name(of: target))
+        row.append(NameOrder.text(followerName.flatMap { $0.isEmpty ? nil : $0 } ?? follower))
     }
 
     func blockRow(_ blocker: String, _ blocked: String, into row: inout some RowSink) {

@@ -15,12 +15,17 @@ public enum ReadModelTables {
             ], keyCount: 1, indexes: [["followers DESC", "user"]]),
             // Each end's display name (as in `rm_users`) rides with the edge, so that a list of
             // followers or followed is read from this table alone, not a random page of
-            // `rm_users` per name. By target with the edge's state, follower and (on SQLite)
-            // name: `followers U` reads the index alone (`follower` is named for PostgreSQL, as
-            // in `rm_posts`); `following U` reads the table by its key.
+            // `rm_users` per name. `follower_order` is the follower's name as lists sort it
+            // (`NameOrder.text`). By target with the edge's state, that order, follower and (on
+            // SQLite) name: `followers U` reads the index alone, in the list's order (`follower`
+            // is named for PostgreSQL, as in `rm_posts`; its index holds the order's first
+            // characters and it sorts the list itself); `following U` reads the table by its key.
             TableLayout(name: "rm_follows", columns: [
                 ("follower", .text), ("target", .text), ("state", .text), ("follower_name", .text), ("target_name", .text),
-            ], keyCount: 2, indexes: [.init(["target", "state", "follower"], carrying: ["follower_name"])]),
+                ("follower_order", .text),
+            ], keyCount: 2, indexes: [
+                .init(["target", "state", "follower_order", "follower"], carrying: ["follower_name"], bounded: ["follower_order"]),
+            ]),
             TableLayout(name: "rm_blocks", columns: [("blocker", .text), ("blocked", .text)], keyCount: 2,
                            indexes: [["blocked"]]),
         ],

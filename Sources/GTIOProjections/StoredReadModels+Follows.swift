@@ -6,9 +6,14 @@ extension StoredReadModels {
         try read { tables in try tables.row("SELECT 1 FROM rm_users WHERE user = ?", [.text(user)]) != nil }
     }
 
-    /// Users with a *following* edge to `user`, with their display names, by display name.
+    /// Users with a *following* edge to `user`, with their display names, by display name: in
+    /// the order the table keeps for this list (`follower_order`, as `NameOrder` sorts).
     public func followers(of user: String) throws -> [(user: String, name: String?)] {
-        try list("SELECT follower, follower_name FROM rm_follows WHERE target = ? AND state = 'following'", user)
+        try read { tables in
+            try tables.rows(
+                "SELECT follower, follower_name FROM rm_follows WHERE target = ? AND state = 'following' ORDER BY follower_order, follower",
+                [.text(user)])
+        }.map { row in (user: row[0].string ?? "", name: row[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
     }
 
     /// Users `user` follows (*following* edges only), with their display names, by display name.
