@@ -10,12 +10,21 @@ struct RebuildCommand: ParsableCommand {
         commandName: "rebuild",
         abstract: "Recompute read models from the log and swap them in atomically.",
         discussion: """
-            Read models: \(ReadModelName.allCases.map(\.rawValue).joined(separator: ", ")). With --check, \
+            Read models: \(Self.modelNames). With --check, \
             nothing is swapped: each live model is compared row by row with a fresh rebuild up to its \
             checkpoint, and so (when no model is named) is each saved fold state (the one writers \
             continue from, and the earlier one as-of views start from); the differences are listed \
             (exit 1 when there are any).
             """)
+
+    /// The read models' names, comma-separated. Joined by hand: every process builds this
+    /// command's configuration (swift-argument-parser reads all of them), and the generic
+    /// `joined(separator:)` looked its types' conformances up first (~0.3 ms of a one-shot query).
+    static var modelNames: String {
+        var names = ""
+        for model in ReadModelName.allCases { names += (names.isEmpty ? "" : ", ") + model.rawValue }
+        return names
+    }
 
     @Argument(help: ArgumentHelp("One read model; all when omitted.", valueName: "name")) var name: String?
     @Flag(help: "Compare with the live read models instead of replacing them.") var check = false
@@ -24,7 +33,7 @@ struct RebuildCommand: ParsableCommand {
     func validate() throws {
         if let name, ReadModelName(rawValue: name) == nil {
             throw ValidationError(
-                "unknown read model \"\(name)\" (expected one of \(ReadModelName.allCases.map(\.rawValue).joined(separator: ", ")))")
+                "unknown read model \"\(name)\" (expected one of \(Self.modelNames))")
         }
     }
 
