@@ -151,7 +151,7 @@ public struct GTIOCommand: ParsableCommand {
         // answered as one, rather than the signal ending the process in the middle of a commit.
         signal(SIGXFSZ, SIG_IGN)
         let code = exitCode(running: Array(CommandLine.arguments.dropFirst()))
-        if ProcessInfo.processInfo.environment["GTIO_SCAN_STATS"] == "1" {
+        if LogScanCounter.isReported {
             Terminal.writeError("gtio: events scanned: \(LogScanCounter.events)\n")
             Terminal.writeError("gtio: fold states read: \(LogScanCounter.foldStates)\n")
         }

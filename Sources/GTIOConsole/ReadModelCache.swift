@@ -41,7 +41,7 @@ final class ReadModelCache: @unchecked Sendable {
             // The process whose turn came before may have brought them to the end: then this one
             // need not read the fold state back (seconds on a large store).
             if !hasFolded(store), try StoredReadModels.current(store) != nil { return }
-            if ProcessInfo.processInfo.environment["GTIO_SCAN_STATS"] == "1" { try describeLag(store) }
+            if LogScanCounter.isReported { try describeLag(store) }
             _ = try live(for: store, quiet: quiet).catchUp()
         }
     }

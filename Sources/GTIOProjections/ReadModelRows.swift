@@ -34,7 +34,7 @@ extension ReadModels {
         let followerName = name(of: follower)
         row.append(followerName)
         row.append(name(of: target))
-        row.append(NameOrder.text(followerName.flatMap { $0.isEmpty ? nil : $0 } ?? follower))
+        row.append(NameOrder.text(followerName ?? follower))
     }
 
     func blockRow(_ blocker: String, _ blocked: String, into row: inout some RowSink) {

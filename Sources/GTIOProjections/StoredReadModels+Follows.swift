@@ -9,23 +9,21 @@ extension StoredReadModels {
     /// Users with a *following* edge to `user`, with their display names, by display name: in
     /// the order the table keeps for this list (`follower_order`, as `NameOrder` sorts).
     public func followers(of user: String) throws -> [(user: String, name: String?)] {
-        try read { tables in
-            try tables.rows(
-                "SELECT follower, follower_name FROM rm_follows WHERE target = ? AND state = 'following' ORDER BY follower_order, follower",
-                [.text(user)])
-        }.map { row in (user: row[0].string ?? "", name: row[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
+        try people(
+            "SELECT follower, follower_name FROM rm_follows WHERE target = ? AND state = 'following' ORDER BY follower_order, follower",
+            user)
     }
 
     /// Users `user` follows (*following* edges only), with their display names, by display name.
     public func following(of user: String) throws -> [(user: String, name: String?)] {
-        try list("SELECT target, target_name FROM rm_follows WHERE follower = ? AND state = 'following'", user)
+        let entries = try people("SELECT target, target_name FROM rm_follows WHERE follower = ? AND state = 'following'", user)
+        return NameOrder.sorted(entries, name: { $0.name ?? $0.user }, id: \.user)
     }
 
-    /// Users and names sorted by display name (or id when nameless), as `NameOrder` does.
-    private func list(_ sql: String, _ user: String) throws -> [(user: String, name: String?)] {
-        let entries = try read { tables in try tables.rows(sql, [.text(user)]) }
+    /// The users and names `sql` selects for `user`, in its order; an empty name is none.
+    private func people(_ sql: String, _ user: String) throws -> [(user: String, name: String?)] {
+        try read { tables in try tables.rows(sql, [.text(user)]) }
             .map { row in (user: row[0].string ?? "", name: row[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
-        return NameOrder.sorted(entries, name: { $0.name ?? $0.user }, id: \.user)
     }
 
     /// Quick-add suggestions for `user`, page by page (`page` from 1; refresh is the next page).

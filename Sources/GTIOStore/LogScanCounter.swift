@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// How many events this process has read from the log by scanning it: a fold, a catch-up or a
@@ -9,6 +10,9 @@ import Synchronization
 public enum LogScanCounter {
     private static let scanned = Atomic<Int>(0)
     private static let states = Atomic<Int>(0)
+
+    /// Whether this process reports what it scanned (`GTIO_SCAN_STATS=1`).
+    public static var isReported: Bool { ProcessInfo.processInfo.environment["GTIO_SCAN_STATS"] == "1" }
 
     /// Events scanned so far.
     public static var events: Int { scanned.load(ordering: .relaxed) }
