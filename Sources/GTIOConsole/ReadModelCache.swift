@@ -12,15 +12,16 @@ final class ReadModelCache: @unchecked Sendable {
     private let lock = NSLock()
     private var live: [String: LiveReadModels] = [:]
 
-    /// `quiet`: no progress bar and no notice (a background catch-up, `--quiet`).
-    func live(for store: any EventStore, quiet: Bool = false) throws -> LiveReadModels {
+    /// `quiet`: no progress bar and no notice (a background catch-up, `--quiet`); `appended`: the
+    /// events this process just appended, which a first fold takes as they are.
+    func live(for store: any EventStore, quiet: Bool = false, appended: AppendedRecords? = nil) throws -> LiveReadModels {
         lock.lock()
         defer { lock.unlock() }
         if let existing = live[store.location] { return existing }
         // Folding up to the tables' checkpoint is the long part of a first catch-up.
         let bar = ProgressBar(enabled: Terminal.standardErrorIsTerminal && !quiet)
         defer { bar.finish() }
-        let created = try LiveReadModels(store: store) { events in
+        let created = try LiveReadModels(store: store, appended: appended) { events in
             bar.update(done: Int64(events), total: nil, count: events, unit: "events")
         }
         // A first build needs no word (the progress bar shows a long one); a changed definition does.
@@ -35,14 +36,14 @@ final class ReadModelCache: @unchecked Sendable {
     }
 
     /// Brings the store's read-model tables up to the end of its log, in this process's turn
-    /// among the store's writers (`CatchUpTurn`).
-    func catchUp(_ store: any EventStore, quiet: Bool = false) throws {
+    /// among the store's writers (`CatchUpTurn`), taking the events `appended` holds from it.
+    func catchUp(_ store: any EventStore, quiet: Bool = false, appended: AppendedRecords? = nil) throws {
         try inTurn(store, quiet: quiet) {
             // The process whose turn came before may have brought them to the end: then this one
             // need not read the fold state back (seconds on a large store).
             if !hasFolded(store), try StoredReadModels.current(store) != nil { return }
             if LogScanCounter.isReported { try describeLag(store) }
-            _ = try live(for: store, quiet: quiet).catchUp()
+            _ = try live(for: store, quiet: quiet, appended: appended).catchUp(from: appended)
         }
     }
 
@@ -82,11 +83,12 @@ final class ReadModelCache: @unchecked Sendable {
     /// What a writer (`ingest`, `copy`) does once its appends are committed: queries read the
     /// tables, so the writer brings them up to the end of the log before it returns and no
     /// reader has to, unless a projector leads, which applies the batches as they commit.
-    func bringUpToDate(_ store: any EventStore, quiet: Bool) throws -> Upkeep {
+    /// `appended`: the events the writer appended, which need not be read back.
+    func bringUpToDate(_ store: any EventStore, quiet: Bool, appended: AppendedRecords? = nil) throws -> Upkeep {
         guard try StoredReadModels.current(store) == nil else { return .current }
         if try store.isLed(ReadModelFollower.role) { return .leftToProjector }
         let started = Date()
-        try catchUp(store, quiet: quiet)
+        try catchUp(store, quiet: quiet, appended: appended)
         store.settle()
         return .caughtUp(seconds: Date().timeIntervalSince(started))
     }

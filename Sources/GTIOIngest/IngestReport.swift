@@ -13,4 +13,6 @@ public struct IngestReport: Sendable {
     public var total = AppendOutcome()
     public var bytes: Int64 = 0
     public var seconds: Double = 0
+    /// The newest events appended, as the read models' catch-up reads them (`Ingestor.keptRecords`).
+    public var appended = AppendedRecords(capacity: 0)
 }

@@ -16,6 +16,8 @@ public struct Ingestor: Sendable {
     public var batchSize: Int
     /// Batches validated ahead of the writer; bounds memory to about (capacity + 2) batches.
     public var lookahead = 2
+    /// The most appended events kept in the report for the read models' catch-up (0: none).
+    public var keptRecords = 262_144
 
     public init(batchSize: Int = 50_000) {
         self.batchSize = batchSize
@@ -85,6 +87,7 @@ public struct Ingestor: Sendable {
     ) throws -> IngestReport {
         let started = DispatchTime.now()
         var report = IngestReport()
+        report.appended = AppendedRecords(capacity: keptRecords)
         let mostlyNew = DigestSwitch()
         for (source, descriptor, size) in opened {
             var sourceReport = IngestReport.SourceReport(source: source, outcome: AppendOutcome())
@@ -101,6 +104,7 @@ public struct Ingestor: Sendable {
                     let pending = try item.get()
                     if let note = pending.note { sourceReport.note = note }
                     let outcome = try log.append(pending.batch)
+                    report.appended.add(pending.batch, outcome)
                     // Digests pay off only for new events: stop making them while batches are re-sent ones.
                     mostlyNew.on.store(outcome.appended * 2 >= outcome.read, ordering: .relaxed)
                     sourceReport.outcome.add(outcome)

@@ -292,6 +292,12 @@ public struct CommunityState: Sendable {
         apply(keys.keyed(record, users: &userKeys, devices: &deviceKeys))
     }
 
+    /// Applies records in order, as `apply(_:)` one by one would, keying each as it comes.
+    public mutating func apply(_ records: ArraySlice<LogRecord>) {
+        for record in records { applyOne(keys.keyed(record, users: &userKeys, devices: &deviceKeys)) }
+        settleTally()
+    }
+
     /// Applies one event whose ids this state's key table keyed; events must come in increasing `seq`.
     public mutating func apply(_ event: KeyedEvent) {
         applyOne(event)

@@ -37,9 +37,10 @@ public final class LiveReadModels: @unchecked Sendable {
     private var savedSeq: Int64?
 
     /// The fold up to where the stored tables stand, so the next catch-up writes increments:
-    /// continued from the saved fold state when there is one, folded from seq 1 otherwise;
-    /// `progress` hears the events folded so far.
-    public init(store: any EventStore, progress: (Int) -> Void = { _ in }) throws {
+    /// continued from the saved fold state when there is one, folded from seq 1 otherwise, the
+    /// events `appended` holds taken from it rather than read back; `progress` hears the events
+    /// folded so far.
+    public init(store: any EventStore, appended: AppendedRecords? = nil, progress: (Int) -> Void = { _ in }) throws {
         self.store = store
         migratedFrom = try ReadModelSchema.migrate(store)
         let engine = ReadModelEngine(store: store)
@@ -61,7 +62,7 @@ public final class LiveReadModels: @unchecked Sendable {
             }
             let through = mark > 0 ? mark : try store.lastSeq()
             savedAt = state.lastSeq
-            try ReadModelEngine.fold(store, LogScope(afterSeq: state.lastSeq, throughSeq: through), into: &state, progress: progress)
+            try Self.fold(store, through: through, appended: appended, into: &state, progress: progress)
         }
         let folded = state.lastSeq - savedAt
         self.state = state
@@ -69,6 +70,26 @@ public final class LiveReadModels: @unchecked Sendable {
         replaceSavedState = setAside != nil || FoldSnapshot.isWorthSaving(folded: folded, lastSeq: state.lastSeq)
         dropSavedStates = setAside != nil
         savedSeq = try store.readTables { try FoldSnapshot.savedSeq($0) }
+    }
+
+    /// Folds the log on from `state` through seq `through`, on the rebuild's fast path but for
+    /// the events `appended` holds, which are applied as they are.
+    private static func fold(
+        _ store: any EventStore, through: Int64, appended: AppendedRecords?, into state: inout CommunityState,
+        progress: (Int) -> Void
+    ) throws {
+        while state.lastSeq < through {
+            let before = state.lastSeq
+            if let kept = appended?.records(from: before + 1, through: through) {
+                state.apply(kept)
+                progress(state.eventCount)
+            } else {
+                let last = appended?.readThrough(from: before + 1, through: through) ?? through
+                try ReadModelEngine.fold(store, LogScope(afterSeq: before, throughSeq: last), into: &state, progress: progress)
+            }
+            // The log ended before `through`: nothing more to fold.
+            if state.lastSeq == before { break }
+        }
     }
 
     /// The events a catch-up reads in one read transaction (tests make it small, to see many).
@@ -120,9 +141,10 @@ public final class LiveReadModels: @unchecked Sendable {
     /// The events applied between two looks at `giveWay`: ~1 ms of work.
     static let giveWaySlice = 256
 
-    /// Applies the events appended since, updates the tables, and returns the read models.
+    /// Applies the events appended since, updates the tables, and returns the read models; the
+    /// events `appended` holds are taken from it rather than read back.
     @discardableResult
-    public func catchUp() throws -> ReadModels {
+    public func catchUp(from appended: AppendedRecords? = nil) throws -> ReadModels {
         waiting.add(1, ordering: .relaxed)
         // A catch-up in progress that gives way to a commit stops waiting for it.
         giveWay?.commits.wake()
@@ -131,7 +153,7 @@ public final class LiveReadModels: @unchecked Sendable {
         defer { lock.unlock() }
         let end = try ThreadPriority.outsideIdle { try store.lastSeq() }
         while true {
-            let (models, reached) = try catchUp(towards: end)
+            let (models, reached) = try catchUp(towards: end, appended: appended)
             if reached { return models }
         }
     }
@@ -139,7 +161,7 @@ public final class LiveReadModels: @unchecked Sendable {
     /// One write of the tables towards the log's `end`: all the way when the tables are not in
     /// step with the fold (they are then written whole), at most `eventsPerWrite` events when
     /// they are. Returns the models and whether no further write is needed.
-    private func catchUp(towards logEnd: Int64) throws -> (ReadModels, reached: Bool) {
+    private func catchUp(towards logEnd: Int64, appended: AppendedRecords?) throws -> (ReadModels, reached: Bool) {
         let engine = ReadModelEngine(store: store)
         let marks = try engine.checkpoints()
         let inStep = marks.values.allSatisfy { $0 == state.lastSeq }
@@ -164,11 +186,15 @@ public final class LiveReadModels: @unchecked Sendable {
         // catch-up under the idle policy reads at the background priority, not to wait for a core
         // in the middle of a read.
         while state.lastSeq < end {
+            let through = min(state.lastSeq + window, end)
             var records: [LogRecord] = []
-            records.reserveCapacity(Int(min(window, end - state.lastSeq)))
-            try ThreadPriority.outsideIdle {
-                try store.scan(LogScope(afterSeq: state.lastSeq, throughSeq: min(state.lastSeq + window, end))) {
-                    records.append($0)
+            if let kept = appended?.records(from: state.lastSeq + 1, through: through) {
+                records = Array(kept)
+            } else {
+                let last = appended?.readThrough(from: state.lastSeq + 1, through: through) ?? through
+                records.reserveCapacity(Int(last - state.lastSeq))
+                try ThreadPriority.outsideIdle {
+                    try store.scan(LogScope(afterSeq: state.lastSeq, throughSeq: last)) { records.append($0) }
                 }
             }
             if records.isEmpty { break }

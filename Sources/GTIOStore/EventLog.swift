@@ -7,6 +7,10 @@ public protocol EventLog: AnyObject, Sendable {
     var location: String { get }
     /// Whether this process opened the store only to read it: every write is refused.
     var isReadOnly: Bool { get }
+    /// Whether reading the log back goes through a database server, each row sent and decoded,
+    /// rather than a file in this process: a writer then keeps the events it appended for its
+    /// read models' catch-up (`AppendedRecords`) instead of reading them back.
+    var readsThroughAServer: Bool { get }
 
     /// Appends the batch's new events atomically, skipping ids already in the log, and
     /// quarantines its rejected lines in the same transaction.

@@ -8,6 +8,7 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
     /// The server and database, without the password.
     public let location: String
     public let isReadOnly: Bool
+    public var readsThroughAServer: Bool { true }
     /// Signs the head of every batch this process appends, when given.
     public let signer: BatchSigner?
     let pool: PostgresConnectionPool

@@ -23,6 +23,32 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         #expect(result.stderr == "")
     }
 
+    /// On a server's store an ingest catches the read models up from the events it appended, as
+    /// it holds them: it reads none back; a file's store reads them back (as quick, nothing
+    /// held). Either way the tables are a rebuild's.
+    @Test(arguments: StoreBackend.all)
+    func anIngestCatchesUpFromWhatItAppendedWhereReadingBackGoesThroughAServer(_ backend: StoreBackend) throws {
+        let demo = folder.file("demo.jsonl")
+        #expect(try GTIOBinary.run(["demo", "--events", "3000", "--seed", "8", "--out", demo]).status == 0)
+        let lines = try String(contentsOfFile: demo, encoding: .utf8).split(separator: "\n").map(String.init)
+        let store = try backend.location(in: folder)
+        // The second file repeats 100 lines of the first: they are not appended again.
+        let first = folder.write("first.jsonl", lines[..<2000].joined(separator: "\n") + "\n")
+        let second = folder.write("second.jsonl", lines[1900...].joined(separator: "\n") + "\n")
+        for file in [first, second] {
+            let result = try GTIOBinary.run(
+                ["ingest", file, "--store", store, "--format", "json"], environment: ["GTIO_SCAN_STATS": "1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let appended = try #require(result.stdout.firstMatch(of: /"appended":(\d+)/).flatMap { Int($0.1) }, "\(result.stdout)")
+            let scanned = try #require(result.stderr.firstMatch(of: /events scanned: (\d+)/).flatMap { Int($0.1) }, "\(result.stderr)")
+            #expect(scanned == (backend.name == "SQLite" ? appended : 0), "\(result.stderr)")
+        }
+        let check = try GTIOBinary.run(["rebuild", "--check", "--store", store])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(!check.stdout.contains("difference"), "\(check.stdout)")
+        #expect(check.stdout.contains("posts: identical to a rebuild\n"), "\(check.stdout)")
+    }
+
     @Test func jsonSummaryCarriesTheKeysScriptsRelyOn() throws {
         let path = folder.write("a.jsonl", heartLine("a") + "\nnot json\n")
         let result = try GTIOBinary.run(["ingest", path, "--store", store, "--format", "json"])

@@ -98,6 +98,28 @@ import Testing
         #expect(early == records.filter { $0.at <= cutoff }.map(\.seq))
     }
 
+    /// What a writer keeps of its appends (`AppendedRecords`) is what a scan reads back, record
+    /// for record: the catch-up that follows an ingest applies one in place of the other.
+    @Test(arguments: StoreBackend.all)
+    func theRecordsAWriterKeepsAreThoseAScanReadsBack(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        let events = try SharedFiles.exampleLines.map { try EventValidator.validate($0).get() }
+        var kept = AppendedRecords()
+        // Every type, in three batches; the second repeats two of the first (left out, as the log leaves them).
+        for part in [Array(events[0..<13]), [events[2]] + Array(events[13..<26]) + [events[5]], Array(events[26...])] {
+            let appending = batch(part)
+            kept.add(appending, try store.append(appending))
+        }
+        var scanned: [LogRecord] = []
+        try store.scan(LogScope()) { scanned.append($0) }
+        #expect(scanned.count == 37)
+        #expect(kept.firstSeq == 1)
+        #expect(kept.lastSeq == 37)
+        var fromMemory: [LogRecord] = []
+        while let next = kept.records(from: Int64(fromMemory.count + 1), through: 37) { fromMemory += next }
+        #expect(fromMemory == scanned)
+    }
+
     /// Appends the examples in three batches, so that a later one brings events to days an
     /// earlier one began; returns them as the log holds them.
     func appendExamplesInThreeBatches(to store: any EventStore) throws -> [LogRecord] {

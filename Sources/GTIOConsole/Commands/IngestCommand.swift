@@ -50,7 +50,9 @@ struct IngestCommand: ParsableCommand {
         var committed = AppendOutcome()
         let report: IngestReport
         do {
-            report = try Ingestor(batchSize: batchSize).ingest(opened: opened, into: store) { progress in
+            var ingestor = Ingestor(batchSize: batchSize)
+            if !store.readsThroughAServer { ingestor.keptRecords = 0 }
+            report = try ingestor.ingest(opened: opened, into: store) { progress in
                 committed = progress.outcome
                 let total = sources.count == 1 ? progress.bytesTotal : nil
                 bar.update(done: progress.bytesReadOverall, total: total, count: progress.outcome.read, unit: "events")
@@ -73,13 +75,14 @@ struct IngestCommand: ParsableCommand {
             case .text: Terminal.line(text(report))
             }
         }
-        try bringReadModelsUpToDate(store)
+        try bringReadModelsUpToDate(store, appended: report.appended)
         if report.total.rejected > 0 { throw ExitCode(3) }
     }
 
-    /// The read models brought up to the end of the log, or left to the projector that leads.
-    private func bringReadModelsUpToDate(_ store: any EventStore) throws {
-        let upkeep = try ReadModelCache.shared.bringUpToDate(store, quiet: quiet)
+    /// The read models brought up to the end of the log, or left to the projector that leads;
+    /// the events this ingest appended are applied as it holds them.
+    private func bringReadModelsUpToDate(_ store: any EventStore, appended: AppendedRecords) throws {
+        let upkeep = try ReadModelCache.shared.bringUpToDate(store, quiet: quiet, appended: appended)
         guard !quiet, format == .text else { return }
         switch upkeep {
         case .current: break
