@@ -38,3 +38,27 @@ measure "ingest, fresh store     " "$gtio" ingest "$work/demo.jsonl" --store "$w
 measure "re-ingest, all duplicates" "$gtio" ingest "$work/demo.jsonl" --store "$work/bench.gtio"
 "$bench" validate "$work/demo.jsonl"
 "$bench" raw-sqlite "$work/demo.jsonl" "$work/raw.db"
+
+# Beside the yardstick, in the same minutes: sqlite-limit on the same lines (scripts/yardsticks).
+yardsticks=$(scripts/yardsticks/build.sh "$work/yardsticks")
+echo "beside the yardstick (sqlite-limit on the same lines, 3 rounds in turn; ingest includes the read models):"
+python3 - "$gtio" "$yardsticks/sqlite-limit" "$work" <<'PY'
+import os, statistics, subprocess, sys, time
+gtio, limit, work = sys.argv[1:4]
+def timed(command):
+    start = time.perf_counter()
+    result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if result.returncode not in (0, 3):
+        sys.exit(f"{command[0]}: exit {result.returncode}: {result.stderr}")
+    return time.perf_counter() - start
+shares = []
+for round in range(1, 4):
+    for name in os.listdir(work):
+        if name.startswith("pair.gtio"):
+            os.remove(os.path.join(work, name))
+    ingest = timed([gtio, "ingest", f"{work}/demo.jsonl", "--store", f"{work}/pair.gtio", "--quiet"])
+    ceiling = timed([limit, f"{work}/demo.jsonl", f"{work}/limit.db"])
+    shares.append(ceiling / ingest)
+    print(f"  round {round}: gtio ingest {ingest:.2f} s, sqlite-limit {ceiling:.2f} s: {ceiling / ingest:.2f} of the limit")
+print(f"  median: {statistics.median(shares):.2f} of the limit")
+PY

@@ -26,3 +26,24 @@ echo "store: $events demo events less the last 1,000"
     .build/release/gtio ingest "$work/more.jsonl" --store "$work/bench.gtio" --quiet
 echo "five more rebuilds, one process:"
 .build/release/gtio-bench rebuild "$work/bench.gtio" 5
+
+# Beside the yardstick, in the same minutes: sqlite-scan over the same store (scripts/yardsticks).
+yardsticks=$(scripts/yardsticks/build.sh "$work/yardsticks")
+echo "beside the yardstick (sqlite-scan of the same store, 3 rounds in turn; gtio rebuild as a whole process):"
+python3 - .build/release/gtio "$yardsticks/sqlite-scan" "$work/bench.gtio" <<'PY'
+import statistics, subprocess, sys, time
+gtio, scan, store = sys.argv[1:4]
+def timed(command):
+    start = time.perf_counter()
+    result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{command[0]}: exit {result.returncode}: {result.stderr}")
+    return time.perf_counter() - start
+shares = []
+for round in range(1, 4):
+    rebuild = timed([gtio, "rebuild", "--store", store])
+    ceiling = timed([scan, store])
+    shares.append(ceiling / rebuild)
+    print(f"  round {round}: gtio rebuild {rebuild:.2f} s, sqlite-scan {ceiling:.2f} s: {ceiling / rebuild:.2f} of the scan")
+print(f"  median: {statistics.median(shares):.2f} of the scan")
+PY
