@@ -16,7 +16,8 @@ public struct Ingestor: Sendable {
     public var batchSize: Int
     /// Batches validated ahead of the writer; bounds memory to about (capacity + 2) batches.
     public var lookahead = 2
-    /// The most appended events kept in the report for the read models' catch-up (0: none).
+    /// The most appended events kept in the report for the read models' catch-up (0: none),
+    /// on a store whose log is read back through a server (`EventLog.readsThroughAServer`).
     public var keptRecords = 262_144
 
     public init(batchSize: Int = 50_000) {
@@ -87,7 +88,7 @@ public struct Ingestor: Sendable {
     ) throws -> IngestReport {
         let started = DispatchTime.now()
         var report = IngestReport()
-        report.appended = AppendedRecords(capacity: keptRecords)
+        report.appended = AppendedRecords(capacity: log.readsThroughAServer ? keptRecords : 0)
         let mostlyNew = DigestSwitch()
         for (source, descriptor, size) in opened {
             var sourceReport = IngestReport.SourceReport(source: source, outcome: AppendOutcome())

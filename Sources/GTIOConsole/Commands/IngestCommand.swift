@@ -50,9 +50,7 @@ struct IngestCommand: ParsableCommand {
         var committed = AppendOutcome()
         let report: IngestReport
         do {
-            var ingestor = Ingestor(batchSize: batchSize)
-            if !store.readsThroughAServer { ingestor.keptRecords = 0 }
-            report = try ingestor.ingest(opened: opened, into: store) { progress in
+            report = try Ingestor(batchSize: batchSize).ingest(opened: opened, into: store) { progress in
                 committed = progress.outcome
                 let total = sources.count == 1 ? progress.bytesTotal : nil
                 bar.update(done: progress.bytesReadOverall, total: total, count: progress.outcome.read, unit: "events")
