@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.all)
-    func aWriterWaitsForTheCatchUpInProgressAndFoldsNothingItDid(_ backend: StoreBackend) async throws {
+    func aWriterWaitsForTheCatchUpInProgressAndFoldsNothingItDid(_ backend: StoreBackend) throws {
         let files = try [(61, 2_000), (62, 2_000)].map { try demo("t\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
         let plain = folder.file("plain-turn.gtio")
         #expect(try GTIOBinary.run(["ingest"] + files + ["--store", plain]).status == 0)
@@ -32,7 +32,7 @@ import Testing
         let ingest = GTIOBinary.launch(["ingest", files[1], "--store", location], environment: ["GTIO_SCAN_STATS": "1"])
         #expect(try eventually(30) { try store.lastSeq() == end })
         // Past the second after which the waiting writer says what it waits for.
-        try await Task.sleep(for: .milliseconds(1_500))
+        pause(1.5)
         try other.catchUpAndLetGo()
         #expect(try StoredReadModels.current(store) != nil, "the other writer left the tables behind the log")
 

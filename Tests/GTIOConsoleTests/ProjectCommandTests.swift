@@ -177,7 +177,7 @@ import Glibc
     /// A query that finds the tables behind while a projector leads waits for it, rather than
     /// folding the log and taking the write lock to do the projector's work again.
     @Test(arguments: StoreBackend.all)
-    func aQueryWaitsForTheProjectorThatLeads(_ backend: StoreBackend) async throws {
+    func aQueryWaitsForTheProjectorThatLeads(_ backend: StoreBackend) throws {
         let files = try [(51, 2_000), (52, 2_000)].map { try demo("w\($0.0).jsonl", events: $0.1, seed: UInt64($0.0)) }
         let location = try backend.location(in: folder)
         #expect(try GTIOBinary.run(["ingest", files[0], "--store", location]).status == 0)
@@ -187,7 +187,7 @@ import Glibc
         #expect(try GTIOBinary.run(["ingest", files[1], "--store", location]).stdout.contains("left to the projector"))
         #expect(try progress(store).models < progress(store).log)
         let query = GTIOBinary.launch(["looks", "popular", "--format", "csv", "--store", location], environment: ["GTIO_SCAN_STATS": "1"])
-        try await Task.sleep(for: .milliseconds(1_500))
+        pause(1.5)
         kill(projector.processIdentifier, SIGCONT)
         let answer = try query()
         #expect(answer.status == 0)
@@ -204,7 +204,7 @@ import Glibc
     /// than folding the log (seconds and gigabytes on a large store): it waits for them to reach
     /// the end of the log, and refuses as the fold would.
     @Test(arguments: StoreBackend.all)
-    func aDecisionBesideTheProjectorIsCheckedAgainstItsTables(_ backend: StoreBackend) async throws {
+    func aDecisionBesideTheProjectorIsCheckedAgainstItsTables(_ backend: StoreBackend) throws {
         func event(_ id: String, _ type: String, _ at: String, _ user: String, _ data: String) -> String {
             #"{"id":"\#(id)","type":"\#(type)","at":"2012-04-23T\#(at)Z","user":"\#(user)","data":\#(data)}"# + "\n"
         }
@@ -227,7 +227,7 @@ import Glibc
             ["resolve", "post:p1", "remove", "--as", "mod", "--expect", "6", "--at", "2012-04-23T05:00:00Z", "--store", location],
             environment: ["GTIO_SCAN_STATS": "1"])
         // Long enough for a cold binary to start and wait past the second after which it says so.
-        try await Task.sleep(for: .milliseconds(3_000))
+        pause(3)
         kill(projector.processIdentifier, SIGCONT)
         let decided = try decision()
         #expect(decided.status == 0)

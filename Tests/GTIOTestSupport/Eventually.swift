@@ -10,3 +10,14 @@ public func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethro
     }
     return try condition()
 }
+
+/// Blocks the calling thread for `seconds`: for a test that lets a child process pass a moment
+/// (a second after which it says what it waits for) before it lets the child go on.
+///
+/// Blocking rather than `Task.sleep`, so the test resumes on time: a suspended test resumes
+/// only once the cooperative pool has run the tasks queued before it, and on two cores those
+/// are other suites' tests blocked on their child processes, minutes of them. A CI run saw the
+/// catch-up-turn test resume after its writer's 300 s wait for the turn had run out.
+public func pause(_ seconds: Double) {
+    Thread.sleep(forTimeInterval: seconds)
+}
