@@ -145,7 +145,10 @@ struct TableRenderer {
             units /= 10
         } while units > 0
         if value < 0 && scaled != 0 { bytes.append(UInt8(ascii: "-")) }
-        return String(decoding: bytes.reversed(), as: UTF8.self)
+        // Reversed in place: a `ReversedCollection` would be a type the runtime looks up by
+        // name on its first use, searching every conformance in the binary (~0.3 ms a process).
+        bytes.reverse()
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { value, _ in value * 10 } }
