@@ -121,6 +121,24 @@ import Testing
         #expect(right.rendered(as: .table).split(separator: "\n")[2] == String(repeating: " ", count: 298) + "42")
     }
 
+    /// Each text cell is measured once and written at the width measured: plain ASCII, accented
+    /// and wide text, written-out controls and empty cells side by side in a column each.
+    @Test func mixedTextIsPaddedToTheWidthsMeasuredForIt() {
+        let table = ResultTable(columns: ["name", "n", "note"], rows: [
+            [.text("Zoë"), .integer(1), .text("a\u{7}b")],
+            [.text("plain"), .null, .text("美咲")],
+            [.null, .integer(3), .text("x")],
+        ])
+        #expect(table.rendered(as: .table).split(separator: "\n").map(String.init) == [
+            "name   n  note",
+            "─────  ─  ───────",
+            "Zoë    1  a\\u{7}b",
+            "plain     美咲",
+            "       3  x",
+            "(3 rows)",
+        ])
+    }
+
     @Test func tablesFitTheWidthWithAnEllipsisCountingWideCharactersTwice() {
         let wide = ResultTable(columns: ["name", "n"], rows: [[.text("美咲美咲美咲美咲"), .integer(1)], [.text("Zoë Smith-Jones"), .integer(22)]])
         let text = wide.rendered(as: .table, width: 12)

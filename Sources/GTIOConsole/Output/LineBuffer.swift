@@ -14,9 +14,16 @@ struct LineBuffer {
     }
 
     mutating func appendSpaces(_ count: Int) {
-        guard count > 0 else { return }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+        var left = count
+        // Copied from a row of spaces: appending a repeated element goes a byte at a time.
+        while left > 0 {
+            let piece = min(left, Self.spaces.count)
+            bytes.append(contentsOf: Self.spaces[..<piece])
+            left -= piece
+        }
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 256)
 
     /// Appends `value` in decimal, as `String(value)` writes it.
     mutating func append(_ value: Int64) {

@@ -20,15 +20,17 @@ struct TableRenderer {
     /// Hands `out` the table in pieces of about 64 KB. Widths come from a first pass over the
     /// cells, which the second pass writes as bytes: a long answer is never held whole, as rows
     /// or as lines, and the cells most tables hold (printable ASCII text, integers, timestamps)
-    /// are measured and written without making a string of them.
+    /// are measured and written without making a string of them. Each text cell is measured
+    /// once: the second pass takes its width from the first (`TextWidths`).
     func write(_ table: ResultTable, to out: (String) -> Void) {
         var widths = table.columns.map(DisplayWidth.of)
         var cells = Array(repeating: 0, count: widths.count)
         var kinds = Array(repeating: ColumnKind.number, count: widths.count)
         var timestamps = Array(repeating: false, count: widths.count)
+        var measured = TextWidths()
         for row in table.rows {
             for (index, cell) in row.enumerated() where index < widths.count {
-                let (used, spaced) = measure(cell)
+                let (used, spaced) = measure(cell, into: &measured)
                 cells[index] = max(cells[index], used)
                 guard width != nil, kinds[index] != .freeText else { continue }
                 switch cell {
@@ -52,10 +54,11 @@ struct TableRenderer {
             for _ in 0..<columnWidth { lines.bytes.append(contentsOf: "─".utf8) }
         }
         lines.endLine()
+        var next = 0
         for row in table.rows {
             for (index, cell) in row.enumerated() where index < widths.count {
                 if index > 0 { lines.appendSpaces(2) }
-                write(cell, fitting: widths[index], to: &lines)
+                write(cell, fitting: widths[index], measured: measured, next: &next, to: &lines)
             }
             lines.endLine()
             if lines.bytes.count >= 1 << 16 { out(lines.take()) }
@@ -65,24 +68,30 @@ struct TableRenderer {
         out(lines.take())
     }
 
-    /// The columns `cell` takes as the table shows it, and whether that holds a space.
-    private func measure(_ cell: Cell) -> (width: Int, spaced: Bool) {
+    /// The columns `cell` takes as the table shows it, and whether that holds a space; a text
+    /// cell's width is noted in `measured`, in the order of the cells.
+    private func measure(_ cell: Cell, into measured: inout TextWidths) -> (width: Int, spaced: Bool) {
         switch cell {
         case .null: return (0, false)
         case .integer(let value): return (LineBuffer.digits(value), false)
         case .bool(let flag): return (flag ? 4 : 5, false)
         case .timestamp: return (Timestamp.textLength, false)
         case .text(let text):
-            if let plain = LineBuffer.printableASCII(text) { return plain }
+            if let plain = LineBuffer.printableASCII(text) {
+                measured.note(plain.width, plain: true)
+                return plain
+            }
             let shown = display(cell)
-            return (DisplayWidth.of(shown), shown.utf8.contains(UInt8(ascii: " ")))
+            let used = DisplayWidth.of(shown)
+            measured.note(used, plain: false)
+            return (used, shown.utf8.contains(UInt8(ascii: " ")))
         case .number: return (DisplayWidth.of(display(cell)), false)
         }
     }
 
     /// Writes `cell` in a column `width` wide, as `LineBuffer.append(_:fitting:right:)` would
-    /// write its text.
-    private func write(_ cell: Cell, fitting width: Int, to lines: inout LineBuffer) {
+    /// write its text; a text cell's width is the `next` one in `measured`.
+    private func write(_ cell: Cell, fitting width: Int, measured: TextWidths, next: inout Int, to lines: inout LineBuffer) {
         switch cell {
         case .integer(let value) where LineBuffer.digits(value) <= width:
             lines.appendSpaces(width - LineBuffer.digits(value))
@@ -91,11 +100,14 @@ struct TableRenderer {
             moment.appendText(to: &lines.bytes)
             lines.appendSpaces(width - Timestamp.textLength)
         case .text(let text):
-            if let (used, _) = LineBuffer.printableASCII(text), used <= width {
-                lines.bytes.append(contentsOf: text.utf8)
-                lines.appendSpaces(width - used)
-            } else {
+            let (used, plain) = measured[next]
+            next += 1
+            if used > width {
                 lines.append(display(cell), fitting: width, right: false)
+            } else {
+                // Printable ASCII is shown as it is; other text with its controls written out.
+                lines.bytes.append(contentsOf: plain ? text.utf8 : display(cell).utf8)
+                lines.appendSpaces(width - used)
             }
         default:
             lines.append(display(cell), fitting: width, right: cell.isNumeric)
@@ -152,6 +164,23 @@ struct TableRenderer {
     }
 
     private func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { value, _ in value * 10 } }
+
+    /// The widths of a table's text cells in the order they come, and whether each is printable
+    /// ASCII (shown as it is), from the pass that measures the columns for the one that writes.
+    struct TextWidths {
+        private var widths: [Int32] = []
+
+        /// Notes the next text cell's width; `plain`: printable ASCII.
+        mutating func note(_ width: Int, plain: Bool) {
+            // Plain widths are kept as they are, the others with their bits flipped (negative).
+            widths.append(plain ? Int32(clamping: width) : ~Int32(clamping: width))
+        }
+
+        subscript(index: Int) -> (width: Int, plain: Bool) {
+            let kept = widths[index]
+            return kept >= 0 ? (Int(kept), true) : (Int(~kept), false)
+        }
+    }
 
     /// What a column holds, in the order columns give up width: free text first.
     enum ColumnKind {
