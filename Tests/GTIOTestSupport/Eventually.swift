@@ -16,8 +16,8 @@ public func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethro
 ///
 /// Blocking rather than `Task.sleep`, so the test resumes on time: a suspended test resumes
 /// only once the cooperative pool has run the tasks queued before it, and on two cores those
-/// are other suites' tests blocked on their child processes, minutes of them. A CI run saw the
-/// catch-up-turn test resume after its writer's 300 s wait for the turn had run out.
+/// are other suites' tests blocked on their child processes, minutes of them, which can
+/// outlast what the child itself waits before it gives up (the catch-up turn's 300 s).
 public func pause(_ seconds: Double) {
     Thread.sleep(forTimeInterval: seconds)
 }

@@ -168,17 +168,17 @@ struct TableRenderer {
     /// The widths of a table's text cells in the order they come, and whether each is printable
     /// ASCII (shown as it is), from the pass that measures the columns for the one that writes.
     struct TextWidths {
-        private var widths: [Int32] = []
+        private var widths: [Int] = []
 
         /// Notes the next text cell's width; `plain`: printable ASCII.
         mutating func note(_ width: Int, plain: Bool) {
             // Plain widths are kept as they are, the others with their bits flipped (negative).
-            widths.append(plain ? Int32(clamping: width) : ~Int32(clamping: width))
+            widths.append(plain ? width : ~width)
         }
 
         subscript(index: Int) -> (width: Int, plain: Bool) {
             let kept = widths[index]
-            return kept >= 0 ? (Int(kept), true) : (Int(~kept), false)
+            return kept >= 0 ? (kept, true) : (~kept, false)
         }
     }
 
