@@ -187,15 +187,17 @@ public final class LiveReadModels: @unchecked Sendable {
         // in the middle of a read.
         while state.lastSeq < end {
             let through = min(state.lastSeq + window, end)
-            var records: [LogRecord] = []
+            let records: ArraySlice<LogRecord>
             if let kept = appended?.records(from: state.lastSeq + 1, through: through) {
-                records = Array(kept)
+                records = kept
             } else {
                 let last = appended?.readThrough(from: state.lastSeq + 1, through: through) ?? through
-                records.reserveCapacity(Int(last - state.lastSeq))
+                var read: [LogRecord] = []
+                read.reserveCapacity(Int(last - state.lastSeq))
                 try ThreadPriority.outsideIdle {
-                    try store.scan(LogScope(afterSeq: state.lastSeq, throughSeq: last)) { records.append($0) }
+                    try store.scan(LogScope(afterSeq: state.lastSeq, throughSeq: last)) { read.append($0) }
                 }
+                records = read[...]
             }
             if records.isEmpty { break }
             for (index, record) in records.enumerated() {
