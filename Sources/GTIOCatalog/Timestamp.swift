@@ -33,13 +33,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Appends `description`'s UTF-8 bytes to `bytes`, without making the string.
     public func appendText(to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: Self.textLength))
-        bytes.withUnsafeMutableBufferPointer { _ = write(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        // Written on the stack and copied in one piece: growing the array by a repeated zero
+        // first went a byte at a time, and cost a table of timestamps more than writing them.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textLength) { text in
+            let count = write(into: text)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<count]))
+        }
     }
 
     /// Writes `description` into the first `textLength` bytes of `out`; returns how many.
     private func write(into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(out.count >= Self.textLength)
         let day = self.day
         var rest = milliseconds - day * Self.millisecondsPerDay
         let (year, month, dayOfMonth) = Self.civil(fromDays: day)
@@ -47,23 +51,31 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let second = rest % 60; rest /= 60
         let minute = rest % 60
         let hour = rest / 60
-        var end = 0
-        func put(_ value: Int64, _ width: Int) {
-            var v = value
-            for index in stride(from: end + width - 1, through: end, by: -1) {
-                out[index] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
+        let text = out.baseAddress!
+        /// The last `width` decimal digits of `value`, ending just before `end`.
+        func digits(_ value: Int64, _ width: Int, endingAt end: Int) {
+            var value = value, index = end
+            while index > end - width {
+                index -= 1
+                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
             }
-            end += width
         }
-        func put(_ ascii: Unicode.Scalar) {
-            out[end] = UInt8(ascii: ascii)
-            end += 1
-        }
-        put(year, 4); put("-"); put(month, 2); put("-"); put(dayOfMonth, 2)
-        put("T"); put(hour, 2); put(":"); put(minute, 2)
-        put(":"); put(second, 2); put("."); put(millis, 3); put("Z")
-        return end
+        digits(year, 4, endingAt: 4)
+        text[4] = UInt8(ascii: "-")
+        digits(month, 2, endingAt: 7)
+        text[7] = UInt8(ascii: "-")
+        digits(dayOfMonth, 2, endingAt: 10)
+        text[10] = UInt8(ascii: "T")
+        digits(hour, 2, endingAt: 13)
+        text[13] = UInt8(ascii: ":")
+        digits(minute, 2, endingAt: 16)
+        text[16] = UInt8(ascii: ":")
+        digits(second, 2, endingAt: 19)
+        text[19] = UInt8(ascii: ".")
+        digits(millis, 3, endingAt: 23)
+        text[23] = UInt8(ascii: "Z")
+        return Self.textLength
     }
 
     /// The UTC date `YYYY-MM-DD` of this moment.
