@@ -203,7 +203,7 @@ import Testing
             var lines = LineBuffer()
             lines.bytes.append(contentsOf: text.utf8)
             lines.endLine()
-            return lines.take()
+            return String(decoding: lines.bytes, as: UTF8.self)
         }
         #expect(ended("Zoë   ") == "Zoë\n")
         #expect(ended("美咲 \u{301} ") == "美咲 \u{301}\n")
@@ -215,7 +215,7 @@ import Testing
         for value: Int64 in [0, 7, 10, -1, -10, 99_999, Int64.max, Int64.min] {
             var lines = LineBuffer()
             lines.append(value)
-            let text = lines.take()
+            let text = String(decoding: lines.bytes, as: UTF8.self)
             #expect(text == String(value))
             #expect(LineBuffer.digits(value) == String(value).count)
         }

@@ -62,12 +62,11 @@ struct LineBuffer {
         lineStart = bytes.count
     }
 
-    /// The lines written so far, which the buffer then forgets.
-    mutating func take() -> String {
-        let text = String(decoding: bytes, as: UTF8.self)
+    /// Hands `out` the lines written so far, which the buffer then forgets.
+    mutating func take(_ out: ([UInt8]) -> Void) {
+        out(bytes)
         bytes.removeAll(keepingCapacity: true)
         lineStart = 0
-        return text
     }
 
     /// How many characters `String(value)` has.

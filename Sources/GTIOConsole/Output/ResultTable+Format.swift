@@ -24,6 +24,10 @@ extension Terminal {
     /// Writes `table` to standard output (or the capture) in `format`, in pieces of about 64 KB:
     /// a long answer is never held whole as text.
     static func write(_ table: ResultTable, as format: OutputFormat, width: Int? = nil, rawCSV: Bool = false) {
+        if case .table = format {
+            TableRenderer(width: width).writeBytes(table) { write(utf8: $0) }
+            return
+        }
         var pending = ""
         table.write(as: format, width: width, rawCSV: rawCSV) { piece in
             pending += piece

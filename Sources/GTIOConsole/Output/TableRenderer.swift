@@ -17,12 +17,19 @@ struct TableRenderer {
         return out
     }
 
-    /// Hands `out` the table in pieces of about 64 KB. Widths come from a first pass over the
-    /// cells, which the second pass writes as bytes: a long answer is never held whole, as rows
-    /// or as lines, and the cells most tables hold (printable ASCII text, integers, timestamps)
-    /// are measured and written without making a string of them. Each text cell is measured
-    /// once: the second pass takes its width from the first (`TextWidths`).
+    /// Hands `out` the table in pieces of about 64 KB, as text.
     func write(_ table: ResultTable, to out: (String) -> Void) {
+        writeBytes(table) { out(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// Hands `out` the table's UTF-8 in pieces of about 64 KB. Widths come from a first pass over
+    /// the cells, which the second pass writes as bytes: a long answer is never held whole, as
+    /// rows or as lines, and the cells most tables hold (printable ASCII text, integers,
+    /// timestamps) are measured and written without making a string of them. Each text cell is
+    /// measured once: the second pass takes its width from the first (`TextWidths`). Bytes, so
+    /// that standard output takes them as they are: a string made of them would check them all
+    /// again as UTF-8 (which they are, made of strings and ASCII).
+    func writeBytes(_ table: ResultTable, to out: ([UInt8]) -> Void) {
         var widths = table.columns.map(DisplayWidth.of)
         var cells = Array(repeating: 0, count: widths.count)
         var kinds = Array(repeating: ColumnKind.number, count: widths.count)
@@ -61,11 +68,11 @@ struct TableRenderer {
                 write(cell, fitting: widths[index], measured: measured, next: &next, to: &lines)
             }
             lines.endLine()
-            if lines.bytes.count >= 1 << 16 { out(lines.take()) }
+            if lines.bytes.count >= 1 << 16 { lines.take(out) }
         }
         let count = table.rows.count
         lines.bytes.append(contentsOf: "(\(count) row\(count == 1 ? "" : "s"))\n".utf8)
-        out(lines.take())
+        lines.take(out)
     }
 
     /// The columns `cell` takes as the table shows it, and whether that holds a space; a text

@@ -53,13 +53,25 @@ enum Terminal {
             return
         }
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = writeBytes(1, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
+        text.withUTF8 { writeOut(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes UTF-8 `bytes` to standard output (or, as text, to the capture).
+    static func write(utf8 bytes: [UInt8]) {
+        if let capture {
+            capture.append(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        bytes.withUnsafeBufferPointer { writeOut(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes all of `bytes` to standard output, as far as it takes them.
+    private static func writeOut(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = writeBytes(1, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 { return }
+            offset += written
         }
     }
 }
