@@ -1,4 +1,5 @@
 import GTIOCatalog
+import GTIOSimulation
 import GTIOTables
 import Testing
 @testable import GTIOConsole
@@ -182,6 +183,29 @@ import Testing
         #expect(DisplayWidth.of("Zoë José\u{A0}Ñ") == 10)  // precomposed Latin: a column a scalar
         #expect(DisplayWidth.of("Zoë\u{301}") == 3)  // a combining mark after them still adds none
         #expect(DisplayWidth.of("a\u{9F}b") == 2)  // a C1 control takes no column, as before the fast path
+        #expect(DisplayWidth.of("Date night — wear it?") == 21)  // punctuation stands alone
+        #expect(DisplayWidth.of("Festival ready 🎶") == 17)
+        #expect(DisplayWidth.of("👍🏽 ok") == 5)  // a skin tone joins the emoji before it
+        #expect(DisplayWidth.of("한국어 か\u{3099}") == 9)  // syllables stand alone; a voiced mark joins
+    }
+
+    /// Text measured scalar by scalar where every scalar stands alone is as wide as measured a
+    /// character at a time, for random mixes of scalars that stand alone and scalars that join.
+    @Test func displayWidthOfTextIsTheSumOfItsCharacters() {
+        let scalars: [UInt32] = [
+            0x61, 0x20, 0xE9, 0xA0, 0x9F, 0x301, 0x2014, 0x2026, 0x20AC, 0x3042, 0x3099, 0x30AB, 0x7F8E,
+            0xD55C, 0x1100, 0x1161, 0x11A8, 0xFF21, 0xFF9E, 0x1F3B6, 0x1F44D, 0x1F3FD, 0x200D, 0xFE0F,
+            0x1F1EB, 0x1F1F7, 0x0A, 0x0D, 0x200B, 0x0915, 0x093F, 0x094D,
+        ]
+        var random = SeededGenerator(seed: 20_261_130)
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 0...8, using: &random)
+            var text = String.UnicodeScalarView()
+            for _ in 0..<count { text.append(Unicode.Scalar(scalars.randomElement(using: &random)!)!) }
+            let string = String(text)
+            let characters = string.reduce(0) { $0 + DisplayWidth.of($1) }
+            #expect(DisplayWidth.of(string) == characters, "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
     }
 
     /// Scores show six significant digits, at most five decimals, as `String(Double)` writes

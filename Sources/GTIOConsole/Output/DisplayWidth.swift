@@ -32,14 +32,34 @@ enum DisplayWidth {
         if ascii { return text.utf8.count }
         // Latin letters with their accents precomposed (names, mostly) are one column a scalar
         // too: below U+0300, where combining marks begin, nothing printable is wide or joins.
-        var scalars = 0
+        // Other text whose every scalar stands alone is as wide as its scalars; only text with
+        // a scalar that may join another is walked a character (grapheme cluster) at a time.
+        var columns = 0
         for scalar in text.unicodeScalars {
-            guard scalar.value < 0x300, scalar.value >= 0xA0 || (scalar.value >= 0x20 && scalar.value < 0x7F) else {
+            let value = scalar.value
+            if value < 0x300, value >= 0xA0 || (value >= 0x20 && value < 0x7F) {
+                columns += 1
+            } else if standsAlone(value) {
+                columns += of(Character(scalar))
+            } else {
                 return text.reduce(0) { $0 + of($1) }
             }
-            scalars += 1
         }
-        return scalars
+        return columns
+    }
+
+    /// Whether a character holding this scalar holds it alone, whatever its neighbours, as long
+    /// as they also stand alone: none of these extends, joins, prepends to or pairs with
+    /// another scalar (Unicode's grapheme cluster rules). Punctuation, currency signs, kana,
+    /// CJK ideographs, Hangul syllables, fullwidth forms and most emoji (not their skin-tone
+    /// modifiers, which extend the one before, nor flags' regional indicators, which pair).
+    private static func standsAlone(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20C0: true
+        case 0x3041...0x3096, 0x30A0...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF60: true
+        case 0x1F300...0x1F3FA, 0x1F400...0x1F64F, 0x1F680...0x1F6FF, 0x1F900...0x1F9FF: true
+        default: false
+        }
     }
 
     /// The longest prefix of `text` that fits `width` columns.
