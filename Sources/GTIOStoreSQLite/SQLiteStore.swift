@@ -67,6 +67,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
 
         var configuration = Self.configuration(readOnly: readOnly)
         configuration.prepareDatabase { db in
+            guard !Self.isIdleWriter(db) else { return }
             try db.execute(sql: "ATTACH DATABASE ? AS \(TablesFile.schema)", arguments: [TablesFile.attachURI(tablesPath)])
         }
         do {
@@ -116,6 +117,14 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         return applied.isEmpty ? [] : migrator.migrations.filter { !applied.contains($0) }
     }
 
+    /// Whether `db` is the writer's connection of a read-only pool. A pool always opens one,
+    /// which a read-only pool never uses (its reads go to its readers): it is left bare, neither
+    /// attached nor set up, as each would make SQLite read and parse a file's whole schema
+    /// (docs/PERFORMANCE.md).
+    private static func isIdleWriter(_ db: Database) -> Bool {
+        db.configuration.readonly && db.description.hasSuffix(".writer")
+    }
+
     /// The page cache of the log's writer, in KiB.
     static let logWriterCacheKiB = 32768
 
@@ -129,6 +138,7 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
         configuration.busyMode = .timeout(300)
         configuration.readonly = readOnly
         configuration.prepareDatabase { db in
+            guard !isIdleWriter(db) else { return }
             // FULL makes each committed batch durable against power loss, at one fsync per batch.
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // The log's writer keeps a 32 MB page cache: the id B-tree of a large log outgrows
