@@ -47,8 +47,14 @@ public enum AnswerTable {
             let (author, preview) = preview($0)
             return [.text($0.item), .integer(Int64($0.flaggers)), .timestamp(Timestamp(milliseconds: $0.firstFlagged)),
                     .bool($0.hidden), .text($0.reasons), .timestamp(Timestamp(milliseconds: $0.lastFlagged)), .integer($0.version),
-                    Cell(author), .text(String(preview.prefix(60)))]
+                    Cell(author), .text(shortened(preview, to: 60))]
         })
+    }
+
+    /// `text`'s first `count` characters, found without walking them when it has no more bytes
+    /// than that (a character is at least one byte).
+    static func shortened(_ text: String, to count: Int) -> String {
+        text.utf8.count <= count ? text : String(text.prefix(count))
     }
 
     public static func products(_ products: [ProductLine]) -> ResultTable {

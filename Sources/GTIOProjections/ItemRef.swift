@@ -17,16 +17,17 @@ public struct ItemRef: Sendable, Hashable, CustomStringConvertible {
     /// Read by scalars, as the validator reads it: by characters, an id starting with a
     /// combining mark would take the colon into its first `Character`.
     public init?(_ text: String) {
-        let scalars = text.unicodeScalars
-        if scalars.starts(with: "post:".unicodeScalars) {
-            kind = .post
-            id = String(scalars.dropFirst(5))
-        } else if scalars.starts(with: "review:".unicodeScalars) {
-            kind = .review
-            id = String(scalars.dropFirst(7))
+        // The prefixes are ASCII: their bytes are their scalars, and the id starts on a scalar.
+        let bytes = text.utf8
+        let prefix: Int
+        if bytes.starts(with: "post:".utf8) {
+            (kind, prefix) = (.post, 5)
+        } else if bytes.starts(with: "review:".utf8) {
+            (kind, prefix) = (.review, 7)
         } else {
             return nil
         }
+        id = String(text.unicodeScalars[bytes.index(bytes.startIndex, offsetBy: prefix)...])
         if id.isEmpty { return nil }
     }
 
