@@ -9,8 +9,9 @@ public enum ReadModelSchema {
     /// in the month before; 25: `rm_posts` by hour and points, `rm_follows` by target and
     /// state, open flags by reason; 26: the queue's previews in `rm_flags`; 27: names in
     /// `rm_follows`; 28: free text keyed by `KeyText`; 29: `rm_follows` in the order of a
-    /// list of followers), so that every store's tables are rebuilt by the new rules.
-    public static let version: Int64 = 29
+    /// list of followers; 30: the queue's index carrying its rows), so that every store's
+    /// tables are rebuilt by the new rules.
+    public static let version: Int64 = 30
 
     static let meta = TableLayout(name: "rm_meta", columns: [("key", .text), ("value", .integer)], keyCount: 1)
 

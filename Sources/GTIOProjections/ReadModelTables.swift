@@ -79,7 +79,11 @@ public enum ReadModelTables {
                 // the queue's previews come from its own rows, not a random page of
                 // `rm_posts` or `rm_reviews` for each item.
                 ("preview", .text),
-            ], keyCount: 1, indexes: [["flaggers DESC", "first_flagged", "item"]]),
+                // The queue's order, carrying the rest: the whole queue is read from the index
+                // alone, where a look-up of each row in the table took a third of it at 20 M events.
+            ], keyCount: 1, indexes: [
+                .init(["flaggers DESC", "first_flagged", "item"], carrying: ["hidden", "last_flagged", "version", "reasons", "author", "preview"]),
+            ]),
             TableLayout(name: "rm_flaggers", columns: [
                 ("user", .text), ("flagged", .integer), ("upheld", .integer), ("dismissed", .integer), ("accuracy", .real),
             ], keyCount: 1, indexes: [["flagged DESC", "user"]]),

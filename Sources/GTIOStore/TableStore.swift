@@ -88,10 +88,10 @@ public struct TableLayout: Sendable {
         public var condition: String?
         /// What the index's name says after the table's, when its terms do not say it.
         public var label: String?
-        /// Free-text columns after the terms, for queries that read them from the index alone,
-        /// where the backend's index entries may be of any length (SQLite's). PostgreSQL's hold
-        /// at most ~2.7 KB, and one long name would fail every write of the table: there they
-        /// are left out, and a query reads them from the row.
+        /// Columns after the terms (free text among them), for queries that read them from the
+        /// index alone, where the backend's index entries may be of any length (SQLite's).
+        /// PostgreSQL's hold at most ~2.7 KB, and one long name would fail every write of the
+        /// table: there they are left out, and a query reads them from the row.
         public var carried: [String]
         /// Free-text columns among the terms, which a query finds by `TableLayout.matching`:
         /// SQLite indexes them whole, PostgreSQL their first `TableLayout.indexedCharacters`.
