@@ -52,30 +52,21 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let minute = rest % 60
         let hour = rest / 60
         let text = out.baseAddress!
-        /// The last `width` decimal digits of `value`, ending just before `end`.
-        func digits(_ value: Int64, _ width: Int, endingAt end: Int) {
-            var value = value, index = end
-            while index > end - width {
+        var end = 0
+        /// The last `width` decimal digits of `value`, then `separator`.
+        func field(_ value: Int64, _ width: Int, _ separator: Unicode.Scalar) {
+            var value = value, index = end + width
+            text[index] = UInt8(ascii: separator)
+            while index > end {
                 index -= 1
                 text[index] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
             }
+            end += width + 1
         }
-        digits(year, 4, endingAt: 4)
-        text[4] = UInt8(ascii: "-")
-        digits(month, 2, endingAt: 7)
-        text[7] = UInt8(ascii: "-")
-        digits(dayOfMonth, 2, endingAt: 10)
-        text[10] = UInt8(ascii: "T")
-        digits(hour, 2, endingAt: 13)
-        text[13] = UInt8(ascii: ":")
-        digits(minute, 2, endingAt: 16)
-        text[16] = UInt8(ascii: ":")
-        digits(second, 2, endingAt: 19)
-        text[19] = UInt8(ascii: ".")
-        digits(millis, 3, endingAt: 23)
-        text[23] = UInt8(ascii: "Z")
-        return Self.textLength
+        field(year, 4, "-"); field(month, 2, "-"); field(dayOfMonth, 2, "T")
+        field(hour, 2, ":"); field(minute, 2, ":"); field(second, 2, "."); field(millis, 3, "Z")
+        return end
     }
 
     /// The UTC date `YYYY-MM-DD` of this moment.
