@@ -1,6 +1,7 @@
 import Foundation
 import GTIOAnalytics
 import GTIOCatalog
+import GRDB
 import GTIOIngest
 import GTIOSimulation
 import GTIOStore
@@ -171,6 +172,21 @@ import Testing
         #expect(try models.engagement(on: quiet).mau == expected.engagement(on: quiet).mau)
         #expect(try models.engagement(on: quiet).mau > 0)
         #expect(try stored(models) == folded(expected))
+    }
+
+    /// The whole moderation queue is read from its index alone on SQLite: the index carries
+    /// every column the queue shows, so no item's row is looked up in the table.
+    @Test func theQueueIsReadFromItsIndexAlone() throws {
+        let folder = TemporaryDirectory()
+        let store = try SQLiteStore(path: folder.file("log.gtio"))
+        _ = try store.append(EventBatch(source: "gen", events: RandomLog.events(seed: 13, count: 300).enumerated().map { ($0.offset, $0.element) }))
+        _ = try LiveReadModels(store: store).catchUp()
+        let sql = "SELECT \(StoredReadModels.flagColumns) FROM rm_flags ORDER BY flaggers DESC, first_flagged, item"
+        let plan = try store.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }
+        }
+        #expect(plan == ["SCAN rm_flags USING COVERING INDEX rm_flags_flaggers_first_flagged_item"])
+        #expect(try StoredReadModels.current(store)?.moderationQueue().isEmpty == false)
     }
 
     @Test func anAsOfViewInScratchTablesAnswersLikeItsFold() async throws {
