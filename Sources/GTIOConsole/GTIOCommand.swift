@@ -150,7 +150,10 @@ public struct GTIOCommand: ParsableCommand {
         // Past a file size limit (`ulimit -f`) a write then fails as on a full disk, and is
         // answered as one, rather than the signal ending the process in the middle of a commit.
         signal(SIGXFSZ, SIG_IGN)
-        let code = exitCode(running: Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        StoreOptions.beginConnecting(for: arguments)
+        let code = exitCode(running: arguments)
+        StoreOptions.endConnectionBegun()
         if LogScanCounter.isReported {
             Terminal.writeError("gtio: events scanned: \(LogScanCounter.events)\n")
             Terminal.writeError("gtio: fold states read: \(LogScanCounter.foldStates)\n")

@@ -47,6 +47,46 @@ struct StoreOptions: ParsableArguments {
         try Self.open(path, readOnly: readOnly, create: create, signer: signer)
     }
 
+    /// The subcommands that never connect to the store `--store` or `GTIO_STORE` names.
+    static let storelessCommands: Set<String> = ["catalog", "demo", "copy", "pg", "help"]
+
+    /// The PostgreSQL store the command line `words` will open, as far as can be told before
+    /// parsing them: its `--store` or else `GTIO_STORE`, when a URL; nil for a file store, for a
+    /// subcommand that opens no store, and for a request for help or the version.
+    static func earlyStoreURL(in words: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let first = words.first, storelessCommands.contains(first) { return nil }
+        var store: String?
+        var index = words.startIndex
+        while index < words.endIndex {
+            let word = words[index]
+            if word == "--" { break }
+            if ["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help"].contains(word) { return nil }
+            if word == "--store", index + 1 < words.endIndex {
+                store = words[index + 1]
+                index += 1
+            } else if word.hasPrefix("--store=") {
+                store = String(word.dropFirst("--store=".count))
+            }
+            index += 1
+        }
+        let path = store ?? environment["GTIO_STORE"] ?? ""
+        return PostgresLocation.isURL(path) ? path : nil
+    }
+
+    /// Begins connecting to the PostgreSQL store `words` will open (`earlyStoreURL`) while
+    /// they are parsed: a one-shot answer's connection is then made on the second core, while
+    /// the first reads the command line (docs/PERFORMANCE.md).
+    static func beginConnecting(for words: [String]) {
+        guard let url = earlyStoreURL(in: words) else { return }
+        PostgresStore.beginConnecting(url: url)
+    }
+
+    /// Ends the connection `beginConnecting` began if the command did not take it (one refused
+    /// before it opened its store): the server then sees it end rather than lose it.
+    static func endConnectionBegun() {
+        PostgresStore.endConnectionBegun()
+    }
+
     /// Opens the store at `path`, a file or a `postgresql://` URL. A read-only open never
     /// creates a store; a writable one does unless `create` is false.
     static func open(_ path: String, readOnly: Bool, create: Bool = true, signer: BatchSigner? = nil) throws -> any EventStore {

@@ -12,7 +12,7 @@ import PostgresNIO
 /// writer run on threads of their own), so a caller blocks on postgres-nio's futures, which
 /// complete on the shared event loop group: never call in from an event loop thread.
 final class PostgresConnectionPool: @unchecked Sendable {
-    // @unchecked: `idle` and `nextID` are only touched while holding `lock`.
+    // @unchecked: `idle`, `nextID` and `early` are only touched while holding `lock`.
     let location: PostgresLocation
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
@@ -21,12 +21,28 @@ final class PostgresConnectionPool: @unchecked Sendable {
     private var nextID = 0
     /// Connections kept for reuse; more are opened when needed and closed when given back.
     private let keep = 4
+    /// A connection begun before this pool was made (`PostgresPreconnection`): its first.
+    private var early: PostgresPreconnection?
 
     init(_ location: PostgresLocation) throws(StoreError) {
         self.location = location
+        logger = Self.logger
+        if let early = PostgresPreconnection.take(location) {
+            configuration = try early.configuration()
+            self.early = early
+        } else {
+            configuration = try Self.configuration(for: location)
+        }
+    }
+
+    static var logger: Logger {
         var logger = Logger(label: "gtio.postgres")
         logger.logLevel = .critical
-        self.logger = logger
+        return logger
+    }
+
+    /// How postgres-nio is to connect to `location`: its TLS set up as the URL's `sslmode` asks.
+    static func configuration(for location: PostgresLocation) throws(StoreError) -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
         do {
             switch location.tls {
@@ -49,7 +65,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: tls)
         configuration.options.connectTimeout = .seconds(Int64(Self.connectTimeout))
-        self.configuration = configuration
+        return configuration
     }
 
     deinit {
@@ -92,7 +108,17 @@ final class PostgresConnectionPool: @unchecked Sendable {
         lock.lock()
         nextID += 1
         let id = nextID
+        let early = self.early
+        self.early = nil
         lock.unlock()
+        if let early {
+            let (connection, seconds) = early.connection()
+            do {
+                return try connection.get()
+            } catch {
+                throw StoreError.cannotOpen(path: location.description, reason: Self.describe(connecting: error, after: seconds))
+            }
+        }
         let started = Date()
         do {
             return try PostgresConnection.connect(

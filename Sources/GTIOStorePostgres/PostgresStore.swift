@@ -197,6 +197,20 @@ public final class PostgresStore: EventLog, TableStore, SQLReading {
 }
 
 extension PostgresStore {
+    /// Begins connecting to the server of `url` on a thread of its own, for the first store or
+    /// pool of the same location this process opens to take: a command line can name its store
+    /// before it is parsed. Does nothing for a URL that is not one.
+    public static func beginConnecting(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let location = try? PostgresLocation(url: url, environment: environment) else { return }
+        PostgresPreconnection.begin(location)
+    }
+
+    /// Ends the connection `beginConnecting` made if no store took it: for a process about to
+    /// exit (a command refused before it opened its store).
+    public static func endConnectionBegun() {
+        PostgresPreconnection.endUntaken()
+    }
+
     /// Creates the database `name` on the server `url` names (connecting to the database the
     /// URL gives, `postgres` say) unless it exists: for scripts and tests that give each store
     /// a database of its own. `name` is letters, digits and `_` only.
