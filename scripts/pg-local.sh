@@ -40,6 +40,9 @@ case "$action" in
       collation=(--locale=C.UTF-8 --locale-provider=icu "--icu-locale=$GTIO_PG_ICU_LOCALE")
     fi
     as_postgres "$bin/initdb" -D "$folder/data" -U postgres --auth=trust -E UTF8 "${collation[@]}" >"$folder/initdb.log"
+    # Each line of the server's log names its database: tests that read the log (many run at
+    # once, each on a database of its own) read their own lines.
+    echo "log_line_prefix = '%m [%p] %d '" >>"$folder/data/postgresql.conf"
     # fsync off: the cluster is thrown away; what the tests check is the store's logic, and
     # benchmarks that quote a limit measure it on this same server.
     as_postgres "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -o \
