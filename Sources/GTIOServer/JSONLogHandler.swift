@@ -1,5 +1,6 @@
 import Foundation
 import GTIOCatalog
+import GTIOStore
 import GTIOTables
 import Logging
 
@@ -29,7 +30,9 @@ struct JSONLogHandler: LogHandler {
         for key in all.keys.sorted() {
             members.append((key, JSONRenderer.string("\(all[key]!)")))
         }
-        let line = JSONRenderer.object(encoded: members) + "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        var line = JSONRenderer.object(encoded: members) + "\n"
+        // Whole lines, and no crash where Foundation's `FileHandle.write` would trap on a
+        // standard error that refuses a write.
+        line.withUTF8 { _ = DescriptorOutput.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTIOSimulation
+import GTIOStore
 
 /// `gtio demo`: writes a simulated GTIO community's event log.
 struct DemoCommand: ParsableCommand {
@@ -34,15 +35,8 @@ struct DemoCommand: ParsableCommand {
         }
         defer { if descriptor != 1 { close(descriptor) } }
         try DemoCommunity(seed: seed, eventCount: events).write { bytes in
-            try bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    guard written > 0 else {
-                        throw ConsoleError.notFound("writing \(out) failed: \(String(cString: strerror(errno)))")
-                    }
-                    offset += written
-                }
+            if let failure = bytes.withUnsafeBytes({ DescriptorOutput.writeAll(descriptor, $0) }) {
+                throw ConsoleError.notFound("writing \(out) failed: \(String(cString: strerror(failure)))")
             }
         }
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GTIOStore
 
 /// Collected output of one command.
 final class OutputCapture: @unchecked Sendable {
@@ -36,7 +37,7 @@ enum Terminal {
     /// Writes `text` to standard error unbuffered.
     static func writeError(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in _ = writeBytes(2, bytes.baseAddress, bytes.count) }
+        text.withUTF8 { _ = DescriptorOutput.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 
     /// While set, answers are collected here instead of written (the REPL pages them, sends them
@@ -65,18 +66,9 @@ enum Terminal {
         bytes.withUnsafeBufferPointer { writeOut(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes all of `bytes` to standard output, as far as it takes them.
+    /// Writes all of `bytes` to standard output, as far as it takes them: a reader that left
+    /// (`gtio events | head`) ends the answer quietly.
     private static func writeOut(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = writeBytes(1, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
+        _ = DescriptorOutput.writeAll(1, bytes)
     }
-}
-
-/// The C library's write(2), named apart from `Terminal.write` (Glibc or Darwin alike).
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }
