@@ -57,6 +57,17 @@ import Testing
         #expect(try GTIOBinary.run(["run", file, "--store", store]).stdout.isEmpty)
     }
 
+    /// A file that cannot take an answer (a full disk: /dev/full) is named, and the answer comes
+    /// on standard output instead of the console ending.
+    @Test func anAnswerAFileCannotTakeComesHereWithTheReason() throws {
+        _ = try GTIOBinary.run(["ingest", folder.write("feed.jsonl", lines), "--store", store])
+        let file = folder.write("commands.txt", "output /dev/full\nstats --date 2012-04-23 --format csv\n")
+        let result = try GTIOBinary.run(["run", file, "--store", store])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("gtio: cannot add to /dev/full ("), "\(result.stderr)")
+        #expect(result.stdout.contains("2012-04-23,"), "\(result.stdout)")
+    }
+
     /// What `run` is given: a folder is named as one, /dev/null is an empty script, and a
     /// binary file's bytes come back in the error written out, not sent to the terminal.
     @Test func runNamesAFolderReadsAnyFileAndWritesControlCharactersOut() throws {

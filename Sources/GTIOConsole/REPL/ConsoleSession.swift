@@ -178,10 +178,16 @@ final class ConsoleSession {
             }
             return true
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else { return false }
-        handle.seekToEndOfFile()
-        handle.write(Data(text.utf8))
-        try? handle.close()
-        return true
+        // `FileHandle.write(_:)` would end the console on a full disk: the throwing forms say why.
+        do {
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(text.utf8))
+            return true
+        } catch {
+            Terminal.writeError("gtio: cannot add to \(path) (\(error.localizedDescription)); the answer follows here\n")
+            return false
+        }
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GTIOStore
 
 /// Long answers on a terminal go through a pager (`$PAGER`, else `less -FRSX`), as psql does.
 enum Pager {
@@ -59,17 +60,7 @@ enum Pager {
         }
         // A closed pipe must not end the console: EPIPE instead of SIGPIPE while writing.
         let previous = signal(SIGPIPE, SIG_IGN)
-        Array(input.utf8).withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(writeEnd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    break
-                }
-                offset += written
-            }
-        }
+        Array(input.utf8).withUnsafeBytes { _ = DescriptorOutput.writeAll(writeEnd, $0) }
         close(writeEnd)
         signal(SIGPIPE, previous)
         var status: Int32 = 0
