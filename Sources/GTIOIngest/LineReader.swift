@@ -114,8 +114,15 @@ struct LineReader {
             }
             let got = read(descriptor, buffer.baseAddress! + end, min(Self.chunkSize, buffer.count - end))
             if got < 0 {
-                if errno == EINTR { continue }
-                throw IngestError.readFailed(reason: String(cString: strerror(errno)))
+                let failure = errno
+                if failure == EINTR { continue }
+                if failure == EAGAIN || failure == EWOULDBLOCK {
+                    // A pipe its writer made non-blocking: wait for its next bytes, or its end.
+                    var input = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&input, 1, -1)
+                    continue
+                }
+                throw IngestError.readFailed(reason: String(cString: strerror(failure)))
             }
             if got == 0 {
                 endOfInput = true

@@ -8,8 +8,9 @@ import Darwin
 #endif
 
 /// A parent may hand `gtio` a pipe it made non-blocking (an event loop's child processes get
-/// such pipes): a long answer waits for the reader rather than stopping at the pipe's 64 KB.
-struct NonBlockingOutputTests {
+/// such pipes): a long answer waits for the reader rather than stopping at the pipe's 64 KB,
+/// and `ingest -` waits for the writer rather than failing when nothing has come yet.
+struct NonBlockingPipeTests {
     let folder = TemporaryDirectory()
 
     /// What `arguments` write to standard output through a non-blocking pipe that is read only
@@ -50,6 +51,42 @@ struct NonBlockingOutputTests {
         #expect(late.status == 0)
         #expect(late.output.count == expected.stdout.utf8.count)
         #expect(String(decoding: late.output, as: UTF8.self) == expected.stdout)
+    }
+
+    @Test func ingestWaitsForAWriterThatComesLate() throws {
+        let lines = try GTIOBinary.run(["demo", "--events", "2000", "--seed", "7"]).stdout
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: GTIOBinary.path)
+        process.arguments = ["ingest", "-", "--store", folder.path + "/piped.gtio"]
+        process.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        let answer = Pipe()
+        process.standardOutput = answer
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        (process.standardInput as? FileHandle)?.closeFile()
+        // Nothing to read for a while, then the lines in pieces.
+        Thread.sleep(forTimeInterval: 0.3)
+        // A child that gave up would close the pipe: an error here, not SIGPIPE ending the tests.
+        signal(SIGPIPE, SIG_IGN)
+        let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        let bytes = Data(lines.utf8)
+        for start in stride(from: 0, to: bytes.count, by: 50_000) {
+            do {
+                try writer.write(contentsOf: bytes[start..<min(start + 50_000, bytes.count)])
+            } catch {
+                Issue.record("the child stopped reading: \(error)")
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try? writer.close()
+        let said = String(decoding: try answer.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(said.hasPrefix("read 2000, appended 1990, duplicates 10"), "\(said)")  // the demo repeats 10 lines on purpose
     }
 
     @Test func aDemoLogReachesAReaderThatCameLate() throws {
