@@ -35,6 +35,8 @@ final class PostgresConnectionPool: @unchecked Sendable {
         }
     }
 
+    /// postgres-nio's logger for gtio's connections: critical messages only, as what fails
+    /// reaches the caller as an error.
     static var logger: Logger {
         var logger = Logger(label: "gtio.postgres")
         logger.logLevel = .critical
