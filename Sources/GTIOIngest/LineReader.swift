@@ -1,4 +1,5 @@
 import GTIOCatalog
+import GTIOStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -112,18 +113,9 @@ struct LineReader {
                 end = pending
                 start = 0
             }
-            let got = read(descriptor, buffer.baseAddress! + end, min(Self.chunkSize, buffer.count - end))
-            if got < 0 {
-                let failure = errno
-                if failure == EINTR { continue }
-                if failure == EAGAIN || failure == EWOULDBLOCK {
-                    // A pipe its writer made non-blocking: wait for its next bytes, or its end.
-                    var input = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&input, 1, -1)
-                    continue
-                }
-                throw IngestError.readFailed(reason: String(cString: strerror(failure)))
-            }
+            let got = DescriptorInput.read(
+                descriptor, into: UnsafeMutableRawBufferPointer(start: buffer.baseAddress! + end, count: min(Self.chunkSize, buffer.count - end)))
+            if got < 0 { throw IngestError.readFailed(reason: String(cString: strerror(Int32(-got)))) }
             if got == 0 {
                 endOfInput = true
             } else {

@@ -9,7 +9,8 @@ import Darwin
 
 /// A parent may hand `gtio` a pipe it made non-blocking (an event loop's child processes get
 /// such pipes): a long answer waits for the reader rather than stopping at the pipe's 64 KB,
-/// and `ingest -` waits for the writer rather than failing when nothing has come yet.
+/// and `ingest -` and commands piped into `gtio` wait for the writer rather than failing, or
+/// ending, when nothing has come yet.
 struct NonBlockingPipeTests {
     let folder = TemporaryDirectory()
 
@@ -53,26 +54,26 @@ struct NonBlockingPipeTests {
         #expect(String(decoding: late.output, as: UTF8.self) == expected.stdout)
     }
 
-    @Test func ingestWaitsForAWriterThatComesLate() throws {
-        let lines = try GTIOBinary.run(["demo", "--events", "2000", "--seed", "7"]).stdout
+    /// What `arguments` write to standard output, and their exit status, when their standard
+    /// input is a non-blocking pipe that stays empty for a while and then gets `input` in pieces.
+    private func runWithLateInput(_ arguments: [String], _ input: String) throws -> (output: String, status: Int32) {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: GTIOBinary.path)
-        process.arguments = ["ingest", "-", "--store", folder.path + "/piped.gtio"]
+        process.arguments = arguments
         process.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         let answer = Pipe()
         process.standardOutput = answer
         process.standardError = FileHandle.nullDevice
         try process.run()
         (process.standardInput as? FileHandle)?.closeFile()
-        // Nothing to read for a while, then the lines in pieces.
         Thread.sleep(forTimeInterval: 0.3)
         // A child that gave up would close the pipe: an error here, not SIGPIPE ending the tests.
         signal(SIGPIPE, SIG_IGN)
         let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-        let bytes = Data(lines.utf8)
+        let bytes = Data(input.utf8)
         for start in stride(from: 0, to: bytes.count, by: 50_000) {
             do {
                 try writer.write(contentsOf: bytes[start..<min(start + 50_000, bytes.count)])
@@ -85,8 +86,27 @@ struct NonBlockingPipeTests {
         try? writer.close()
         let said = String(decoding: try answer.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(said.hasPrefix("read 2000, appended 1990, duplicates 10"), "\(said)")  // the demo repeats 10 lines on purpose
+        return (said, process.terminationStatus)
+    }
+
+    @Test func ingestWaitsForAWriterThatComesLate() throws {
+        let lines = try GTIOBinary.run(["demo", "--events", "2000", "--seed", "7"]).stdout
+        let ingest = try runWithLateInput(["ingest", "-", "--store", folder.path + "/piped.gtio"], lines)
+        #expect(ingest.status == 0)
+        // The demo repeats 10 lines on purpose.
+        #expect(ingest.output.hasPrefix("read 2000, appended 1990, duplicates 10"), "\(ingest.output)")
+    }
+
+    @Test func commandsPipedInAreWaitedFor() throws {
+        let store = folder.path + "/commands.gtio"
+        let demo = folder.path + "/demo.jsonl"
+        #expect(try GTIOBinary.run(["demo", "--events", "2000", "--seed", "7", "--out", demo]).status == 0)
+        #expect(try GTIOBinary.run(["ingest", demo, "--store", store, "--quiet"]).status == 0)
+        let expected = try GTIOBinary.run(["stats", "--date", "2012-04-23", "--format", "csv", "--store", store]).stdout
+        let piped = try runWithLateInput(["--store", store], "stats --date 2012-04-23 --format csv\r\n\nstats --date 2012-04-24 --format csv\n")
+        #expect(piped.status == 0)
+        #expect(piped.output.hasPrefix(expected), "\(piped.output)")
+        #expect(piped.output.contains("\n2012-04-24,"), "\(piped.output)")
     }
 
     @Test func aDemoLogReachesAReaderThatCameLate() throws {
