@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GTIOStore
 
 /// `gtio run FILE`: the console commands of a file, one a line, as if typed.
 struct RunCommand: ParsableCommand {
@@ -23,14 +24,16 @@ struct RunCommand: ParsableCommand {
         guard !isFolder.boolValue else {
             throw ConsoleError.badArgument("run: \(file) is a folder (give a file of console commands)")
         }
-        // Read through a handle, not `contents(atPath:)`, which answers nil for what is not a
-        // regular file (/dev/null, a named pipe).
-        let data: Data
-        do {
-            guard let handle = FileHandle(forReadingAtPath: file) else { throw CocoaError(.fileReadNoPermission) }
-            data = try handle.readToEnd() ?? Data()  // nil: the file is empty
-        } catch {
+        // Read through a descriptor, not `contents(atPath:)`, which answers nil for what is not a
+        // regular file (/dev/null, a named pipe), and waiting on a pipe made non-blocking.
+        guard let handle = FileHandle(forReadingAtPath: file) else {
             throw ConsoleError.failed("run: \(file) cannot be read (check its permissions)")
+        }
+        defer { try? handle.close() }
+        let data: [UInt8]
+        switch DescriptorInput.readAll(handle.fileDescriptor) {
+        case .success(let all): data = all
+        case .failure(let error): throw ConsoleError.failed("run: \(file) cannot be read: \(String(cString: strerror(error.number)))")
         }
         // A CRLF is one `Character`, so a file written on Windows is split on it as well as on LF.
         let lines = String(decoding: data, as: UTF8.self)
