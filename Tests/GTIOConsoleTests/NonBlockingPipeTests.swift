@@ -14,19 +14,34 @@ import Darwin
 struct NonBlockingPipeTests {
     let folder = TemporaryDirectory()
 
-    /// What `arguments` write to standard output through a non-blocking pipe that is read only
-    /// once the child has filled it, and its exit status.
-    private func runIntoNonBlockingPipe(_ arguments: [String]) throws -> (output: Data, status: Int32) {
+    /// A pipe's two ends, the one at `index` made non-blocking as a parent with an event loop makes it.
+    private func nonBlockingPipe(end index: Int) -> [Int32] {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        #expect(fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK) == 0)
+        #expect(fcntl(ends[index], F_SETFL, fcntl(ends[index], F_GETFL) | O_NONBLOCK) == 0)
+        return ends
+    }
+
+    /// `gtio arguments` started on these standard streams (an `input` handle is closed here
+    /// once the child has it, so that the child alone holds that end).
+    private func start(_ arguments: [String], input: FileHandle?, output: Any) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: GTIOBinary.path)
         process.arguments = arguments
-        process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        if let input { process.standardInput = input }
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        (process.standardOutput as? FileHandle)?.closeFile()
+        input?.closeFile()
+        (output as? FileHandle)?.closeFile()
+        return process
+    }
+
+    /// What `arguments` write to standard output through a non-blocking pipe that is read only
+    /// once the child has filled it, and its exit status.
+    private func runIntoNonBlockingPipe(_ arguments: [String]) throws -> (output: Data, status: Int32) {
+        let ends = nonBlockingPipe(end: 1)
+        let process = try start(arguments, input: nil, output: FileHandle(fileDescriptor: ends[1], closeOnDealloc: true))
         // Read only once the pipe is full (or the child is done): its next write finds no room.
         let deadline = Date().addingTimeInterval(60)
         var waiting: Int32 = 0
@@ -57,18 +72,9 @@ struct NonBlockingPipeTests {
     /// What `arguments` write to standard output, and their exit status, when their standard
     /// input is a non-blocking pipe that stays empty for a while and then gets `input` in pieces.
     private func runWithLateInput(_ arguments: [String], _ input: String) throws -> (output: String, status: Int32) {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: GTIOBinary.path)
-        process.arguments = arguments
-        process.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        let ends = nonBlockingPipe(end: 0)
         let answer = Pipe()
-        process.standardOutput = answer
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        (process.standardInput as? FileHandle)?.closeFile()
+        let process = try start(arguments, input: FileHandle(fileDescriptor: ends[0], closeOnDealloc: true), output: answer)
         Thread.sleep(forTimeInterval: 0.3)
         // A child that gave up would close the pipe: an error here, not SIGPIPE ending the tests.
         signal(SIGPIPE, SIG_IGN)
