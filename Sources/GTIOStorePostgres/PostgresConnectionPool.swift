@@ -43,6 +43,13 @@ final class PostgresConnectionPool: @unchecked Sendable {
         return logger
     }
 
+    /// A new connection made as `configuration` says, on the shared event loop group.
+    static func connect(_ configuration: PostgresConnection.Configuration, id: Int) throws -> PostgresConnection {
+        try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger
+        ).wait()
+    }
+
     /// How postgres-nio is to connect to `location`: its TLS set up as the URL's `sslmode` asks.
     static func configuration(for location: PostgresLocation) throws(StoreError) -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
@@ -123,9 +130,7 @@ final class PostgresConnectionPool: @unchecked Sendable {
         }
         let started = Date()
         do {
-            return try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger
-            ).wait()
+            return try Self.connect(configuration, id: id)
         } catch {
             throw StoreError.cannotOpen(
                 path: location.description, reason: Self.describe(connecting: error, after: Date().timeIntervalSince(started)))

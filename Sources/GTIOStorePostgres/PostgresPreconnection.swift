@@ -1,6 +1,5 @@
 import Foundation
 import GTIOStore
-import NIOCore
 import PostgresNIO
 
 /// A connection to the store's server begun as the process starts, for the first pool of the
@@ -72,12 +71,7 @@ final class PostgresPreconnection: @unchecked Sendable {
         let configured = Result { () throws(StoreError) in try PostgresConnectionPool.configuration(for: location) }
         settle { $0.configured = configured }
         guard case .success(let configuration) = configured else { return }
-        let connected = Result {
-            try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 0,
-                logger: PostgresConnectionPool.logger
-            ).wait()
-        }
+        let connected = Result { try PostgresConnectionPool.connect(configuration, id: 0) }
         settle {
             $0.connected = connected
             $0.seconds = Date().timeIntervalSince($0.started)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GTIOStore
 
 /// `gtio run FILE`: the console commands of a file, one a line, as if typed.
 struct RunCommand: ParsableCommand {
@@ -30,14 +29,11 @@ struct RunCommand: ParsableCommand {
             throw ConsoleError.failed("run: \(file) cannot be read (check its permissions)")
         }
         defer { try? handle.close() }
-        let data: [UInt8]
-        switch DescriptorInput.readAll(handle.fileDescriptor) {
-        case .success(let all): data = all
+        let lines: [String]
+        switch ConsoleLoop.scriptLines(reading: handle.fileDescriptor) {
+        case .success(let all): lines = all
         case .failure(let error): throw ConsoleError.failed("run: \(file) cannot be read: \(String(cString: strerror(error.number)))")
         }
-        // A CRLF is one `Character`, so a file written on Windows is split on it as well as on LF.
-        let lines = String(decoding: data, as: UTF8.self)
-            .split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
         let code = ConsoleLoop.script(lines, storeOptions: storeOptions, keepGoing: keepGoing || root.keepGoing)
         if code != 0 { throw ExitCode(code) }
     }

@@ -56,21 +56,27 @@ enum ConsoleLoop {
         return failed ? 1 : 0
     }
 
-    /// Every line of standard input, read to its end (as `readLine` splits them: at `\n`, a
-    /// `\r` before it dropped). Not through `readLine`: on a pipe its parent made non-blocking,
-    /// "nothing yet" would end the script before its first line.
+    /// Every line of standard input, read to its end (`scriptLines`). Not through `readLine`:
+    /// on a pipe its parent made non-blocking, "nothing yet" would end the script before its
+    /// first line.
     static func standardInputLines() -> [String] {
-        let bytes: [UInt8]
-        switch DescriptorInput.readAll(0) {
-        case .success(let all): bytes = all
+        switch scriptLines(reading: 0) {
+        case .success(let lines): return lines
         case .failure(let error):
             Terminal.writeError("gtio: cannot read standard input: \(String(cString: strerror(error.number)))\n")
             return []
         }
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.map { line in
-            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+    }
+
+    /// The lines of a script read from `descriptor` to its end: split at `\n`, a `\r` before it
+    /// dropped (a file written on Windows), none after the last line end.
+    static func scriptLines(reading descriptor: Int32) -> Result<[String], DescriptorInput.ReadError> {
+        DescriptorInput.readAll(descriptor).map { bytes in
+            var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            return lines.map { line in
+                String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+            }
         }
     }
 }
