@@ -187,7 +187,9 @@ import Glibc
         #expect(try GTIOBinary.run(["ingest", files[1], "--store", location]).stdout.contains("left to the projector"))
         #expect(try progress(store).models < progress(store).log)
         let query = GTIOBinary.launch(["looks", "popular", "--format", "csv", "--store", location], environment: ["GTIO_SCAN_STATS": "1"])
-        pause(1.5)
+        // The query says it waits once it has waited a second: the projector stays paused long
+        // enough for that even when the query's own start is slow (a CI running every suite at once).
+        pause(3)
         kill(projector.processIdentifier, SIGCONT)
         let answer = try query()
         #expect(answer.status == 0)
