@@ -9,13 +9,42 @@ extension PostgresStore {
     }
 
     public func scanRows(_ scope: LogScope, _ body: (EventRow) throws -> Void) throws {
-        try read { session in try Self.scanRows(scope, in: session, body) }
+        try read { session in try Self.scanRows(scope, in: session, companion: companion(of: session), body) }
     }
 
     /// `scan(_:_:)` in windows of `pageSize` seqs, for tests that cross windows on a small log.
     public func scan(_ scope: LogScope, pageSize: Int, _ body: (LogRecord) throws -> Void) throws {
-        try read { session in try Self.scanRows(scope, in: session, pageSize: pageSize) { row in try body(LogRecord(row)) } }
+        try read { session in
+            try Self.scanRows(scope, in: session, pageSize: pageSize, companion: companion(of: session)) { row in try body(LogRecord(row)) }
+        }
     }
+
+    /// Runs its argument with a second connection of the pool in the snapshot of `session`'s
+    /// transaction, for a scan to read every other window on; false, without running it, when
+    /// there is none to be had (the server's connections all taken, or a standby, where older
+    /// releases refuse to export a snapshot and the refusal would end `session`'s transaction).
+    private func companion(of session: PostgresSession) -> Companion {
+        { body in
+            let exported = try session.rows("SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_export_snapshot() END")
+            guard let snapshot = exported.first?.first?.string else { return false }
+            var joined = false
+            do {
+                try self.withSession { second in
+                    try second.readOnlyTransaction(snapshot: snapshot) {
+                        joined = true
+                        try body(second)
+                    }
+                }
+            } catch where !joined {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// A way to run a body with a second session that reads the same snapshot as the first:
+    /// true when it ran it.
+    typealias Companion = ((PostgresSession) throws -> Void) throws -> Bool
 
     /// Events read a window of seqs at a time in seq order, each window with its lists and
     /// properties, all within the caller's transaction (one snapshot for the whole scan); each
@@ -29,9 +58,15 @@ extension PostgresStore {
     /// picks types or times).
     ///
     /// The next window is asked for as soon as this one has come, before the caller goes through
-    /// it: the server builds it while the caller works.
+    /// it: the server builds it while the caller works. With a `companion`, a second session in
+    /// the same snapshot builds every other window beside the first: a server backend takes
+    /// longer to build a window (~45 ms for 20,000 events) than the fold to apply it (~28 ms),
+    /// and two backends together outrun it (docs/PERFORMANCE.md). A scope of one window, or a
+    /// companion that cannot be had (the server's connections all taken), reads on `session`
+    /// alone.
     static func scanRows(
-        _ scope: LogScope, in session: PostgresSession, pageSize: Int = PostgresPage.size, _ body: (EventRow) throws -> Void
+        _ scope: LogScope, in session: PostgresSession, pageSize: Int = PostgresPage.size, companion: Companion? = nil,
+        _ body: (EventRow) throws -> Void
     ) throws {
         // The scope's own conditions, its end aside: each window has one.
         var unbounded = scope
@@ -50,7 +85,7 @@ extension PostgresStore {
         let span = try session.rows("SELECT MIN(seq), MAX(seq) FROM events WHERE \(spanConditions)", [.integer(scope.afterSeq)] + spanValues)[0]
         guard let first = span[0].int64, let end = span[1].int64 else { return }
         // A window's events, lists and properties, asked for at once.
-        func window(after seq: Int64) -> (events: SentStatement, lists: SentStatement?, properties: SentStatement?) {
+        func window(after seq: Int64, on session: PostgresSession) -> Window {
             let range: [StoreValue] = [.integer(seq), .integer(min(seq + Int64(pageSize), end))]
             return (
                 session.send(sql, [range[0]] + times + [range[1]]),
@@ -61,27 +96,43 @@ extension PostgresStore {
                         range)
                     : nil)
         }
-        var after = first - 1
-        var next = window(after: after)
-        let page = PostgresPage()
-        var scanned = 0
-        defer { LogScanCounter.add(scanned) }
-        while after < end {
-            if Interruption.isRequested { throw StoreError.interrupted }
-            let asked = next
-            let events = try asked.events.answer().rows
-            let listed = try asked.lists?.answer().rows ?? []
-            let described = try asked.properties?.answer().rows ?? []
-            after = min(after + Int64(pageSize), end)
-            if after < end { next = window(after: after) }
-            try page.load(events, lists: listed, properties: described)
-            for index in 0..<page.count {
-                page.current = index
-                try body(EventRow(seq: page.seqs[index], type: page.types[index], at: page.ats[index], cursor: page))
+        // The windows in seq order, window i read on sessions[i % sessions.count]; as many asked
+        // for ahead as there are sessions, each session's next one as soon as its last has come.
+        func read(on sessions: [PostgresSession]) throws {
+            var asked = first - 1, sent = 0
+            var pending: [Window] = []
+            func askNext() {
+                guard asked < end else { return }
+                pending.append(window(after: asked, on: sessions[sent % sessions.count]))
+                sent += 1
+                asked = min(asked + Int64(pageSize), end)
             }
-            scanned += page.count
+            for _ in sessions { askNext() }
+            let page = PostgresPage()
+            var scanned = 0
+            defer { LogScanCounter.add(scanned) }
+            while !pending.isEmpty {
+                if Interruption.isRequested { throw StoreError.interrupted }
+                let answer = pending.removeFirst()
+                let events = try answer.events.answer().rows
+                let listed = try answer.lists?.answer().rows ?? []
+                let described = try answer.properties?.answer().rows ?? []
+                askNext()
+                try page.load(events, lists: listed, properties: described)
+                for index in 0..<page.count {
+                    page.current = index
+                    try body(EventRow(seq: page.seqs[index], type: page.types[index], at: page.ats[index], cursor: page))
+                }
+                scanned += page.count
+            }
         }
+        if let companion, end - first >= Int64(pageSize), try companion({ second in try read(on: [session, second]) }) { return }
+        try read(on: [session])
     }
+
+    /// A window's statements, sent: its events, and its lists and properties when the scope's
+    /// types have any.
+    typealias Window = (events: SentStatement, lists: SentStatement?, properties: SentStatement?)
 
     public func readEvents(in range: ClosedRange<Int64>, _ body: (StoredEvent) throws -> Void) throws {
         try read { session in
