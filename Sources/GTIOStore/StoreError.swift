@@ -14,6 +14,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerStore(path: String)
     case cannotOpen(path: String, reason: String)
     case readOnly(path: String)
+    /// A reader found the store without write-ahead files (`-wal`, `-shm`) that SQLite needs
+    /// to read it, in a folder where it may not create them: `files`, by name.
+    case writeAheadFilesMissing(path: String, folder: String, files: [String])
     /// The server refused a write to this role (PostgreSQL's reader role, or grants that miss a table).
     case permissionDenied(path: String, reason: String)
     /// The server went away under a statement (a restart, a lost connection): trying again may work.
@@ -61,6 +64,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the read models in \(tables) do not belong to the log in \(path): \(reason). Move \(tables) away and run the command again: the read models are rebuilt from the log (saved insights and access keys, kept in the same file, stay with the store it came from)"
         case .readOnly(let path):
             "cannot write to the store \(path): it or its folder is read-only (pass --store with a writable path)"
+        case .writeAheadFilesMissing(let path, let folder, let files):
+            "cannot read the store \(path): SQLite needs \(files.joined(separator: ", ")) beside it to read it, and this user may not create them in \(folder) (run any gtio command on the store once as a user who may write there, which leaves them; or copy the store into a folder you can write)"
         case .unavailable(let path, let reason):
             "the store \(path) did not answer: \(reason) (the server may be restarting: run the command again shortly)"
         case .permissionDenied(let path, let reason):

@@ -99,12 +99,25 @@ public final class SQLiteStore: EventLog, TableStore, SQLReading {
                 try pool.read { db in try TablesFile.checkBelongs(to: absolute, reading: db, writer: tablesWriter) }
             }
         } catch let error as DatabaseError {
+            if readOnly, let missing = Self.writeAheadFilesMissing(absolute, tablesPath) {
+                throw .writeAheadFilesMissing(path: absolute, folder: (absolute as NSString).deletingLastPathComponent, files: missing)
+            }
             throw Self.translate(error, path: absolute)
         } catch let error as StoreError {
             throw error
         } catch {
             throw .cannotOpen(path: absolute, reason: "\(error)")
         }
+    }
+
+    /// The names of the `-wal` and `-shm` files missing beside `paths` (files of one folder)
+    /// when this user may not create files in that folder, nil when none is missing or it may:
+    /// SQLite cannot read a database in write-ahead mode without them.
+    private static func writeAheadFilesMissing(_ paths: String...) -> [String]? {
+        let manager = FileManager.default
+        guard let first = paths.first, !manager.isWritableFile(atPath: (first as NSString).deletingLastPathComponent) else { return nil }
+        let missing = paths.flatMap { path in ["-wal", "-shm"].map { path + $0 } }.filter { !manager.fileExists(atPath: $0) }
+        return missing.isEmpty ? nil : missing.map { ($0 as NSString).lastPathComponent }
     }
 
     /// The migrations of `migrator` not yet applied to a database that has some: an upgrade.
