@@ -178,8 +178,9 @@ struct PostgresSession {
     func readOnlyTransaction<T>(snapshot: String, _ body: () throws -> T) throws -> T {
         // An exported snapshot's id is hexadecimal digits and dashes; SET TRANSACTION SNAPSHOT
         // takes a literal, not a parameter.
-        guard !snapshot.isEmpty, snapshot.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit) })
-        else { throw PostgresFailure(state: nil, message: "the server exported a snapshot named \(snapshot)") }
+        guard !snapshot.isEmpty, snapshot.utf8.allSatisfy(Set("0123456789ABCDEFabcdef-".utf8).contains) else {
+            throw PostgresFailure(state: nil, message: "the server exported a snapshot named \(snapshot)")
+        }
         try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
             try execute("SET TRANSACTION SNAPSHOT '\(snapshot)'")

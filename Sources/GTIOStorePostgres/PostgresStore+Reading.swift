@@ -98,7 +98,7 @@ extension PostgresStore {
         }
         // The windows in seq order, window i read on sessions[i % sessions.count]; as many asked
         // for ahead as there are sessions, each session's next one as soon as its last has come.
-        func read(on sessions: [PostgresSession]) throws {
+        func readWindows(on sessions: [PostgresSession]) throws {
             var asked = first - 1, sent = 0
             var pending: [Window] = []
             func askNext() {
@@ -126,8 +126,8 @@ extension PostgresStore {
                 scanned += page.count
             }
         }
-        if let companion, end - first >= Int64(pageSize), try companion({ second in try read(on: [session, second]) }) { return }
-        try read(on: [session])
+        if let companion, end - first >= Int64(pageSize), try companion({ second in try readWindows(on: [session, second]) }) { return }
+        try readWindows(on: [session])
     }
 
     /// A window's statements, sent: its events, and its lists and properties when the scope's
