@@ -172,31 +172,19 @@ struct PostgresSession {
     }
 
     /// Runs `body` in a read-only transaction that sees the snapshot another transaction
-    /// exported (`pg_export_snapshot()`, which stays importable while that one is open). Unlike
-    /// `readOnlyTransaction`, waits for the snapshot to be taken before `body` runs, so that a
-    /// caller can tell a session that could not join from a body that failed.
+    /// exported (`pg_export_snapshot()`, which stays importable while that one is open). The
+    /// snapshot is taken, and waited for, before `body` runs: a caller can tell a session that
+    /// could not join from a body that failed.
     func readOnlyTransaction<T>(snapshot: String, _ body: () throws -> T) throws -> T {
         // An exported snapshot's id is hexadecimal digits and dashes; SET TRANSACTION SNAPSHOT
         // takes a literal, not a parameter.
         guard !snapshot.isEmpty, snapshot.utf8.allSatisfy(Set("0123456789ABCDEFabcdef-".utf8).contains) else {
             throw PostgresFailure(state: nil, message: "the server exported a snapshot named \(snapshot)")
         }
-        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        do {
+        return try readOnlyTransaction {
             try execute("SET TRANSACTION SNAPSHOT '\(snapshot)'")
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+            return try body()
         }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-        _ = send("COMMIT")
-        return result
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

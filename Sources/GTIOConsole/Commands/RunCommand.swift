@@ -32,7 +32,7 @@ struct RunCommand: ParsableCommand {
         let lines: [String]
         switch ConsoleLoop.scriptLines(reading: handle.fileDescriptor) {
         case .success(let all): lines = all
-        case .failure(let error): throw ConsoleError.failed("run: \(file) cannot be read: \(String(cString: strerror(error.number)))")
+        case .failure(let error): throw ConsoleError.failed("run: \(file) cannot be read: \(error.reason)")
         }
         let code = ConsoleLoop.script(lines, storeOptions: storeOptions, keepGoing: keepGoing || root.keepGoing)
         if code != 0 { throw ExitCode(code) }

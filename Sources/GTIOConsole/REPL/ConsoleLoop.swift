@@ -63,7 +63,7 @@ enum ConsoleLoop {
         switch scriptLines(reading: 0) {
         case .success(let lines): return lines
         case .failure(let error):
-            Terminal.writeError("gtio: cannot read standard input: \(String(cString: strerror(error.number)))\n")
+            Terminal.writeError("gtio: cannot read standard input: \(error.reason)\n")
             return []
         }
     }

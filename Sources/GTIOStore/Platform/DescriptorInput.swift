@@ -37,6 +37,9 @@ public enum DescriptorInput {
     /// A read that failed, by its error number.
     public struct ReadError: Error, Sendable {
         public var number: Int32
+
+        /// The C library's words for it ("Is a directory").
+        public var reason: String { String(cString: strerror(number)) }
     }
 }
 
