@@ -32,22 +32,15 @@ extension CommunityState {
     /// `postSlot`: the slot of the post flagged, nil for a review.
     mutating func addFlag(_ item: String, _ event: KeyedEvent, day: Int64, postSlot: Int? = nil) {
         guard let user = userKeys.id(event.user) else { return }
-        var entry = items[item] ?? FlagItem(item: item, postSlot: postSlot)
         let mark = FlagMark(at: event.at, seq: event.seq, reason: event.flagging.reason)
-        entry.history.append((user, mark, entry.open[user] == nil))
-        if entry.open[user] != nil {
-            // A user's repeated flag keeps their first time and counts once; it is in the history.
-            items[item] = entry
-            markItem(item)
-            return ignore(event, .repeated)
-        }
-        entry.open[user] = mark
-        desk.itemChanged(wasOpen: entry.open.count - 1, isOpen: entry.open.count)
-        noteFlagger(user, flagged: item)
-        entry.lastFlagSeq = event.seq
-        entry.lastFlagAt = event.at
-        items[item] = entry
+        // Changed where it is kept: a copy taken out and put back would copy the item's history
+        // and open flags at every flag, a cost that grows with the square of an item's flags.
+        let openBefore = items[item, default: FlagItem(item: item, postSlot: postSlot)].add(mark, by: user)
         markItem(item)
+        // A user's repeated flag keeps their first time and counts once; it is in the history.
+        guard let openBefore else { return ignore(event, .repeated) }
+        desk.itemChanged(wasOpen: openBefore, isOpen: openBefore + 1)
+        noteFlagger(user, flagged: item)
         count(.flags, day)
     }
 

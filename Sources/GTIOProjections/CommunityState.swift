@@ -75,6 +75,18 @@ public struct CommunityState: Sendable {
         /// Every flag ever applied, closed rounds included, for the item's history; `counted`
         /// when it opened or joined a round (a user's repeated flag does not).
         public var history: [(user: String, mark: FlagMark, counted: Bool)] = []
+
+        /// Adds `user`'s flag to the history and, unless their flag is open already, to the open
+        /// round; the number of open flags before it, nil for a repeated flag.
+        mutating func add(_ mark: FlagMark, by user: String) -> Int? {
+            let counted = open[user] == nil
+            history.append((user, mark, counted))
+            guard counted else { return nil }
+            open[user] = mark
+            lastFlagSeq = mark.seq
+            lastFlagAt = mark.at
+            return open.count - 1
+        }
     }
 
     public struct Decision: Sendable, Equatable {

@@ -141,6 +141,28 @@ import Testing
         #expect(try models.flagsReceived(by: "b", reviews: true) == 2)
     }
 
+    /// An item's record through a round, a repeat, a dismiss and a new round: every flag in its
+    /// history, counted when it opened or joined a round; the open flags and the queue's version
+    /// those of the current round.
+    @Test func anItemKeepsEveryFlagInItsHistoryAndOnlyTheCurrentRoundOpen() throws {
+        var log = TestLog()
+        log.post("p", by: "a")
+        let first = log.clock
+        log.flag("p", by: "b", reason: "spam")
+        log.flag("p", by: "b", reason: "nudity")  // a repeat: in the history, not counted
+        log.flag("p", by: "c")
+        log.resolve("post:p", "dismiss")
+        let reopened = (seq: Int64(log.records.count + 1), at: log.clock)
+        log.flag("p", by: "b", reason: "nudity")  // opens a new round
+        let item = try #require(log.models().state.items["post:p"])
+        #expect(item.history.map { "\($0.user) \($0.mark.reason ?? "-") \($0.counted)" } == [
+            "b spam true", "b nudity false", "c - true", "b nudity true",
+        ])
+        #expect(item.history[0].mark.at == first)
+        #expect(item.open.count == 1 && item.open["b"]?.reason == "nudity" && item.open["b"]?.at == reopened.at)
+        #expect(item.lastFlagSeq == reopened.seq && item.lastFlagAt == reopened.at)
+    }
+
     /// An id may start with a combining mark; as characters it would join the item's colon
     /// (`post:` + U+0301 is no longer `post:` + anything), so items are read by scalars.
     @Test func anItemWhoseIDStartsWithACombiningMarkCanBeFlaggedAndRemoved() {
