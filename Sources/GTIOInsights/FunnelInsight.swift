@@ -69,14 +69,16 @@ public struct FunnelInsight: Sendable {
                 position = next
             }
             for group in ordered[entry].groups.lazy.map(ExactText.init) {
-                var counts = reached[group] ?? Array(repeating: 0, count: steps.count)
-                var spans = hours[group] ?? Array(repeating: [], count: steps.count)
-                for step in times.indices {
-                    counts[step] += 1
-                    if step > 0 { spans[step].append(Double(times[step] - times[step - 1]) / 3_600_000) }
+                // Changed where they are kept: a copy taken out and put back would copy the
+                // group's spans at every actor, a cost that grows with the square of the actors.
+                if reached[group] == nil {
+                    reached[group] = Array(repeating: 0, count: steps.count)
+                    hours[group] = Array(repeating: [], count: steps.count)
                 }
-                reached[group] = counts
-                hours[group] = spans
+                for step in times.indices {
+                    reached[group]![step] += 1
+                    if step > 0 { hours[group]![step].append(Double(times[step] - times[step - 1]) / 3_600_000) }
+                }
             }
         }
         if by == nil, reached.isEmpty {
