@@ -24,9 +24,21 @@ public struct EventProperty: Sendable, Equatable, Hashable {
     /// as none.
     public static func members(of object: JSONObject, in field: String) -> [EventProperty] {
         var found: [EventProperty] = []
-        for (index, (key, value)) in object.members.enumerated() {
-            // Duplicate keys: the last wins, as everywhere in the contract.
-            guard !object.members[(index + 1)...].contains(where: { $0.key == key }) else { continue }
+        let members = object.members
+        // Duplicate keys: the last wins, as everywhere in the contract. A large object's last
+        // keys are found once from its end with a set: looking through the later members for
+        // each member made one line of 60,000 members cost seconds.
+        var isLast: [Bool]?
+        if members.count > 16 {
+            var later = Set<String>(minimumCapacity: members.count)
+            isLast = Array(members.reversed().map { later.insert($0.key).inserted }.reversed())
+        }
+        for (index, (key, value)) in members.enumerated() {
+            if let isLast {
+                guard isLast[index] else { continue }
+            } else {
+                guard !members[(index + 1)...].contains(where: { $0.key == key }) else { continue }
+            }
             let name = field + "." + key
             if case .null = value { continue }
             if case .array(let elements) = value {

@@ -178,4 +178,17 @@ private func reason(_ text: String) -> String? {
         // Both the user and data.post are wrong: the envelope's field is named.
         #expect(reason(line(user: "5", data: #"{"post":""}"#)) == "user: expected a string, got 5")
     }
+
+    /// A track's `props` become properties in their order, a duplicate key's last value kept in
+    /// its own place, in small objects and in large ones (found another way) alike.
+    @Test(arguments: [3, 40]) func propsKeepTheLastOfADuplicateKeyInItsPlace(filler: Int) throws {
+        let fillers = (0..<filler).map { #""k\#($0)":\#($0)"# }
+        let props = ([#""a":"first""#, #""b":true"#] + fillers + [#""a":"last""#, #""c":null"#, #""b":[1,null,"x"]"#])
+            .joined(separator: ",")
+        let event = try EventValidator.validate(
+            line(type: "track", user: nil, data: #"{"name":"Splash","props":{\#(props)}}"#, extra: #","device":"d1""#)
+        ).get()
+        let named = event.properties.map { "\($0.name) \($0.position) \($0.text ?? "-")" }
+        #expect(named == (0..<filler).map { "props.k\($0) 0 \($0)" } + ["props.a 0 last", "props.b 0 1", "props.b 2 x"])
+    }
 }
