@@ -17,6 +17,21 @@ struct GroupedEvents {
     /// The tally of `group` in the bucket starting on `bucket` (empty when none).
     func tally(_ group: String, in bucket: Int64) -> Tally { byBucket[bucket]?[ExactText(group)] ?? Tally() }
 
+    /// The figures in the bucket starting on `bucket` of the groups `order` gives a place, added
+    /// in that order (a sum of doubles depends on it); a group without events there adds nothing.
+    ///
+    /// It walks the bucket's own groups rather than those of `order`: a long window cut to its
+    /// top groups leaves thousands out, and a bucket holds a few of them.
+    func sum(in bucket: Int64, of order: [ExactText: Int], _ measure: InsightMeasure) -> Double {
+        guard let groups = byBucket[bucket] else { return 0 }
+        var figures: [(place: Int, value: Double)] = []
+        for (group, tally) in groups {
+            if let place = order[group], let value = tally.value(measure) { figures.append((place, value)) }
+        }
+        figures.sort { $0.place < $1.place }
+        return figures.reduce(0.0) { $0 + $1.value }
+    }
+
     /// Every group with its tally over the whole window.
     var groupTotals: [(group: String, tally: Tally)] { totals.map { ($0.key.text, $0.value) } }
 

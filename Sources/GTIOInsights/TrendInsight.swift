@@ -33,6 +33,7 @@ public struct TrendInsight: Sendable {
         }
         let (kept, cut) = events.ranked(measure, top: top)
         let other = measure.keepsOther && !cut.isEmpty
+        let cutOrder = other ? Dictionary(uniqueKeysWithValues: cut.enumerated().map { (ExactText($1), $0) }) : [:]
         for bucket in buckets {
             var lines = kept.map { group in (group, events.tally(group, in: bucket).value(measure)) }
             lines.sort { a, b in
@@ -40,7 +41,7 @@ public struct TrendInsight: Sendable {
                 if x != y { return x > y }
                 return groupPrecedes(a.0, b.0)
             }
-            if other { lines.append((otherGroup, cut.reduce(0.0) { $0 + (events.tally($1, in: bucket).value(measure) ?? 0) })) }
+            if other { lines.append((otherGroup, events.sum(in: bucket, of: cutOrder, measure))) }
             for (group, value) in lines { rows.append([.text(interval.label(bucket)), .text(group), figureCell(value, measure)]) }
         }
         return ResultTable(columns: Self.columns, rows: rows)

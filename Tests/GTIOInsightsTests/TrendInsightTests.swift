@@ -67,6 +67,20 @@ import Testing
         #expect(none.rows.isEmpty)
     }
 
+    /// `(other)` adds the cut groups' figures in their rank order, whichever order a bucket keeps
+    /// them in: a sum of doubles depends on it (1e16 + 1 is 1e16 again; added after −1e16 it
+    /// would count).
+    @Test func otherAddsTheCutGroupsInTheirRankOrder() throws {
+        let log = InsightLog()
+        for (group, n) in [("k", "1e17"), ("b1", "1e16"), ("b2", "1"), ("b3", "-1e16")] {
+            log.add("track", "2012-04-23T10:00", #"{"name":"Splash","props":{"g":"\#(group)","n":\#(n)}}"#)
+        }
+        let table = try trend("track") {
+            $0.by = try InsightProperty("props.g"); $0.top = 1; $0.measure = try InsightMeasure("sum:props.n")
+        }.run(try log.reader(), window: InsightLog.days("2012-04-23", "2012-04-23"))
+        #expect(table.lines.last == "2012-04-23,(other),0")
+    }
+
     @Test func sumsAndAveragesReadNumbersOnlyAndAnEmptyAverageIsEmpty() throws {
         let log = InsightLog()
         log.add("post.created", "2012-04-23T10:00", #"{"post":"p1","kind":"product","voting":true,"price":10}"#)
