@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Skew benchmark: the log of scripts/skewed-log.py (USERS users, default 100,000: ~1.6 M events,
+# Skew benchmark: the log of scripts/skewed-log.py (USERS users, default 100,000: ~1.7 M events,
 # each rule's activity piled onto a few ids), release build. Prints, beside the yardsticks run
 # on the same file in the same minutes (scripts/yardsticks):
 #   - gtio ingest of the whole log into an empty store, read models included, against sqlite-limit;

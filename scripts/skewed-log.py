@@ -7,7 +7,7 @@ one product on everybody's list, one device every sign-up came from. Each rule i
 pile here, so that a cost that grows with the square of an id's events (an item's flag history
 copied at each flag, say) shows as minutes where the demo log shows nothing.
 
-Usage: scripts/skewed-log.py [USERS] > skewed.jsonl   (default 100,000 users: ~1.6 M events)
+Usage: scripts/skewed-log.py [USERS] > skewed.jsonl   (default 100,000 users: ~1.7 M events)
 
 The events, in order (times 50 ms apart, from 2012-04-23): every user signs up on one device;
 `celeb` creates 20,000 posts and `shop` 20,000 product posts of prdX (two brands, one place,
