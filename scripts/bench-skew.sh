@@ -5,7 +5,7 @@
 #   - gtio ingest of the whole log into an empty store, read models included, against sqlite-limit;
 #   - gtio rebuild against sqlite-scan of the same store;
 #   - one-shot ingest of 1,000 events on the piled-on ids (followers, a product's hearts, flags
-#     of one review), read models included;
+#     of the post with 50,000 open flags), read models included;
 #   - one-shot answers about those ids and insights over the whole log: median of 5 runs, whole
 #     process, with the peak memory.
 # A rule whose cost grows with the square of one id's events shows here as minutes.
@@ -26,7 +26,7 @@ with open(sys.argv[1], "w") as out:
         body = [
             {"type": "user.followed", "user": user, "data": {"target": "celeb", "via": "profile"}},
             {"type": "product.hearted", "user": user, "data": {"product": "prdX"}},
-            {"type": "review.flagged", "user": user, "data": {"review": "r1"}},
+            {"type": "post.flagged", "user": user, "data": {"post": "pc19999", "reason": "spam"}},
             {"type": "user.followed", "user": "celeb", "data": {"target": user, "via": "profile"}},
         ][kind]
         out.write(json.dumps({"id": f"t-{i}", "at": f"2012-04-25T00:{i // 60:02d}:{i % 60:02d}.000Z", **body}) + "\n")
@@ -61,7 +61,7 @@ more, peak = timed([gtio, "ingest", f"{work}/tail.jsonl", "--store", store, "--q
 print(f"one-shot ingest of 1,000 events on the piled-on ids: {more * 1000:.0f} ms, {peak // 1024} MiB peak")
 questions = [
     "followers celeb", "following celeb", "suggest u5", "flags", "flaggers --limit 0", "item review:r1",
-    "user celeb", "user fan", "product prdX", "prices --by brand", "places", "decisions --limit 0", "stats",
+    "item post:pc19999", "user celeb", "user fan", "product prdX", "prices --by brand", "places", "decisions --limit 0", "stats",
     "looks popular --limit 10",
     "funnel user.followed post.hearted post.voted --from 2012-04-23 --to 2012-04-30",
     "breakdown post.hearted --by post --from 2012-04-23 --to 2012-04-30",

@@ -19,8 +19,8 @@ and back ten times; every user hearts and lists product prdX; `celeb` is shown 2
 lists of 500; half flag review r0, a tenth flag review r1 five times over with a dismiss after
 each round; `celeb` renames itself 1,000 times, blocks and unblocks half the users; half
 unheart pc0 and unfollow `celeb`; everybody shares pc1 and suggests prdX to `celeb`; one device
-opens the app once per user; half take prdX off their list; pc0 is removed by a decision and
-pc1 deleted by its author.
+opens the app once per user; half take prdX off their list and flag pc19999, which stays open;
+pc0 is removed by a decision and pc1 deleted by its author.
 """
 import datetime
 import json
@@ -115,5 +115,7 @@ for k in range(users_count):
     event("app.opened", None, {"first_launch": k == 0}, device="dev-hot")
 for user in half:
     event("shopping_list.removed", user, {"product": "prdX"})
+for user in half:
+    event("post.flagged", user, {"post": "pc19999", "reason": "spam"})
 event("moderation.resolved", "mod", {"item": f"post:{post}", "action": "remove"})
 event("post.deleted", celeb, {"post": other})
