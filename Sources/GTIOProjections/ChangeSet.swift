@@ -22,6 +22,9 @@ public struct ChangeSet: Sendable {
     public var hearts: Set<CommunityState.BlockPair> = []
     public var reviews = IDSet()
     public var items = IDSet()
+    /// The flags of `items` whose `rm_flag_marks` row is new or changed (a flag, or one a
+    /// decision or a deletion closed): an item's history only grows, so its other rows stand.
+    public var flagMarks: Set<FlagMarkKey> = []
     /// Devices whose onboarding (first open, or a step of a user who signed up on it) moved.
     public var devices = IDSet()
     /// The days whose funnel sums (devices first opened that day, by step) changed.
@@ -71,5 +74,16 @@ public struct ChangeSet: Sendable {
             rows.formUnion(before.upperBound + 1...min(range.upperBound, before.upperBound + ActiveWindows.month - 1))
         }
         return rows.sorted()
+    }
+}
+
+/// One flag of an item, as `rm_flag_marks` keys it: the item and the seq of the flag.
+public struct FlagMarkKey: Hashable, Sendable {
+    public var item: ExactText
+    public var seq: Int64
+
+    public init(_ item: String, seq: Int64) {
+        self.item = ExactText(item)
+        self.seq = seq
     }
 }

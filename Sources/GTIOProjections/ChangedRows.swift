@@ -55,7 +55,15 @@ struct ChangedRows: Sendable {
         rewrite("rm_funnel_days", keys: funnelDays.map { [Timestamp.dateString(ofDay: $0).storeValue] }, rows: funnelDays.map(models.funnelDayRow))
         rewrite("rm_cohort_days", keys: cohortDays.map { [Timestamp.dateString(ofDay: $0).storeValue] }, rows: cohortDays.map(models.cohortDayRow))
         rewrite("rm_flags", keys: items.map { [$0.storeValue] }, rows: items.map(models.flagRow))
-        replace("rm_flag_marks", where: "item", in: items.map(StoreValue.text), with: items.flatMap(models.flagMarkRows))
+        // An item's flags are rewritten one by one when few of them changed (a flag on an item
+        // flagged thousands of times), and replaced whole when most did (a decision closes every
+        // open one): row for row, a keyed rewrite costs more than a replace.
+        var whole: [String] = [], marks: [FlagMarkKey] = []
+        for (item, changed) in Dictionary(grouping: changes.flagMarks, by: \.item) {
+            if changed.count * 2 > state.items[item.text]?.history.count ?? 0 { whole.append(item.text) } else { marks += changed }
+        }
+        replace("rm_flag_marks", where: "item", in: whole.map(StoreValue.text), with: whole.flatMap(models.flagMarkRows))
+        rewrite("rm_flag_marks", keys: marks.map { [$0.item.text.storeValue, $0.seq.storeValue] }, rows: marks.map(models.flagMarkRow))
         let decisions = Array(changes.firstNewDecision..<state.decisions.count)
         rewrite("rm_decisions", keys: decisions.map { [state.decisions[$0].seq.storeValue] }, rows: decisions.map(models.decisionRow))
         if !items.isEmpty || !decisions.isEmpty {

@@ -13,9 +13,10 @@ extension CommunityState {
     }
 
     mutating func closeFlags(_ item: String) {
-        guard let open = items[item]?.open.count, open > 0 else { return }
+        guard let open = items[item]?.open, !open.isEmpty else { return }
         items[item]?.open.removeAll()
-        desk.itemChanged(wasOpen: open, isOpen: 0)
+        if changes != nil { changes!.flagMarks.formUnion(open.values.lazy.map { FlagMarkKey(item, seq: $0.seq) }) }
+        desk.itemChanged(wasOpen: open.count, isOpen: 0)
         markItem(item)
     }
 
@@ -36,6 +37,7 @@ extension CommunityState {
         // Changed where it is kept: a copy taken out and put back would copy the item's history
         // and open flags at every flag, a cost that grows with the square of an item's flags.
         let openBefore = items[item, default: FlagItem(item: item, postSlot: postSlot)].add(mark, by: user)
+        changes?.flagMarks.insert(FlagMarkKey(item, seq: mark.seq))
         markItem(item)
         // A user's repeated flag keeps their first time and counts once; it is in the history.
         guard let openBefore else { return ignore(event, .repeated) }

@@ -209,15 +209,20 @@ extension ReadModels {
     /// still counting.
     func flagMarkRows(_ item: String, into rows: inout some RowSink) {
         guard let entry = state.items[item] else { return }
-        for flag in entry.history {
-            rows.append(item)
-            rows.append(flag.mark.seq)
-            rows.append(flag.user)
-            rows.append(flag.mark.at)
-            rows.append(flag.mark.reason)
-            rows.append(flag.counted)
-            rows.append(entry.open[flag.user]?.seq == flag.mark.seq)
-        }
+        for flag in entry.history { flagMarkRow(item, flag, of: entry, into: &rows) }
+    }
+
+    private func flagMarkRow(
+        _ item: String, _ flag: (user: String, mark: CommunityState.FlagMark, counted: Bool), of entry: CommunityState.FlagItem,
+        into row: inout some RowSink
+    ) {
+        row.append(item)
+        row.append(flag.mark.seq)
+        row.append(flag.user)
+        row.append(flag.mark.at)
+        row.append(flag.mark.reason)
+        row.append(flag.counted)
+        row.append(entry.open[flag.user]?.seq == flag.mark.seq)
     }
 
     func decisionRow(_ index: Int, into row: inout some RowSink) -> Bool {
@@ -464,6 +469,20 @@ extension ReadModels {
         var rows = PackedRows(width: 7)
         flagMarkRows(item, into: &rows)
         return rows.rows
+    }
+
+    /// The row of one flag of an item, nil when the item has no flag of that seq.
+    func flagMarkRow(_ key: FlagMarkKey) -> [StoreValue]? {
+        let item = key.item.text
+        guard let entry = state.items[item] else { return nil }
+        // The history is in seq order, as the flags were applied: the flag is found by halving.
+        var low = 0, high = entry.history.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entry.history[middle].mark.seq < key.seq { low = middle + 1 } else { high = middle }
+        }
+        guard low < entry.history.count, entry.history[low].mark.seq == key.seq else { return nil }
+        return valueRow { flagMarkRow(item, entry.history[low], of: entry, into: &$0); return true }
     }
 
     func anomalyRows(on day: Int64) -> [[StoreValue]] {
