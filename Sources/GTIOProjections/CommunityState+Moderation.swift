@@ -15,7 +15,7 @@ extension CommunityState {
     mutating func closeFlags(_ item: String) {
         guard let open = items[item]?.open, !open.isEmpty else { return }
         items[item]?.open.removeAll()
-        if changes != nil { changes!.flagMarks.formUnion(open.values.lazy.map { FlagMarkKey(item, seq: $0.seq) }) }
+        changes?.flagMarks.formUnion(open.values.lazy.map { FlagMarkKey(item, seq: $0.seq) })
         desk.itemChanged(wasOpen: open.count, isOpen: 0)
         markItem(item)
     }

@@ -1,3 +1,4 @@
+import Algorithms
 import GTIOCatalog
 import GTIOStore
 
@@ -476,13 +477,9 @@ extension ReadModels {
         let item = key.item.text
         guard let entry = state.items[item] else { return nil }
         // The history is in seq order, as the flags were applied: the flag is found by halving.
-        var low = 0, high = entry.history.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entry.history[middle].mark.seq < key.seq { low = middle + 1 } else { high = middle }
-        }
-        guard low < entry.history.count, entry.history[low].mark.seq == key.seq else { return nil }
-        return valueRow { flagMarkRow(item, entry.history[low], of: entry, into: &$0); return true }
+        let index = entry.history.partitioningIndex { $0.mark.seq >= key.seq }
+        guard index < entry.history.count, entry.history[index].mark.seq == key.seq else { return nil }
+        return valueRow { flagMarkRow(item, entry.history[index], of: entry, into: &$0); return true }
     }
 
     func anomalyRows(on day: Int64) -> [[StoreValue]] {
