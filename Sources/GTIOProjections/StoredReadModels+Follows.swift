@@ -6,23 +6,31 @@ extension StoredReadModels {
         try read { tables in try tables.row("SELECT 1 FROM rm_users WHERE user = ?", [.text(user)]) != nil }
     }
 
-    /// Users with a *following* edge to `user`, with their display names, by display name: in
-    /// the order the table keeps for this list (`follower_order`, as `NameOrder` sorts).
-    public func followers(of user: String) throws -> [(user: String, name: String?)] {
-        try people(
-            "SELECT follower, follower_name FROM rm_follows WHERE target = ? AND state = 'following' ORDER BY follower_order, follower",
-            user)
+    /// The first `limit` (nil: all) users with a *following* edge to `user`, with their display
+    /// names, by display name: in the order the table keeps for this list (`follower_order`, as
+    /// `NameOrder` sorts), so that the first ten followers of a user followed by everybody cost
+    /// ten rows, not the whole list.
+    public func followers(of user: String, limit: Int? = nil) throws -> [(user: String, name: String?)] {
+        var sql = "SELECT follower, follower_name FROM rm_follows WHERE target = ? AND state = 'following' ORDER BY follower_order, follower"
+        var arguments: [StoreValue] = [.text(user)]
+        if let limit {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(limit)))
+        }
+        return try people(sql, arguments)
     }
 
-    /// Users `user` follows (*following* edges only), with their display names, by display name.
-    public func following(of user: String) throws -> [(user: String, name: String?)] {
-        let entries = try people("SELECT target, target_name FROM rm_follows WHERE follower = ? AND state = 'following'", user)
-        return NameOrder.sorted(entries, name: { $0.name ?? $0.user }, id: \.user)
+    /// The first `limit` (nil: all) users `user` follows (*following* edges only), with their
+    /// display names, by display name. The table keeps no order for this list (a user follows
+    /// few, where a user may be followed by everybody): it is read whole and sorted here.
+    public func following(of user: String, limit: Int? = nil) throws -> [(user: String, name: String?)] {
+        let entries = try people("SELECT target, target_name FROM rm_follows WHERE follower = ? AND state = 'following'", [.text(user)])
+        return Array(NameOrder.sorted(entries, name: { $0.name ?? $0.user }, id: \.user).prefix(limit ?? .max))
     }
 
-    /// The users and names `sql` selects for `user`, in its order; an empty name is none.
-    private func people(_ sql: String, _ user: String) throws -> [(user: String, name: String?)] {
-        try read { tables in try tables.rows(sql, [.text(user)]) }
+    /// The users and names `sql` selects, in its order; an empty name is none.
+    private func people(_ sql: String, _ arguments: [StoreValue]) throws -> [(user: String, name: String?)] {
+        try read { tables in try tables.rows(sql, arguments) }
             .map { row in (user: row[0].string ?? "", name: row[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
     }
 

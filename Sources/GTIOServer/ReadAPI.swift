@@ -104,13 +104,13 @@ struct ReadAPI: Sendable {
 
     private func follows(
         _ request: Request, _ context: ServerContext,
-        _ list: @escaping @Sendable (StoredReadModels) -> (String) throws -> [(user: String, name: String?)]
+        _ list: @escaping @Sendable (StoredReadModels) -> (String, Int?) throws -> [(user: String, name: String?)]
     ) async throws -> Response {
         let user = try Self.pathParameter("id", of: context)
         let limit = try Self.limit(request, default: nil)
         return try await answer(request, takes: ["limit"], reading: .follows) { models in
             guard try models.knows(user: user) else { throw Self.unknown(user) }
-            return .table(AnswerTable.follows(Array(try list(models)(user).prefix(limit ?? .max))))
+            return .table(AnswerTable.follows(try list(models)(user, limit)))
         }
     }
 

@@ -28,6 +28,9 @@ import Testing
             text += "\(user) \(try models.knows(user: user)): \(try models.followers(of: user).map { "\($0.user) \($0.name ?? "-")" }) "
             text += "\(try models.following(of: user).map { "\($0.user) \($0.name ?? "-")" }) "
             text += "\(try models.allSuggestions(for: user).map(describe))\n"
+            for limit in limits.compactMap({ $0 }) {
+                text += "  first \(limit): \(try models.followers(of: user, limit: limit).map(\.user)) \(try models.following(of: user, limit: limit).map(\.user))\n"
+            }
             for page in 1...3 { text += "  page \(page): \(try models.suggestions(for: user, page: page, pageSize: 2).map(describe))\n" }
         }
         text += "queue \(try models.moderationQueue().map(describe))\n"
@@ -70,6 +73,9 @@ import Testing
             text += "\(user) \(models.knows(user: user)): \(models.followers(of: user).map { "\($0) \(models.name(of: $0) ?? "-")" }) "
             text += "\(models.following(of: user).map { "\($0) \(models.name(of: $0) ?? "-")" }) "
             text += "\(models.allSuggestions(for: user).map(describe))\n"
+            for limit in limits.compactMap({ $0 }) {
+                text += "  first \(limit): \(models.followers(of: user).prefix(limit)) \(models.following(of: user).prefix(limit))\n"
+            }
             for page in 1...3 { text += "  page \(page): \(models.suggestions(for: user, page: page, pageSize: 2).map(describe))\n" }
         }
         text += "queue \(models.moderationQueue().map(describe))\n"

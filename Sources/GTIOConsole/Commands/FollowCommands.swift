@@ -6,15 +6,13 @@ import GTIOTables
 /// Prints one side of a user's follow graph: shared by `followers` and `following`.
 private func emitFollowList(
     _ user: String, limit: Int, query: QueryOptions,
-    list: (StoredReadModels) -> (String) throws -> [(user: String, name: String?)]
+    list: (StoredReadModels) -> (String, Int?) throws -> [(user: String, name: String?)]
 ) throws {
     try query.withStoredModels(reading: .follows) { models in
         guard try models.knows(user: user) else {
             throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
         }
-        var users = try list(models)(user)
-        if let limit = try checkedLimit(limit) { users = Array(users.prefix(limit)) }
-        try query.emit(AnswerTable.follows(users))
+        try query.emit(AnswerTable.follows(try list(models)(user, try checkedLimit(limit))))
     }
 }
 
