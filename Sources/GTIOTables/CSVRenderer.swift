@@ -13,9 +13,10 @@ public enum CSVRenderer {
         return out
     }
 
-    /// Hands `out` the CSV text a line at a time, so that a long answer is never held whole.
-    public static func write(_ table: ResultTable, raw: Bool = false, to out: (String) -> Void) {
-        out(table.columns.map(field).joined(separator: ",") + "\r\n")
+    /// Hands `out` the CSV text a line at a time, so that a long answer is never held whole;
+    /// without the header row when `header` is false (a later page of one answer).
+    public static func write(_ table: ResultTable, raw: Bool = false, header: Bool = true, to out: (String) -> Void) {
+        if header { out(table.columns.map(field).joined(separator: ",") + "\r\n") }
         for row in table.rows {
             var line = ""
             for (index, cell) in row.enumerated() {

@@ -9,12 +9,18 @@ public enum JSONRenderer {
     }
 
     /// Hands `out` the JSON text a row at a time, so that a long answer is never held whole.
-    /// The keys are quoted once, not once a row.
     public static func write(_ table: ResultTable, to out: (String) -> Void) {
-        let keys = table.columns.map { string($0) + ":" }
         out("[")
+        writeRows(table, after: 0, to: out)
+        out(closing(after: table.rows.count))
+    }
+
+    /// The objects of `table`'s rows, as members of an array that holds `written` before them:
+    /// an answer written a page at a time is one array. The keys are quoted once, not once a row.
+    public static func writeRows(_ table: ResultTable, after written: Int, to out: (String) -> Void) {
+        let keys = table.columns.map { string($0) + ":" }
         for (index, row) in table.rows.enumerated() {
-            var object = index == 0 ? "\n  {" : ",\n  {"
+            var object = index == 0 && written == 0 ? "\n  {" : ",\n  {"
             for (column, cell) in zip(keys.indices, row) {
                 if column > 0 { object += "," }
                 object += keys[column]
@@ -22,8 +28,10 @@ public enum JSONRenderer {
             }
             out(object + "}")
         }
-        out(table.rows.isEmpty ? "]\n" : "\n]\n")
     }
+
+    /// What ends an array of `written` objects begun with `[`.
+    public static func closing(after written: Int) -> String { written == 0 ? "]\n" : "\n]\n" }
 
     /// One object with `members` in order, on one line.
     public static func object(_ members: [(String, Cell)]) -> String {

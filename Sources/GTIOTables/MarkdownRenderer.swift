@@ -6,13 +6,17 @@ public enum MarkdownRenderer {
         return out
     }
 
-    /// Hands `out` the table a line at a time, so that a long answer is never held whole.
-    public static func write(_ table: ResultTable, to out: (String) -> Void) {
-        let numeric = table.columns.indices.map { index in
-            !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index] == .null) }
+    /// Hands `out` the table a line at a time, so that a long answer is never held whole;
+    /// without the header and its alignment row when `header` is false (a later page of one
+    /// answer, aligned as its first page says).
+    public static func write(_ table: ResultTable, header: Bool = true, to out: (String) -> Void) {
+        if header {
+            let numeric = table.columns.indices.map { index in
+                !table.rows.isEmpty && table.rows.allSatisfy { index < $0.count && ($0[index].isNumeric || $0[index] == .null) }
+            }
+            out("| " + table.columns.map(escape).joined(separator: " | ") + " |\n")
+            out("|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n")
         }
-        out("| " + table.columns.map(escape).joined(separator: " | ") + " |\n")
-        out("|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined() + "\n")
         for row in table.rows {
             var line = "| "
             for (index, cell) in row.enumerated() {

@@ -12,6 +12,36 @@ import Testing
             [.text("u2"), .text("美咲\nTanaka"), .integer(3), .null],
         ])
 
+    /// An answer written a page at a time (`events --limit 0`) is the answer written whole, but
+    /// for a text table's alignment, which each page takes from its own rows.
+    @Test(arguments: OutputFormat.allCases) func aTableWrittenInPagesIsTheTableWrittenWhole(format: OutputFormat) {
+        let rows = (1...7).map { n -> [Cell] in [.text("u\(n)"), .text(String(repeating: "é", count: n)), .integer(Int64(n)), n % 3 == 0 ? .null : .number(Double(n) / 4)] }
+        let whole = ResultTable(columns: table.columns, rows: rows)
+        for pageSize in [1, 2, 3, 7] {
+            var bytes: [UInt8] = []
+            var stream = TableStream(format: format, width: nil) { bytes += $0 }
+            for start in stride(from: 0, to: rows.count, by: pageSize) {
+                stream.write(ResultTable(columns: table.columns, rows: Array(rows[start..<min(start + pageSize, rows.count)])))
+            }
+            stream.finish(columns: table.columns)
+            let text = String(decoding: bytes, as: UTF8.self)
+            if format == .table {
+                let lines = text.split(separator: "\n")
+                #expect(lines.filter { $0.hasPrefix("user ") }.count == 1)
+                #expect(lines.dropFirst(2).dropLast().map { $0.prefix { $0 != " " } } == (1...7).map { "u\($0)"[...] })
+                #expect(lines.last == "(7 rows)")
+                if pageSize == 7 { #expect(text == whole.rendered(as: .table)) }
+            } else {
+                #expect(text == whole.rendered(as: format))
+            }
+        }
+        // No page at all: the empty table, as it is written whole.
+        var bytes: [UInt8] = []
+        var empty = TableStream(format: format, width: nil) { bytes += $0 }
+        empty.finish(columns: table.columns)
+        #expect(String(decoding: bytes, as: UTF8.self) == ResultTable(columns: table.columns).rendered(as: format))
+    }
+
     @Test func csvFollowsRFC4180() {
         #expect(table.rendered(as: .csv) ==
             "user,name,followers,share\r\nu1,\"Ana, \"\"the\"\" Best\",12,0.5\r\nu2,\"美咲\nTanaka\",3,\r\n")

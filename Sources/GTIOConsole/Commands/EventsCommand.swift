@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GTIOCatalog
 import GTIOStore
+import GTIOTables
 
 /// `gtio events`: lists or tails the log, filtered.
 struct EventsCommand: ParsableCommand {
@@ -45,6 +46,9 @@ struct EventsCommand: ParsableCommand {
         }
     }
 
+    /// Events read and written at a time: what a listing holds, however long the log.
+    static let pageSize = 10_000
+
     func run() throws {
         let store = try storeOptions.openForReading()
         var filter = EventFilter()
@@ -54,43 +58,64 @@ struct EventsCommand: ParsableCommand {
         filter.since = try since.map { try TimeArgument.parse($0, option: "--since", endOfDay: false) }
         filter.until = try until.map { try TimeArgument.parse($0, option: "--until", endOfDay: true) }
         filter.afterSeq = afterSeq
+        let wide = full || format != .table
+        func table(_ events: [StoredEvent]) -> ResultTable { EventRows.table(events, full: wide, original: original) }
+        var listing = TableStream(format: format, width: Terminal.width)
+        var last: Int64?
         if let tail {
             filter.limit = tail
             filter.newestFirst = true
+            let events = try store.events(matching: filter)
+            if !events.isEmpty { listing.write(table(events)) }
+            last = events.last?.seq
         } else {
-            filter.limit = limit
+            // The log as it stands: what is appended meanwhile is for --follow.
+            filter.throughSeq = try store.lastSeq()
+            last = try Self.forEachPage(of: filter, count: limit == 0 ? nil : limit, in: store) { listing.write(table($0)) }
         }
-        var events = try store.events(matching: filter)
-        let wide = full || format != .table
-        var printedHeader = false
-        func emit(_ batch: [StoredEvent]) {
-            guard !batch.isEmpty || !printedHeader else { return }
-            var text = EventRows.table(batch, full: wide, original: original).rendered(as: format, width: Terminal.width)
-            // While following, later pages print rows only.
-            // (CSV ends lines with CRLF, one Character: look for any line end, not "\n".)
-            if printedHeader && format == .csv, let end = text.firstIndex(where: \.isNewline) {
-                text = String(text[text.index(after: end)...])
-            }
-            Terminal.write(text)
-            printedHeader = true
-        }
-        emit(events)
-        if !follow && tail == nil && limit > 0 && events.count == limit && format == .table {
+        listing.finish(columns: table([]).columns)
+        if !follow && tail == nil && limit > 0 && listing.rows == limit && format == .table {
             Terminal.writeError("(first \(limit) shown; --limit 0 shows all, --tail N the last N)\n")
         }
         guard follow else { return }
-        var last = try events.last?.seq ?? store.lastSeq()
+        filter.afterSeq = try last ?? store.lastSeq()
+        filter.throughSeq = nil
+        filter.newestFirst = false
         // In the REPL, Ctrl-C ends the follow and keeps the session.
-        while !Interruption.isRequested {
+        while !Interruption.isRequested && !Terminal.outputClosed {
             Thread.sleep(forTimeInterval: 0.5)
-            filter.afterSeq = last
-            filter.limit = nil
-            filter.newestFirst = false
-            events = try store.events(matching: filter)
-            if let newest = events.last?.seq {
-                emit(events)
-                last = newest
+            let newest = try Self.forEachPage(of: filter, count: nil, in: store) { events in
+                // Each page as a table of its own; CSV's header only once.
+                var text = table(events).rendered(as: format, width: Terminal.width)
+                // (CSV ends lines with CRLF, one Character: look for any line end, not "\n".)
+                if format == .csv, let end = text.firstIndex(where: \.isNewline) {
+                    text = String(text[text.index(after: end)...])
+                }
+                Terminal.write(text)
             }
+            if let newest { filter.afterSeq = newest }
         }
+    }
+
+    /// Hands `body` the events `filter` matches, oldest first, `pageSize` at a time, at most
+    /// `count` of them (nil: all) and no more once standard output has closed; the seq of the
+    /// last one, nil for none.
+    static func forEachPage(
+        of filter: EventFilter, count: Int?, in store: any EventStore, _ body: ([StoredEvent]) -> Void
+    ) throws -> Int64? {
+        var filter = filter
+        var left = count ?? .max
+        var last: Int64?
+        while left > 0 && !Terminal.outputClosed {
+            filter.limit = min(left, pageSize)
+            let page = try store.events(matching: filter)
+            guard let newest = page.last?.seq else { break }
+            body(page)
+            last = newest
+            left -= page.count
+            guard page.count == filter.limit else { break }
+            filter.afterSeq = newest
+        }
+        return last
     }
 }

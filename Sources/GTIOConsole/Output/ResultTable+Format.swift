@@ -24,18 +24,8 @@ extension Terminal {
     /// Writes `table` to standard output (or the capture) in `format`, in pieces of about 64 KB:
     /// a long answer is never held whole as text.
     static func write(_ table: ResultTable, as format: OutputFormat, width: Int? = nil, rawCSV: Bool = false) {
-        if case .table = format {
-            TableRenderer(width: width).writeBytes(table) { write(utf8: $0) }
-            return
-        }
-        var pending = ""
-        table.write(as: format, width: width, rawCSV: rawCSV) { piece in
-            pending += piece
-            if pending.utf8.count >= 1 << 16 {
-                write(pending)
-                pending = ""
-            }
-        }
-        write(pending)
+        var stream = TableStream(format: format, width: width, rawCSV: rawCSV)
+        stream.write(table)
+        stream.finish(columns: table.columns)
     }
 }

@@ -29,7 +29,9 @@ struct TableRenderer {
     /// measured once: the second pass takes its width from the first (`TextWidths`). Bytes, so
     /// that standard output takes them as they are: a string made of them would check them all
     /// again as UTF-8 (which they are, made of strings and ASCII).
-    func writeBytes(_ table: ResultTable, to out: ([UInt8]) -> Void) {
+    ///
+    /// A page of a longer answer leaves out the header (`header`) or the row count (`footer`).
+    func writeBytes(_ table: ResultTable, header: Bool = true, footer: Footer = .rows, to out: ([UInt8]) -> Void) {
         var widths = table.columns.map(DisplayWidth.of)
         var cells = Array(repeating: 0, count: widths.count)
         var kinds = Array(repeating: ColumnKind.number, count: widths.count)
@@ -51,16 +53,18 @@ struct TableRenderer {
         if let id = kinds.indices.first(where: { kinds[$0] == .text && !timestamps[$0] }) { kinds[id] = .id }
         if let width { widths = Self.fit(widths, cells: cells, kinds: kinds, into: width) }
         var lines = LineBuffer()
-        for (index, column) in table.columns.enumerated() {
-            if index > 0 { lines.appendSpaces(2) }
-            lines.append(column, fitting: widths[index], right: false)
+        if header {
+            for (index, column) in table.columns.enumerated() {
+                if index > 0 { lines.appendSpaces(2) }
+                lines.append(column, fitting: widths[index], right: false)
+            }
+            lines.endLine()
+            for (index, columnWidth) in widths.enumerated() {
+                if index > 0 { lines.appendSpaces(2) }
+                for _ in 0..<columnWidth { lines.bytes.append(contentsOf: "─".utf8) }
+            }
+            lines.endLine()
         }
-        lines.endLine()
-        for (index, columnWidth) in widths.enumerated() {
-            if index > 0 { lines.appendSpaces(2) }
-            for _ in 0..<columnWidth { lines.bytes.append(contentsOf: "─".utf8) }
-        }
-        lines.endLine()
         var next = 0
         for row in table.rows {
             for (index, cell) in row.enumerated() where index < widths.count {
@@ -70,10 +74,18 @@ struct TableRenderer {
             lines.endLine()
             if lines.bytes.count >= 1 << 16 { lines.take(out) }
         }
-        let count = table.rows.count
-        lines.bytes.append(contentsOf: "(\(count) row\(count == 1 ? "" : "s"))\n".utf8)
+        let count: Int? = switch footer {
+        case .rows: table.rows.count
+        case .none: nil
+        case .total(let total): total
+        }
+        if let count { lines.bytes.append(contentsOf: "(\(count) row\(count == 1 ? "" : "s"))\n".utf8) }
         lines.take(out)
     }
+
+    /// The line under a table: its own row count, none (a page with more to come), or the row
+    /// count of all the pages of an answer (its last).
+    enum Footer { case rows, none, total(Int) }
 
     /// The columns `cell` takes as the table shows it, and whether that holds a space; a text
     /// cell's width is noted in `measured`, in the order of the cells.

@@ -67,8 +67,12 @@ enum Terminal {
     }
 
     /// Writes all of `bytes` to standard output, as far as it takes them: a reader that left
-    /// (`gtio events | head`) ends the answer quietly.
+    /// (`gtio events | head`) ends the answer quietly, and `outputClosed` says so.
     private static func writeOut(_ bytes: UnsafeRawBufferPointer) {
-        _ = DescriptorOutput.writeAll(1, bytes)
+        if DescriptorOutput.writeAll(1, bytes) != nil { outputClosed = true }
     }
+
+    /// Whether a write to standard output failed (its reader left): an answer written page by
+    /// page stops reading pages nobody will see.
+    nonisolated(unsafe) private(set) static var outputClosed = false
 }
