@@ -33,12 +33,14 @@ extension SQLiteStore {
                     properties[row[0], default: []].append(
                         EventProperty(name: row[1], position: Int(row[2] as Int64), text: row[3], number: row[4]))
                 }
-                let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq", arguments: [low, high])
+                let cursor = try Row.fetchCursor(
+                    db, sql: "SELECT \(Self.storedEventColumns), hash FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq",
+                    arguments: [low, high])
                 while let row = try cursor.next() {
                     var stored = try Self.storedEvent(row, in: db)
                     stored.event.properties = properties[stored.seq] ?? []
                     events.append(stored)
-                    hashes.append(Array(row["hash"] as Data))
+                    hashes.append(Array(row[16] as Data))
                 }
             }
             CommittedBatch.fill(&batches, events: events, hashes: hashes, signatures: signatures)
