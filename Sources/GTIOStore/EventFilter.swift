@@ -44,3 +44,22 @@ extension EventFilter {
         return (sql, arguments)
     }
 }
+
+extension EventLog {
+    /// `filter` with its seqs narrowed to the span in which the events of its times lie
+    /// (`seqSpan`), nil when no event does: a listing of one day reads that day's part of the
+    /// log rather than every event before it (the log has no index by time that a filter's
+    /// `at` could use on SQLite). Filters without `since` or `until` come back as they are.
+    public func narrowedToItsTimes(_ filter: EventFilter) throws -> EventFilter? {
+        guard filter.since != nil || filter.until != nil else { return filter }
+        guard let earliest = try filter.since?.milliseconds ?? timeExtent(throughSeq: filter.throughSeq, atMost: nil)?.lowerBound
+        else { return nil }
+        let scope = LogScope(
+            afterSeq: filter.afterSeq ?? 0, throughSeq: filter.throughSeq, atMost: filter.until?.milliseconds, atLeast: earliest)
+        guard let span = try seqSpan(scope) else { return nil }
+        var narrowed = filter
+        narrowed.afterSeq = max(filter.afterSeq ?? 0, span.lowerBound - 1)
+        narrowed.throughSeq = min(filter.throughSeq ?? .max, span.upperBound)
+        return narrowed
+    }
+}

@@ -45,6 +45,53 @@ struct EventListingTests {
         #expect(Self.summary(seqs) == Self.summary(Array(6...10_008)))
     }
 
+    /// A listing between two times reads only the part of the log where events of those times
+    /// lie (by each day's first and last seq); events that came late, with times of days
+    /// appended long before, are still in it.
+    @Test(arguments: StoreBackend.all, Window.cases)
+    func aListingBetweenTwoTimesHasEveryEventOfThem(_ backend: StoreBackend, _ window: Window) throws {
+        let (since, until) = (window.since, window.until)
+        // Four days of hearts, each day's events appended in turn, then late ones of every day.
+        var lines: [String] = []
+        for (index, at) in ((0..<4).flatMap { day in (0..<5).map { "2012-04-\(23 + day)T\(10 + $0):00:00.000Z" } }
+                            + ["2012-04-24T01:00:00.000Z", "2012-04-23T23:00:00.000Z", "2012-04-26T00:30:00.000Z"]).enumerated() {
+            lines.append(#"{"id":"e\#(index)","type":"post.hearted","at":"\#(at)","user":"u\#(index)","data":{"post":"p1"}}"#)
+        }
+        let store = try backend.location(in: folder)
+        #expect(try GTIOBinary.run(["ingest", folder.write("late.jsonl", lines.joined(separator: "\n") + "\n"), "--store", store, "--quiet"]).status == 0)
+        func seqs(_ arguments: [String]) throws -> [Int] {
+            let csv = try GTIOBinary.run(["events", "--limit", "0", "--format", "csv", "--store", store] + arguments)
+            #expect(csv.status == 0, "\(csv.stderr)")
+            return csv.stdout.split(separator: "\r\n").dropFirst().compactMap { Int($0.prefix { $0 != "," }) }
+        }
+        let all = try GTIOBinary.run(["events", "--limit", "0", "--format", "csv", "--store", store]).stdout
+            .split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(all.count == 23)
+        func time(_ text: String, endOfDay: Bool) -> String {
+            text.count == 10 ? text + (endOfDay ? "T23:59:59.999Z" : "T00:00:00.000Z") : text.replacingOccurrences(of: ":00Z", with: ":00.000Z")
+        }
+        let expected = all.filter { row in
+            let at = String(row[3])
+            return since.map { at >= time($0, endOfDay: false) } ?? true && until.map { at <= time($0, endOfDay: true) } ?? true
+        }.map { Int($0[0])! }
+        let arguments = (since.map { ["--since", $0] } ?? []) + (until.map { ["--until", $0] } ?? [])
+        #expect(try seqs(arguments) == expected)
+        #expect(!expected.isEmpty || since == "2012-04-27" || until == "2012-04-22")
+    }
+
+    /// `--since` and `--until`, either left out.
+    struct Window: Sendable, CustomStringConvertible {
+        var since: String?
+        var until: String?
+        var description: String { "\(since ?? "-") to \(until ?? "-")" }
+
+        static let cases = [
+            Window(since: "2012-04-23", until: "2012-04-23"), Window(since: "2012-04-24"), Window(until: "2012-04-24"),
+            Window(since: "2012-04-25T06:00:00Z", until: "2012-04-26T05:59:59.999Z"), Window(since: "2012-04-27"),
+            Window(until: "2012-04-22"),
+        ]
+    }
+
     /// A list of seqs in a few words, so that a failure says what went wrong in one line.
     static func summary(_ seqs: [Int]) -> String {
         let ascending = zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }

@@ -62,23 +62,27 @@ struct EventsCommand: ParsableCommand {
         func table(_ events: [StoredEvent]) -> ResultTable { EventRows.table(events, full: wide, original: original) }
         var listing = TableStream(format: format, width: Terminal.width)
         var last: Int64?
-        if let tail {
-            filter.limit = tail
-            filter.newestFirst = true
-            let events = try store.events(matching: filter)
-            if !events.isEmpty { listing.write(table(events)) }
-            last = events.last?.seq
-        } else {
-            // The log as it stands: what is appended meanwhile is for --follow.
-            filter.throughSeq = try store.lastSeq()
-            last = try Self.forEachPage(of: filter, count: limit == 0 ? nil : limit, in: store) { listing.write(table($0)) }
+        // The log as it stands: what is appended meanwhile is for --follow.
+        let end = try store.lastSeq()
+        filter.throughSeq = end
+        if let narrowed = try store.narrowedToItsTimes(filter) {
+            if let tail {
+                var newest = narrowed
+                newest.limit = tail
+                newest.newestFirst = true
+                let events = try store.events(matching: newest)
+                if !events.isEmpty { listing.write(table(events)) }
+            } else {
+                last = try Self.forEachPage(of: narrowed, count: limit == 0 ? nil : limit, in: store) { listing.write(table($0)) }
+            }
         }
+        if tail != nil || last == nil { last = end }
         listing.finish(columns: table([]).columns)
         if !follow && tail == nil && limit > 0 && listing.rows == limit && format == .table {
             Terminal.writeError("(first \(limit) shown; --limit 0 shows all, --tail N the last N)\n")
         }
         guard follow else { return }
-        filter.afterSeq = try last ?? store.lastSeq()
+        filter.afterSeq = last
         filter.throughSeq = nil
         filter.newestFirst = false
         // In the REPL, Ctrl-C ends the follow and keeps the session.
