@@ -3,7 +3,8 @@
 # events (default 1,000,000) less the last 1,000, read models up to date. Prints, for each
 # one-shot command, the wall time per process (p50 and p90 of RUNS runs, process start
 # included) and its peak RSS; then the REPL's first answer, ingest of the last 1,000 events
-# with their read models, a moderation decision, and an as-of query at the log's midpoint.
+# with their read models, a moderation decision, an as-of query at the log's midpoint, and the
+# log listed: five events of its last day, and the whole of it as CSV.
 # Usage: scripts/bench-queries.sh [EVENTS] [WORK_FOLDER]  (a folder kept from an earlier run is
 # reused, so that a 20 M-event store is made once: scripts/bench-queries.sh 20000000 /tmp/q20)
 set -euo pipefail
@@ -71,6 +72,11 @@ measure("-c 'looks top'", ["-c", "looks top"])
 measure("REPL session: first answer", [], stdin="looks popular --limit 10\n")
 mid = str(int(last) // 2)
 measure("looks popular --at-seq midpoint", ["looks", "popular", "--limit", "10", "--at-seq", mid], repeat=5)
+# The log itself: five events of its last day, and the whole log as CSV (an export).
+last_day = subprocess.run(["sqlite3", "-readonly", f"{work}/bench.gtio", "SELECT date(MAX(at) / 1000, 'unixepoch') FROM events"],
+                          capture_output=True, text=True).stdout.strip()
+measure("events --since LAST_DAY --limit 5", ["events", "--since", last_day, "--limit", "5"])
+measure("events --limit 0 --format csv", ["events", "--limit", "0", "--format", "csv"], repeat=3)
 PY
 
 echo "writers (one run each):"
