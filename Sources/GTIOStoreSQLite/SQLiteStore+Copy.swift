@@ -40,7 +40,8 @@ extension SQLiteStore {
                     var stored = try Self.storedEvent(row, in: db)
                     stored.event.properties = properties[stored.seq] ?? []
                     events.append(stored)
-                    hashes.append(Array(row[16] as Data))
+                    // After the columns `storedEvent` reads: the last of the row.
+                    hashes.append(Array(row[row.count - 1] as Data))
                 }
             }
             CommittedBatch.fill(&batches, events: events, hashes: hashes, signatures: signatures)
