@@ -61,7 +61,7 @@ more, peak = timed([gtio, "ingest", f"{work}/tail.jsonl", "--store", store, "--q
 print(f"one-shot ingest of 1,000 events on the piled-on ids: {more * 1000:.0f} ms, {peak // 1024} MiB peak")
 questions = [
     "followers celeb", "following celeb", "suggest u5", "flags", "flaggers --limit 0", "item review:r1",
-    "item post:pc19999", "user celeb", "user fan", "product prdX", "prices --by brand", "places", "decisions --limit 0", "stats",
+    "item post:pc19999", "item post:pc0", "post pc0", "user celeb", "user fan", "product prdX", "prices --by brand", "places", "decisions --limit 0", "stats",
     "looks popular --limit 10",
     "funnel user.followed post.hearted post.voted --from 2012-04-23 --to 2012-04-30",
     "breakdown post.hearted --by post --from 2012-04-23 --to 2012-04-30",

@@ -20,10 +20,10 @@ extension AnswerTable {
             })
     }
 
-    /// One post's row: author, state, points, verdict, flags, place and price; nil when no
-    /// `post.created` has that id.
-    public static func post(_ post: String, in models: StoredReadModels) throws -> (table: ResultTable, card: PostCard)? {
-        guard let found = try models.postCard(post) else { return nil }
+    /// One post's row: author, state, points, verdict, flags, place and price, with the card's
+    /// first `hearters`; nil when no `post.created` has that id.
+    public static func post(_ post: String, hearters: Int?, in models: StoredReadModels) throws -> (table: ResultTable, card: PostCard)? {
+        guard let found = try models.postCard(post, hearters: hearters) else { return nil }
         let verdict = VoteVerdict(post: post, wearIt: found.wearIt, changeIt: found.changeIt)
         let life = switch found.life { case .live: "live"; case .deleted: "deleted by its author"; case .removed: "removed by moderation" }
         let rank = try models.popularRank(of: post)
@@ -44,13 +44,13 @@ extension AnswerTable {
         return (table, found)
     }
 
-    /// One user's row: name, sign-up, privacy, follows, posts, flags received and given; nil
-    /// when no event names them.
-    public static func user(_ user: String, in models: StoredReadModels) throws
-        -> (table: ResultTable, posts: (count: Int, newest: [(post: String, created: Int64, points: Int)]))?
+    /// One user's row: name, sign-up, privacy, follows, posts, flags received and given, with
+    /// their newest `posts` live posts; nil when no event names them.
+    public static func user(_ user: String, posts count: Int?, in models: StoredReadModels) throws
+        -> (table: ResultTable, posts: Excerpt<LivePost>)?
     {
         guard let facts = try models.userFacts(user) else { return nil }
-        let posts = try models.livePosts(of: user, newest: 10)
+        let posts = try models.livePosts(of: user, newest: count)
         let flagger = try models.flagger(user)
         let table = ResultTable(
             columns: ["user", "name", "private", "signed_up", "provider", "followers", "following", "posts", "removed_items",
@@ -58,7 +58,7 @@ extension AnswerTable {
             rows: [[.text(user), Cell(facts.name), .bool(facts.isPrivate),
                     Cell(facts.signedUp.map { Timestamp(milliseconds: $0) }), Cell(facts.provider),
                     .integer(Int64(facts.followers)), .integer(Int64(facts.following)),
-                    .integer(Int64(posts.count)), .integer(Int64(try models.removedItems(of: user))),
+                    .integer(Int64(posts.total)), .integer(Int64(try models.removedItems(of: user))),
                     .integer(Int64(try models.flagsReceived(by: user, reviews: false))),
                     .integer(Int64(facts.productsHearted)), .integer(Int64(facts.shoppingList)),
                     .integer(Int64(flagger?.flagged ?? 0)), .integer(Int64(flagger?.upheld ?? 0)),

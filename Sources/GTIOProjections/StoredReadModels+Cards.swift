@@ -19,7 +19,13 @@ public struct PostCard: Sendable {
     public var place: PostPlace?
     public var brands: [String] = []
     /// Users whose heart counts, newest first, with their display names.
-    public var hearters: [(user: String, name: String?)]
+    public var hearters: Excerpt<Hearter>
+}
+
+/// A user whose heart on a post counts, with their display name.
+public struct Hearter: Sendable {
+    public var user: String
+    public var name: String?
 }
 
 /// One review as a card lists it.
@@ -41,6 +47,13 @@ public struct FlagLine: Sendable {
     public var open: Bool
 }
 
+/// A live post as its author's card lists it.
+public struct LivePost: Sendable {
+    public var post: String
+    public var created: Int64
+    public var points: Int
+}
+
 /// A user's own figures, as their card shows them.
 public struct UserFacts: Sendable {
     public var name: String?
@@ -55,8 +68,9 @@ public struct UserFacts: Sendable {
 }
 
 extension StoredReadModels {
-    /// The post `id` with its figures and hearters, nil when no `post.created` made it.
-    public func postCard(_ id: String) throws -> PostCard? {
+    /// The post `id` with its figures and its first `hearters` (all with nil), nil when no
+    /// `post.created` made it.
+    public func postCard(_ id: String, hearters count: Int? = nil) throws -> PostCard? {
         try read { tables in
             guard let row = try tables.row("""
                 SELECT author, kind, created, state, points, hearts, wear_it, change_it, reviews, description,
@@ -64,10 +78,10 @@ extension StoredReadModels {
                 FROM rm_posts WHERE post = ?
                 """, [.text(id)])
             else { return nil }
-            let hearters = try tables.rows("""
-                SELECT h.user, u.name FROM rm_hearts h LEFT JOIN rm_users u ON u.user = h.user
-                WHERE h.post = ? ORDER BY h.seq DESC
-                """, [.text(id)]).map { (user: $0[0].string ?? "", name: $0[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
+            let hearters = try tables.excerpt(
+                "h.user, u.name", "FROM rm_hearts h LEFT JOIN rm_users u ON u.user = h.user WHERE h.post = ?",
+                orderedBy: "h.seq DESC", [.text(id)], first: count, counting: "FROM rm_hearts WHERE post = ?"
+            ) { Hearter(user: $0[0].string ?? "", name: $0[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
             return PostCard(
                 id: id, author: row[0].string ?? "", kind: row[1].string ?? "", created: row[2].int64 ?? 0,
                 life: CommunityState.Life(column: row[3].string ?? ""), points: row[4].int, hearts: row[5].int,
@@ -79,11 +93,11 @@ extension StoredReadModels {
         }
     }
 
-    /// The reviews of `post`, in the order they were added.
-    public func reviews(of post: String) throws -> [ReviewLine] {
+    /// The first `count` reviews of `post` (all with nil), in the order they were added.
+    public func reviews(of post: String, first count: Int? = nil) throws -> Excerpt<ReviewLine> {
         try read { tables in
-            try tables.rows("SELECT review, post, author, text, removed, agrees FROM rm_reviews WHERE post = ? ORDER BY seq", [.text(post)])
-                .map(Self.review)
+            try tables.excerpt("review, post, author, text, removed, agrees", "FROM rm_reviews WHERE post = ?", orderedBy: "seq",
+                               [.text(post)], first: count, Self.review)
         }
     }
 
@@ -115,18 +129,26 @@ extension StoredReadModels {
         }
     }
 
-    /// Every flag ever applied to `item`, in seq order.
-    public func flagHistory(_ item: String) throws -> [FlagLine] {
-        try read { tables in
-            try tables.rows("SELECT user, at, seq, reason, open FROM rm_flag_marks WHERE item = ? ORDER BY seq", [.text(item)]).map { row in
+    /// The latest `count` flags ever applied to `item` (all with nil), in seq order.
+    public func flagHistory(_ item: String, latest count: Int? = nil) throws -> Excerpt<FlagLine> {
+        var flags = try read { tables in
+            try tables.excerpt("user, at, seq, reason, open", "FROM rm_flag_marks WHERE item = ?", orderedBy: "seq DESC",
+                               [.text(item)], first: count) { row in
                 FlagLine(user: row[0].string ?? "", at: row[1].int64 ?? 0, seq: row[2].int64 ?? 0, reason: row[3].string, open: row[4].bool)
             }
         }
+        flags.entries.reverse()
+        return flags
     }
 
-    /// The decisions taken on `item`, in seq order.
-    public func decisions(on item: String) throws -> [CommunityState.Decision] {
-        try decisions(where: "item = ?", [.text(item)])
+    /// The latest `count` decisions taken on `item` (all with nil), in seq order.
+    public func decisions(on item: String, latest count: Int? = nil) throws -> Excerpt<CommunityState.Decision> {
+        var decisions = try read { tables in
+            try tables.excerpt(Self.decisionColumns, "FROM rm_decisions WHERE item = ?", orderedBy: "seq DESC", [.text(item)],
+                               first: count, Self.decision)
+        }
+        decisions.entries.reverse()
+        return decisions
     }
 
     /// Items `author` wrote (posts and reviews) that a moderator removed.
@@ -174,23 +196,23 @@ extension StoredReadModels {
         }
     }
 
-    /// The live (not deleted or removed) posts of `author`: how many, and the newest `limit` with their points.
-    public func livePosts(of author: String, newest limit: Int) throws -> (count: Int, newest: [(post: String, created: Int64, points: Int)]) {
+    /// The newest `count` live (not deleted or removed) posts of `author` (all with nil), with
+    /// their points, and how many they have.
+    public func livePosts(of author: String, newest count: Int?) throws -> Excerpt<LivePost> {
         try read { tables in
-            let count = try tables.row("SELECT COUNT(*) FROM rm_posts WHERE author = ? AND state = 'live'", [.text(author)])?[0].int ?? 0
-            let newest = try tables.rows("""
-                SELECT post, created, points FROM rm_posts WHERE author = ? AND state = 'live' ORDER BY created DESC, post LIMIT ?
-                """, [.text(author), .integer(Int64(limit))]).map { (post: $0[0].string ?? "", created: $0[1].int64 ?? 0, points: $0[2].int) }
-            return (count, newest)
+            try tables.excerpt("post, created, points", "FROM rm_posts WHERE author = ? AND state = 'live'",
+                               orderedBy: "created DESC, post", [.text(author)], first: count) {
+                LivePost(post: $0[0].string ?? "", created: $0[1].int64 ?? 0, points: $0[2].int)
+            }
         }
     }
 
-    /// Users with a pending follow request to `user`, by id (by code points).
-    public func pendingRequests(to user: String) throws -> [String] {
+    /// The first `count` users (all with nil) with a pending follow request to `user`, by id
+    /// (by code points: text compares byte by byte in both backends).
+    public func pendingRequests(to user: String, first count: Int? = nil) throws -> Excerpt<String> {
         try read { tables in
-            try tables.rows("SELECT follower FROM rm_follows WHERE target = ? AND state = 'requested'", [.text(user)])
-                .compactMap { $0[0].string }
+            try tables.excerpt("follower", "FROM rm_follows WHERE target = ? AND state = 'requested'", orderedBy: "follower",
+                               [.text(user)], first: count) { $0[0].string ?? "" }
         }
-        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }

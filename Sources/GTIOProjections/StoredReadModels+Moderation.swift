@@ -229,15 +229,18 @@ extension StoredReadModels {
     func decisions(where condition: String, _ arguments: [StoreValue], newest: Int? = nil) throws -> [CommunityState.Decision] {
         let page = newest.map { " DESC LIMIT \(max(0, $0))" } ?? ""
         let found = try read { tables in
-            try tables.rows("""
-                SELECT seq, at, item, action, moderator, note, flaggers, first_flagged FROM rm_decisions
-                WHERE \(condition) ORDER BY seq\(page)
-                """, arguments).map { row in
-                CommunityState.Decision(
-                    seq: row[0].int64 ?? 0, at: row[1].int64 ?? 0, item: row[2].string ?? "", action: row[3].string ?? "",
-                    moderator: row[4].string ?? "", note: row[5].string, flaggers: row[6].int, firstFlagged: row[7].int64 ?? 0)
-            }
+            try tables.rows("SELECT \(Self.decisionColumns) FROM rm_decisions WHERE \(condition) ORDER BY seq\(page)", arguments)
+                .map(Self.decision)
         }
         return newest == nil ? found : found.reversed()
+    }
+
+    static let decisionColumns = "seq, at, item, action, moderator, note, flaggers, first_flagged"
+
+    /// A decision from the columns `decisionColumns` names.
+    static func decision(_ row: [StoreValue]) -> CommunityState.Decision {
+        CommunityState.Decision(
+            seq: row[0].int64 ?? 0, at: row[1].int64 ?? 0, item: row[2].string ?? "", action: row[3].string ?? "",
+            moderator: row[4].string ?? "", note: row[5].string, flaggers: row[6].int, firstFlagged: row[7].int64 ?? 0)
     }
 }

@@ -33,8 +33,10 @@ public struct ProductCard: Sendable {
     public var line: ProductLine
     /// Suggestions by channel, by channel name.
     public var channels: [(channel: String, count: Int)]
-    /// Every post created with it, live or not, in seq order: its price history too.
-    public var posts: [ProductPost]
+    /// Posts created with it, live or not, the first in seq order.
+    public var posts: Excerpt<ProductPost>
+    /// Its price history: the latest of those posts with a price, in seq order.
+    public var prices: Excerpt<ProductPost>
 }
 
 extension StoredReadModels {
@@ -56,23 +58,23 @@ extension StoredReadModels {
         }
     }
 
-    /// The product `id`'s card, nil when no event named it.
-    public func productCard(_ id: String) throws -> ProductCard? {
+    /// The product `id`'s card with the first `count` posts showing it and its latest `count`
+    /// prices (all with nil), nil when no event named it.
+    public func productCard(_ id: String, posts count: Int? = nil) throws -> ProductCard? {
         try read { tables in
             guard let row = try tables.row(
                 "SELECT product, hearts, lists, suggestions, posts, price FROM rm_products WHERE product = ?", [.text(id)])
             else { return nil }
             let channels = try tables.rows("SELECT channel, count FROM rm_product_channels WHERE product = ? ORDER BY channel", [.text(id)])
                 .map { (channel: $0[0].string ?? "", count: $0[1].int) }
-            let posts = try tables.rows("""
-                SELECT p.post, p.author, p.kind, p.created, p.seq, p.state, p.price, v.wear_it, v.change_it
-                FROM rm_posts p LEFT JOIN rm_verdicts v ON v.post = p.post WHERE p.product = ? ORDER BY p.seq
-                """, [.text(id)]).map { row in
-                ProductPost(
-                    post: row[0].string ?? "", author: row[1].string ?? "", kind: row[2].string ?? "", created: row[3].int64 ?? 0,
-                    seq: row[4].int64 ?? 0, life: CommunityState.Life(column: row[5].string ?? ""), price: row[6].double,
-                    verdict: row[7].int64 == nil ? nil : VoteVerdict(post: row[0].string ?? "", wearIt: row[7].int, changeIt: row[8].int))
-            }
+            let columns = "p.post, p.author, p.kind, p.created, p.seq, p.state, p.price, v.wear_it, v.change_it"
+            let posts = "FROM rm_posts p LEFT JOIN rm_verdicts v ON v.post = p.post WHERE p.product = ?"
+            let shown = try tables.excerpt(columns, posts, orderedBy: "p.seq", [.text(id)], first: count,
+                                           counting: "FROM rm_posts WHERE product = ?", Self.productPost)
+            var prices = try tables.excerpt(columns, posts + " AND p.price IS NOT NULL", orderedBy: "p.seq DESC", [.text(id)],
+                                            first: count, counting: "FROM rm_posts WHERE product = ? AND price IS NOT NULL",
+                                            Self.productPost)
+            prices.entries.reverse()
             // Its rank among all products, as `products` would give it: none when it has no row there.
             let counted = row[1].int + row[2].int + row[3].int + row[4].int > 0
             let rank = try !counted ? nil : tables.row("""
@@ -80,8 +82,15 @@ extension StoredReadModels {
                 AND (hearts > ?1 OR (hearts = ?1 AND (lists > ?2 OR (lists = ?2 AND (suggestions > ?3
                      OR (suggestions = ?3 AND product < ?4))))))
                 """, [row[1], row[2], row[3], row[0]])?[0].int
-            return ProductCard(line: Self.productLine(row, rank: rank), channels: channels, posts: posts)
+            return ProductCard(line: Self.productLine(row, rank: rank), channels: channels, posts: shown, prices: prices)
         }
+    }
+
+    private static func productPost(_ row: [StoreValue]) -> ProductPost {
+        ProductPost(
+            post: row[0].string ?? "", author: row[1].string ?? "", kind: row[2].string ?? "", created: row[3].int64 ?? 0,
+            seq: row[4].int64 ?? 0, life: CommunityState.Life(column: row[5].string ?? ""), price: row[6].double,
+            verdict: row[7].int64 == nil ? nil : VoteVerdict(post: row[0].string ?? "", wearIt: row[7].int, changeIt: row[8].int))
     }
 
     private static func productLine(_ row: [StoreValue], rank: Int?) -> ProductLine {

@@ -42,7 +42,7 @@ struct ReadAPI: Sendable {
         reads.get("/v1/posts/{id}") { request, context in
             let post = try Self.pathParameter("id", of: context)
             return try await self.answer(request) { models in
-                guard let found = try AnswerTable.post(post, in: models) else {
+                guard let found = try AnswerTable.post(post, hearters: 0, in: models) else {
                     throw ServerError.notFound("unknown post \"\(post)\": no post.created with that id in the log")
                 }
                 return .row(found.table)
@@ -51,7 +51,7 @@ struct ReadAPI: Sendable {
         reads.get("/v1/users/{id}") { request, context in
             let user = try Self.pathParameter("id", of: context)
             return try await self.answer(request) { models in
-                guard let found = try AnswerTable.user(user, in: models) else { throw Self.unknown(user) }
+                guard let found = try AnswerTable.user(user, posts: 0, in: models) else { throw Self.unknown(user) }
                 return .row(found.table)
             }
         }

@@ -79,6 +79,32 @@ private let community = [
         #expect(listed.map { Array($0.unicodeScalars) } == ["e\u{301}", "f", "\u{E9}"].map { Array($0.unicodeScalars) }, "\(card)")
     }
 
+    /// A card shows the first entries of a list and the latest of a history, says how many it
+    /// left out, and shows them all with `--limit 0`.
+    @Test func aCardCutsItsListsAtTheLimitAndCountsTheRest() throws {
+        let lines = ["u1", "u2", "u3"].enumerated().flatMap { index, user in [
+            #"{"id":"h\#(index)","type":"post.hearted","at":"2012-04-25T00:0\#(index):00Z","user":"\#(user)","data":{"post":"p1"}}"#,
+            #"{"id":"f\#(index)","type":"post.flagged","at":"2012-04-25T01:0\#(index):00Z","user":"\#(user)","data":{"post":"p1","reason":"r\#(index)"}}"#,
+        ] }
+        let path = folder.write("more.jsonl", lines.joined(separator: "\n") + "\n")
+        _ = try GTIOBinary.run(["ingest", path, "--store", store])
+        func section(_ title: String, of card: String) throws -> [String] {
+            let start = try #require(card.range(of: "\n\(title)\n"), "\(card)")
+            return card[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.map(String.init)
+        }
+        let card = try gtio("post p1 --limit 2").stdout
+        #expect(try section("who hearted (newest first)", of: card) == ["  u3", "  u2", "  … and 2 more"])
+        #expect(try section("flags", of: card) == ["  … 1 earlier", "  2012-04-25T01:01:00.000Z  u2: r1", "  2012-04-25T01:02:00.000Z  u3: r2"])
+        let whole = try gtio("post p1 --limit 0").stdout
+        #expect(try section("who hearted (newest first)", of: whole) == ["  u3", "  u2", "  u1", "  bob (Bob)"])
+        #expect(try section("flags", of: whole).count == 3)
+        let item = try gtio("item post:p1 --limit 1").stdout
+        #expect(try section("flags (open ones marked *)", of: item) == ["  … 2 earlier", "  * 2012-04-25T01:02:00.000Z  u3: r2"])
+        let negative = try gtio("post p1 --limit -1")
+        #expect(negative.status == 2)
+        #expect(negative.stderr.contains("--limit takes a whole number of 0 or more (0: all), got -1"), "\(negative.stderr)")
+    }
+
     @Test func followListsSuggestionsAndTheQueue() throws {
         #expect(try gtio("followers ann --format csv").stdout == "user,name\r\nbob,Bob\r\n")
         #expect(try gtio("following bob --format csv").stdout == "user,name\r\nann,Ann\r\n")

@@ -65,8 +65,12 @@ import Testing
         line = try #require(try log.models().stored().products(limit: nil).first)
         #expect(line.posts == 2 && line.price == 10)
         let card = try #require(try log.models().stored().productCard("pr"))
-        #expect(card.posts.map(\.post) == ["p1", "p2", "p3", "p4"])
-        #expect(card.posts.map(\.life) == [.live, .removed, .live, .deleted])
+        #expect(card.posts.entries.map(\.post) == ["p1", "p2", "p3", "p4"])
+        #expect(card.posts.entries.map(\.life) == [.live, .removed, .live, .deleted])
+        #expect(card.prices.entries.map(\.post) == ["p1", "p2", "p4"])  // p3 has no price
+        let cut = try #require(try log.models().stored().productCard("pr", posts: 2))
+        #expect(cut.posts.entries.map(\.post) == ["p1", "p2"] && cut.posts.total == 4)
+        #expect(cut.prices.entries.map(\.post) == ["p2", "p4"] && cut.prices.total == 3)
     }
 
     @Test func aUsersCardCountsTheirHeartedProductsAndList() throws {

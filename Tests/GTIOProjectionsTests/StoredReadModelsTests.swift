@@ -456,4 +456,55 @@ import Testing
             }
         }
     }
+
+    /// Each list a card shows, cut at any length, is the whole list's first (or, for a history,
+    /// latest) entries, counted whole: on a seeded demo community, for the subjects with the
+    /// longest lists, on each backend.
+    @Test(arguments: StoreBackend.all) func aCardsListsCutAtAnyLengthAreTheWholeListsEnds(_ backend: StoreBackend) throws {
+        let folder = TemporaryDirectory()
+        var lines: [UInt8] = []
+        try DemoCommunity(seed: 12, eventCount: 30_000).write { lines += $0 }
+        // The demo shows each product in one post: four more show one, the third without a price.
+        lines += Array((1...4).map { k in
+            Self.line("shown\(k)", "post.created", k, "shop", #"{"post":"shown\#(k)","kind":"product","voting":true,"product":"prX"\#(k == 3 ? "" : ",\"price\":\(k)")}"#) + "\n"
+        }.joined().utf8)
+        let path = folder.file("demo.jsonl")
+        try Data(lines).write(to: URL(fileURLWithPath: path))
+        let store = try backend.open(in: folder)
+        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
+        _ = try LiveReadModels(store: store).catchUp()
+        let models = try #require(try StoredReadModels.current(store))
+        func longest(_ sql: String) throws -> [String] { try models.read { try $0.rows(sql, []) }.compactMap { $0[0].string } }
+        /// Checks `excerpt(k)` against the whole list at lengths around its ends; the longest list's length.
+        func check<Entry>(_ subjects: [String], fromEnd: Bool = false, _ excerpt: (String, Int?) throws -> Excerpt<Entry>) throws -> Int {
+            var longestList = 0
+            for subject in subjects {
+                let whole = try excerpt(subject, nil)
+                #expect(whole.total == whole.entries.count, "\(subject)")
+                longestList = max(longestList, whole.total)
+                for count in Set([0, 1, 2, whole.total - 1, whole.total, whole.total + 1]) where count >= 0 {
+                    let cut = try excerpt(subject, count)
+                    let expected = fromEnd ? whole.entries.suffix(count) : whole.entries.prefix(count)
+                    #expect(cut.entries.map { "\($0)" } == expected.map { "\($0)" }, "\(subject), \(count)")
+                    #expect(cut.total == whole.total, "\(subject), \(count)")
+                }
+            }
+            return longestList
+        }
+        let hearted = try longest("SELECT post FROM rm_hearts GROUP BY post ORDER BY COUNT(*) DESC, post LIMIT 3")
+        #expect(try check(hearted) { try #require(try models.postCard($0, hearters: $1)).hearters } >= 5)
+        let reviewed = try longest("SELECT post FROM rm_reviews GROUP BY post ORDER BY COUNT(*) DESC, post LIMIT 3")
+        #expect(try check(reviewed) { try models.reviews(of: $0, first: $1) } >= 3)
+        let flagged = try longest("SELECT item FROM rm_flag_marks GROUP BY item ORDER BY COUNT(*) DESC, item LIMIT 3")
+        #expect(try check(flagged, fromEnd: true) { try models.flagHistory($0, latest: $1) } >= 3)
+        let decided = try longest("SELECT item FROM rm_decisions GROUP BY item ORDER BY COUNT(*) DESC, item LIMIT 3")
+        #expect(try check(decided, fromEnd: true) { try models.decisions(on: $0, latest: $1) } >= 1)
+        let requested = try longest("SELECT target FROM rm_follows WHERE state = 'requested' GROUP BY target ORDER BY COUNT(*) DESC, target LIMIT 3")
+        #expect(try check(requested) { try models.pendingRequests(to: $0, first: $1) } >= 2)
+        let authors = try longest("SELECT author FROM rm_posts WHERE state = 'live' GROUP BY author ORDER BY COUNT(*) DESC, author LIMIT 3")
+        #expect(try check(authors) { try models.livePosts(of: $0, newest: $1) } >= 5)
+        let products = try longest("SELECT product FROM rm_posts WHERE product IS NOT NULL GROUP BY product ORDER BY COUNT(*) DESC, product LIMIT 3")
+        #expect(try check(products) { try #require(try models.productCard($0, posts: $1)).posts } >= 3)
+        #expect(try check(products, fromEnd: true) { try #require(try models.productCard($0, posts: $1)).prices } >= 3)
+    }
 }

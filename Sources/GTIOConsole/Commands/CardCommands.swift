@@ -11,26 +11,29 @@ struct PostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "post", abstract: "Everything about one post: author, state, points, verdict, hearts, reviews, flags.")
     @Argument(help: "The post id.") var post: String
+    @OptionGroup var card: CardOptions
     @OptionGroup var query: QueryOptions
 
     func run() throws {
         try query.withStoredModels { models in
-            guard let (table, found) = try AnswerTable.post(post, in: models) else {
+            let asCard = query.format == .table && query.out == nil
+            guard let (table, found) = try AnswerTable.post(post, hearters: asCard ? card.entries : 0, in: models) else {
                 throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
             }
+            guard asCard else { return try query.emit(table) }
             let item = "post:" + post
-            guard query.format == .table && query.out == nil else { return try query.emit(table) }
-            let reviews = try models.reviews(of: post).map {
-                "\($0.id) by \($0.author)\($0.removed ? " (removed)" : ""), \($0.agrees) agree: “\($0.text)”"
-            }
-            let flags = try models.flagHistory(item).map { "\(time($0.at))  \($0.user)\($0.reason.map { ": \($0)" } ?? "")" }
-            let decisions = try models.decisions(on: item).map { "\(time($0.at))  \($0.action) by \($0.moderator)" }
-            let hearts = found.hearters
-            Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) }
-                                + [("description", found.description ?? "")],
-                                sections: [("who hearted (newest first)", hearts.prefix(10).map { $0.user + ($0.name.map { " (\($0))" } ?? "") }
-                                            + (hearts.count > 10 ? ["… and \(hearts.count - 10) more"] : [])),
-                                           ("reviews", reviews), ("flags", flags), ("decisions", decisions)]))
+            Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) } + [("description", found.description ?? "")], sections: [
+                Card.list("who hearted (newest first)", found.hearters) { $0.user + ($0.name.map { " (\($0))" } ?? "") },
+                Card.list("reviews", try models.reviews(of: post, first: card.entries)) {
+                    "\($0.id) by \($0.author)\($0.removed ? " (removed)" : ""), \($0.agrees) agree: “\($0.text)”"
+                },
+                Card.history("flags", try models.flagHistory(item, latest: card.entries)) {
+                    "\(time($0.at))  \($0.user)\($0.reason.map { ": \($0)" } ?? "")"
+                },
+                Card.history("decisions", try models.decisions(on: item, latest: card.entries)) {
+                    "\(time($0.at))  \($0.action) by \($0.moderator)"
+                },
+            ]))
         }
     }
 }
@@ -40,18 +43,21 @@ struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Everything about one user: name, sign-up, privacy, followers, posts, flags received.")
     @Argument(help: "The user id.") var user: String
+    @OptionGroup var card: CardOptions
     @OptionGroup var query: QueryOptions
 
     func run() throws {
         try query.withStoredModels { models in
-            guard let (table, posts) = try AnswerTable.user(user, in: models) else {
+            let asCard = query.format == .table && query.out == nil
+            guard let (table, posts) = try AnswerTable.user(user, posts: asCard ? card.entries : 0, in: models) else {
                 throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
             }
-            guard query.format == .table && query.out == nil else { return try query.emit(table) }
-            let recent = posts.newest.map { "\($0.post)  \(time($0.created))  \($0.points) points" }
-            Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) },
-                                sections: [("latest live posts", recent), ("pending follow requests", try models.pendingRequests(to: user)),
-                                           ("suggested for them", try models.suggestions(for: user, pageSize: 5).map { "\($0.user) (\($0.reason))" })]))
+            guard asCard else { return try query.emit(table) }
+            Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) }, sections: [
+                Card.list("latest live posts", posts) { "\($0.post)  \(time($0.created))  \($0.points) points" },
+                Card.list("pending follow requests", try models.pendingRequests(to: user, first: card.entries)) { $0 },
+                ("suggested for them", try models.suggestions(for: user, pageSize: 5).map { "\($0.user) (\($0.reason))" }, "(none)"),
+            ]))
         }
     }
 }

@@ -11,6 +11,7 @@ struct ItemCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "item", abstract: "An item in context: content, author's record, every flag, and earlier decisions.")
     @Argument(help: "post:<id> or review:<id>.") var item: String
+    @OptionGroup var card: CardOptions
     @OptionGroup var query: QueryOptions
 
     func run() throws {
@@ -18,35 +19,36 @@ struct ItemCommand: ParsableCommand {
             throw ConsoleError.badArgument("\"\(item)\" is not an item (expected post:<id> or review:<id>)")
         }
         try query.withStoredModels { models in
+            let asCard = query.format == .table && query.out == nil
             let review = ref.kind == .review ? try models.review(ref.id) : nil
-            let post = try models.postCard(ref.kind == .post ? ref.id : review?.post ?? "")
+            let post = try models.postCard(ref.kind == .post ? ref.id : review?.post ?? "", hearters: 0)
             guard (ref.kind == .post && post != nil) || review != nil else {
                 throw ConsoleError.notFound("no such item \(item): nothing with that id was ever created")
             }
             let (author, preview) = try models.preview(of: item)
             let flagged = try models.flagged(item)
-            let decisions = try models.decisions(on: item)
+            let decisions = try models.decisions(on: item, latest: asCard ? card.entries : 0)
             let table = ResultTable(
                 columns: ["item", "author", "open_flaggers", "hidden", "version", "decisions", "author_removed_items", "author_flags_received", "content"],
                 rows: [[.text(item), Cell(author), .integer(Int64(flagged?.flaggers ?? 0)), .bool(flagged?.hidden ?? false),
-                        .integer(try models.flagVersion(item)), .integer(Int64(decisions.count)),
+                        .integer(try models.flagVersion(item)), .integer(Int64(decisions.total)),
                         .integer(Int64(try author.map(models.removedItems(of:)) ?? 0)),
                         .integer(Int64(try author.map { try models.flagsReceived(by: $0, reviews: true) } ?? 0)), .text(preview)]])
-            guard query.format == .table && query.out == nil else { return try query.emit(table) }
+            guard asCard else { return try query.emit(table) }
             var sections: [Card.Section] = []
             if let post {
                 let state = post.life == .live ? "live" : "\(post.life)"
-                sections.append((
+                sections.append(Card.list(
                     "post \(post.id): \(post.hearts) hearts, \(post.wearIt) wear it / \(post.changeIt) change it, \(post.liveReviews) live reviews, \(state)",
-                    try models.reviews(of: post.id).map { "review \($0.id) by \($0.author)\($0.removed ? " (removed)" : ""): “\($0.text)”" },
-                    nil))
+                    try models.reviews(of: post.id, first: card.entries), none: nil
+                ) { "review \($0.id) by \($0.author)\($0.removed ? " (removed)" : ""): “\($0.text)”" })
             }
-            sections.append(("flags (open ones marked *)", try models.flagHistory(item).map {
+            sections.append(Card.history("flags (open ones marked *)", try models.flagHistory(item, latest: card.entries), none: nil) {
                 "\($0.open ? "*" : " ") \(time($0.at))  \($0.user)\($0.reason.map { ": \($0)" } ?? "")"
-            }, nil))
-            sections.append(("decisions", decisions.map {
+            })
+            sections.append(Card.history("decisions", decisions) {
                 "\(time($0.at))  \($0.action) by \($0.moderator)\($0.note.map { ": \($0)" } ?? "") (seq \($0.seq))"
-            }, "(none)"))
+            })
             Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) }, sections: sections))
         }
     }

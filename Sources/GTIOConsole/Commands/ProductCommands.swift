@@ -27,31 +27,32 @@ struct ProductCommand: ParsableCommand {
         commandName: "product",
         abstract: "One product: hearts, shopping lists, suggestions by channel, the posts showing it and its prices.")
     @Argument(help: "The product id.") var product: String
+    @OptionGroup var card: CardOptions
     @OptionGroup var query: QueryOptions
 
     func run() throws {
         try query.withStoredModels { models in
-            guard let card = try models.productCard(product) else {
+            let asCard = query.format == .table && query.out == nil
+            guard let found = try models.productCard(product, posts: asCard ? card.entries : 0) else {
                 throw ConsoleError.notFound("unknown product \"\(product)\": no event in the log names it (try: products)")
             }
-            let line = card.line
             let table = ResultTable(
                 columns: AnswerTable.productColumns + EventType.suggestionChannels.map { "suggestions_\($0)" },
-                rows: [AnswerTable.products([line]).rows[0]
+                rows: [AnswerTable.products([found.line]).rows[0]
                        + EventType.suggestionChannels.map { channel in
-                           .integer(Int64(card.channels.first { $0.channel == channel }?.count ?? 0))
+                           .integer(Int64(found.channels.first { $0.channel == channel }?.count ?? 0))
                        }])
-            guard query.format == .table && query.out == nil else { return try query.emit(table) }
-            let posts = card.posts.map { post -> String in
-                let life = post.life == .live ? "" : " (\(post.life == .deleted ? "deleted" : "removed"))"
-                let verdict = post.verdict.map { "\($0.label), \($0.wearIt) wear it / \($0.changeIt) change it" } ?? "no votes"
-                return "\(post.post) by \(post.author), \(post.kind)\(life): \(verdict)"
-            }
-            let prices = card.posts.compactMap { post in
-                post.price.map { "\(Timestamp(milliseconds: post.created))  \(AnswerTable.amount($0).plainText)  \(post.post) (seq \(post.seq))" }
-            }
-            Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) },
-                                       sections: [("posts showing it", posts), ("price history (by seq)", prices)]))
+            guard asCard else { return try query.emit(table) }
+            Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) }, sections: [
+                Card.list("posts showing it", found.posts) { post in
+                    let life = post.life == .live ? "" : " (\(post.life == .deleted ? "deleted" : "removed"))"
+                    let verdict = post.verdict.map { "\($0.label), \($0.wearIt) wear it / \($0.changeIt) change it" } ?? "no votes"
+                    return "\(post.post) by \(post.author), \(post.kind)\(life): \(verdict)"
+                },
+                Card.history("price history (by seq)", found.prices) { post in
+                    "\(Timestamp(milliseconds: post.created))  \(AnswerTable.amount(post.price ?? 0).plainText)  \(post.post) (seq \(post.seq))"
+                },
+            ]))
         }
     }
 }

@@ -1,3 +1,4 @@
+import GTIOProjections
 import GTIOTables
 
 /// One thing on one screen: label/value lines, then titled sections of entries. Values and
@@ -20,5 +21,17 @@ enum Card {
             text += entries.map { "  " + $0.escapingControls + "\n" }.joined()
         }
         return text
+    }
+}
+
+extension Card {
+    /// A list's section: its first entries, then how many more it holds.
+    static func list<Entry>(_ title: String, _ excerpt: Excerpt<Entry>, none: String? = "(none)", _ line: (Entry) -> String) -> Section {
+        (title, excerpt.entries.map(line) + (excerpt.omitted > 0 ? ["… and \(excerpt.omitted) more"] : []), none)
+    }
+
+    /// A history's section: how many earlier entries it holds, then its latest.
+    static func history<Entry>(_ title: String, _ excerpt: Excerpt<Entry>, none: String? = "(none)", _ line: (Entry) -> String) -> Section {
+        (title, (excerpt.omitted > 0 ? ["… \(excerpt.omitted) earlier"] : []) + excerpt.entries.map(line), none)
     }
 }
