@@ -68,27 +68,24 @@ extension StoredReadModels {
             for row in try tables.rows("SELECT blocked FROM rm_blocks WHERE blocker = ? UNION SELECT blocker FROM rm_blocks WHERE blocked = ?", [me, me]) {
                 closed.insert(row[0].string ?? "")
             }
+            // Everyone followed by someone `user` follows, with how many of those follow them:
+            // grouped before each is asked whether they may be suggested, so that a user who
+            // follows thousands asks once per candidate, not once per path to them.
             var mutual = IDSet()
             var result: [FriendSuggestion] = []
             let shared = try tables.rows("""
-                SELECT f2.target, COUNT(*), u.followers FROM rm_follows f1
-                JOIN rm_follows f2 ON f2.follower = f1.target AND f2.state = 'following'
-                JOIN rm_users u ON u.user = f2.target AND \(Self.suggestable)
-                WHERE f1.follower = ? AND f1.state = 'following'
-                GROUP BY f2.target, u.followers
+                SELECT c.target, c.mutual, u.followers, CASE WHEN \(Self.suggestable) THEN 1 ELSE 0 END
+                FROM (SELECT f2.target AS target, COUNT(*) AS mutual FROM rm_follows f1
+                      JOIN rm_follows f2 ON f2.follower = f1.target AND f2.state = 'following'
+                      WHERE f1.follower = ? AND f1.state = 'following' GROUP BY f2.target) c
+                LEFT JOIN rm_users u ON u.user = c.target
                 """, [.integer(now), me])
+            // Every user with a mutual follow is left out of the popular walk, suggestable or not.
             for row in shared {
                 let candidate = row[0].string ?? ""
                 mutual.insert(candidate)
-                guard !closed.contains(candidate) else { continue }
+                guard row[3].int == 1, !closed.contains(candidate) else { continue }
                 result.append(FriendSuggestion(rank: 0, user: candidate, mutual: row[1].int, followers: row[2].int))
-            }
-            // Every user with a mutual follow is left out of the popular walk, suggestable or not.
-            for row in try tables.rows("""
-                SELECT f2.target FROM rm_follows f1 JOIN rm_follows f2 ON f2.follower = f1.target AND f2.state = 'following'
-                WHERE f1.follower = ? AND f1.state = 'following'
-                """, [me]) {
-                mutual.insert(row[0].string ?? "")
             }
             result.sort(by: FriendSuggestion.ranksBefore)
             if let count, result.count > count { result.removeSubrange(count...) }
