@@ -231,14 +231,7 @@ import Testing
     /// walks' statements are their own on each).
     @Test(arguments: StoreBackend.all) func rankingsThatStopEarlyGiveEveryPrefixOfTheFullRanking(_ backend: StoreBackend) throws {
         let folder = TemporaryDirectory()
-        var lines: [UInt8] = []
-        try DemoCommunity(seed: 7, eventCount: 60_000).write { lines += $0 }
-        let path = folder.file("demo.jsonl")
-        try Data(lines).write(to: URL(fileURLWithPath: path))
-        let store = try backend.open(in: folder)
-        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
-        _ = try LiveReadModels(store: store).catchUp()
-        let models = try #require(try StoredReadModels.current(store))
+        let models = try Self.demoModels(backend, seed: 7, events: 60_000, in: folder)
         // Every small limit and a post in a hundred on SQLite; on PostgreSQL, whose statements
         // are the same at every limit and post, and whose rows cost more to take in, fewer.
         let onSQLite = backend.name == StoreBackend.sqlite.name
@@ -331,6 +324,22 @@ import Testing
     /// An event's JSON line, `second` seconds into 2012-06-01.
     static func line(_ id: String, _ type: String, _ second: Int, _ user: String, _ data: String) -> String {
         #"{"id":"\#(id)","type":"\#(type)","at":"2012-06-01T00:00:\#(String(format: "%02d", second))Z","user":"\#(user)","data":\#(data)}"#
+    }
+
+    /// The tables of a `backend` store in `folder` holding a seeded demo community of `events`
+    /// events and then `lines`, caught up.
+    static func demoModels(
+        _ backend: StoreBackend, seed: UInt64, events: Int, then lines: [String] = [], in folder: TemporaryDirectory
+    ) throws -> StoredReadModels {
+        var bytes: [UInt8] = []
+        try DemoCommunity(seed: seed, eventCount: events).write { bytes += $0 }
+        bytes += Array(lines.map { $0 + "\n" }.joined().utf8)
+        let path = folder.file("demo.jsonl")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let store = try backend.open(in: folder)
+        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
+        _ = try LiveReadModels(store: store).catchUp()
+        return try #require(try StoredReadModels.current(store))
     }
 
     /// The store's tables once `lines` are ingested and caught up (a file of them in `folder`).
@@ -427,14 +436,7 @@ import Testing
     /// open marks or found by walking the queue and probing each item, at any page size.
     @Test(arguments: StoreBackend.all) func aReasonsQueueIsTheSameByEitherLookup(_ backend: StoreBackend) throws {
         let folder = TemporaryDirectory()
-        var lines: [UInt8] = []
-        try DemoCommunity(seed: 11, eventCount: 30_000).write { lines += $0 }
-        let path = folder.file("demo.jsonl")
-        try Data(lines).write(to: URL(fileURLWithPath: path))
-        let store = try backend.open(in: folder)
-        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
-        _ = try LiveReadModels(store: store).catchUp()
-        let models = try #require(try StoredReadModels.current(store))
+        let models = try Self.demoModels(backend, seed: 11, events: 30_000, in: folder)
         let reasons = try models.read { try $0.rows("SELECT DISTINCT reason FROM rm_flag_marks WHERE open = 1 AND reason IS NOT NULL", []) }
             .compactMap { $0[0].string }.sorted()
         #expect(reasons.count >= 4, "\(reasons)")
@@ -461,19 +463,12 @@ import Testing
     /// latest) entries, counted whole: on a seeded demo community, for the subjects with the
     /// longest lists, on each backend.
     @Test(arguments: StoreBackend.all) func aCardsListsCutAtAnyLengthAreTheWholeListsEnds(_ backend: StoreBackend) throws {
-        let folder = TemporaryDirectory()
-        var lines: [UInt8] = []
-        try DemoCommunity(seed: 12, eventCount: 30_000).write { lines += $0 }
         // The demo shows each product in one post: four more show one, the third without a price.
-        lines += Array((1...4).map { k in
-            Self.line("shown\(k)", "post.created", k, "shop", #"{"post":"shown\#(k)","kind":"product","voting":true,"product":"prX"\#(k == 3 ? "" : ",\"price\":\(k)")}"#) + "\n"
-        }.joined().utf8)
-        let path = folder.file("demo.jsonl")
-        try Data(lines).write(to: URL(fileURLWithPath: path))
-        let store = try backend.open(in: folder)
-        _ = try Ingestor().ingest([IngestSource(argument: path)], into: store)
-        _ = try LiveReadModels(store: store).catchUp()
-        let models = try #require(try StoredReadModels.current(store))
+        let shown = (1...4).map { k in
+            Self.line("shown\(k)", "post.created", k, "shop", #"{"post":"shown\#(k)","kind":"product","voting":true,"product":"prX"\#(k == 3 ? "" : ",\"price\":\(k)")}"#)
+        }
+        let folder = TemporaryDirectory()
+        let models = try Self.demoModels(backend, seed: 12, events: 30_000, then: shown, in: folder)
         func longest(_ sql: String) throws -> [String] { try models.read { try $0.rows(sql, []) }.compactMap { $0[0].string } }
         /// Checks `excerpt(k)` against the whole list at lengths around its ends; the longest list's length.
         func check<Entry>(_ subjects: [String], fromEnd: Bool = false, _ excerpt: (String, Int?) throws -> Excerpt<Entry>) throws -> Int {
