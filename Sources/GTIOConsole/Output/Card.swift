@@ -7,11 +7,7 @@ enum Card {
     /// A section: its title, its entries, and the line that stands for none (nil: nothing).
     typealias Section = (title: String, entries: [String], none: String?)
 
-    /// Sections that say `(none)` when empty.
-    static func render(_ lines: [(String, String)], sections: [(String, [String])] = []) -> String {
-        render(lines, sections: sections.map { ($0.0, $0.1, "(none)") })
-    }
-
+    /// The label/value lines aligned, then each section under its title.
     static func render(_ lines: [(String, String)], sections: [Section]) -> String {
         let width = lines.map(\.0.count).max() ?? 0
         var text = lines.map { $0.0.padding(to: width) + "  " + $0.1.escapingControls }.joined(separator: "\n") + "\n"
