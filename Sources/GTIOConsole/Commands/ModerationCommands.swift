@@ -9,7 +9,7 @@ private func time(_ ms: Int64) -> String { Timestamp(milliseconds: ms).descripti
 /// `item post:P` / `item review:R`: an item with everything a moderator needs to decide it.
 struct ItemCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "item", abstract: "An item in context: content, author's record, every flag, and earlier decisions.")
+        commandName: "item", abstract: "An item in context: content, author's record, its flags, and earlier decisions.")
     @Argument(help: "post:<id> or review:<id>.") var item: String
     @OptionGroup var card: CardOptions
     @OptionGroup var query: QueryOptions
