@@ -23,6 +23,9 @@ struct QueryOptions: ParsableArguments {
     var storeOptions: StoreOptions { output.storeOptions }
     var format: OutputFormat { output.format }
     var out: String? { output.out }
+    /// Whether the answer is read by a person: a text table on standard output, where a card, a
+    /// day down the page or an insight's readable form takes the place of the rows programs read.
+    var forReader: Bool { format == .table && out == nil }
 
     var view: LogView {
         get throws {

@@ -18,16 +18,16 @@ public struct Excerpt<Entry: Sendable>: Sendable {
 
 extension TableReading {
     /// The first `count` rows (all with nil) of `SELECT columns source ORDER BY order`, and how
-    /// many rows `counting` (`source` unless given) holds, counted only when the rows read fill
-    /// the page: a list cut at ten reads ten rows and one count, never the list.
+    /// many rows `source` holds: `total` when the caller keeps that figure already, else counted
+    /// in `counting` (`source` unless given), only when the rows read fill the page. A list cut
+    /// at ten reads ten rows and at most one count, never the list; cut at none, no rows.
     func excerpt<Entry: Sendable>(
         _ columns: String, _ source: String, orderedBy order: String, _ arguments: [StoreValue], first count: Int?,
-        counting: String? = nil, _ entry: ([StoreValue]) throws -> Entry
+        counting: String? = nil, total: Int? = nil, _ entry: ([StoreValue]) throws -> Entry
     ) throws -> Excerpt<Entry> {
         let limit = count.map { " LIMIT \(max(0, $0))" } ?? ""
-        let entries = try rows("SELECT \(columns) \(source) ORDER BY \(order)\(limit)", arguments).map(entry)
+        let entries = count == 0 ? [] : try rows("SELECT \(columns) \(source) ORDER BY \(order)\(limit)", arguments).map(entry)
         guard let count, entries.count >= count else { return Excerpt(entries, total: entries.count) }
-        let total = try row("SELECT COUNT(*) \(counting ?? source)", arguments)?[0].int ?? entries.count
-        return Excerpt(entries, total: total)
+        return Excerpt(entries, total: try total ?? row("SELECT COUNT(*) \(counting ?? source)", arguments)?[0].int ?? entries.count)
     }
 }

@@ -80,7 +80,7 @@ extension StoredReadModels {
             else { return nil }
             let hearters = try tables.excerpt(
                 "h.user, u.name", "FROM rm_hearts h LEFT JOIN rm_users u ON u.user = h.user WHERE h.post = ?",
-                orderedBy: "h.seq DESC", [.text(id)], first: count, counting: "FROM rm_hearts WHERE post = ?"
+                orderedBy: "h.seq DESC", [.text(id)], first: count, total: row[5].int
             ) { Hearter(user: $0[0].string ?? "", name: $0[1].string.flatMap { $0.isEmpty ? nil : $0 }) }
             return PostCard(
                 id: id, author: row[0].string ?? "", kind: row[1].string ?? "", created: row[2].int64 ?? 0,

@@ -16,11 +16,10 @@ struct PostCommand: ParsableCommand {
 
     func run() throws {
         try query.withStoredModels { models in
-            let asCard = query.format == .table && query.out == nil
-            guard let (table, found) = try AnswerTable.post(post, hearters: asCard ? card.entries : 0, in: models) else {
+            guard let (table, found) = try AnswerTable.post(post, hearters: query.forReader ? card.entries : 0, in: models) else {
                 throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
             }
-            guard asCard else { return try query.emit(table) }
+            guard query.forReader else { return try query.emit(table) }
             let item = "post:" + post
             Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) } + [("description", found.description ?? "")], sections: [
                 Card.list("who hearted (newest first)", found.hearters) { $0.user + ($0.name.map { " (\($0))" } ?? "") },
@@ -48,11 +47,10 @@ struct UserCommand: ParsableCommand {
 
     func run() throws {
         try query.withStoredModels { models in
-            let asCard = query.format == .table && query.out == nil
-            guard let (table, posts) = try AnswerTable.user(user, posts: asCard ? card.entries : 0, in: models) else {
+            guard let (table, posts) = try AnswerTable.user(user, posts: query.forReader ? card.entries : 0, in: models) else {
                 throw ConsoleError.notFound("unknown user \"\(user)\": no event in the log names them")
             }
-            guard asCard else { return try query.emit(table) }
+            guard query.forReader else { return try query.emit(table) }
             Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) }, sections: [
                 Card.list("latest live posts", posts) { "\($0.post)  \(time($0.created))  \($0.points) points" },
                 Card.list("pending follow requests", try models.pendingRequests(to: user, first: card.entries)) { $0 },

@@ -35,7 +35,7 @@ struct FunnelCommand: InsightAnswering {
     func run() throws {
         if let table = try answer() {
             if let chart { try writeChart(table, to: chart) }
-            return try query.emit(query.format == .table && query.out == nil ? readable(table) : table)
+            return try query.emit(query.forReader ? readable(table) : table)
         }
         if within != nil || by != nil || actor != nil || !filters.isEmpty {
             throw ValidationError("--within, --by, --actor and --where need steps (e.g. funnel post.created post.hearted --within 1d)")

@@ -21,7 +21,7 @@ extension InsightAnswering {
     func run() throws {
         guard let table = try answer() else { return }
         if let chart { try writeChart(table, to: chart) }
-        try query.emit(query.format == .table && query.out == nil ? readable(table) : table)
+        try query.emit(query.forReader ? readable(table) : table)
     }
 
     /// Writes the answer's figure, titled by the command's name, as a self-contained SVG file.

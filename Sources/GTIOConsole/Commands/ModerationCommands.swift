@@ -19,7 +19,6 @@ struct ItemCommand: ParsableCommand {
             throw ConsoleError.badArgument("\"\(item)\" is not an item (expected post:<id> or review:<id>)")
         }
         try query.withStoredModels { models in
-            let asCard = query.format == .table && query.out == nil
             let review = ref.kind == .review ? try models.review(ref.id) : nil
             let post = try models.postCard(ref.kind == .post ? ref.id : review?.post ?? "", hearters: 0)
             guard (ref.kind == .post && post != nil) || review != nil else {
@@ -27,14 +26,14 @@ struct ItemCommand: ParsableCommand {
             }
             let (author, preview) = try models.preview(of: item)
             let flagged = try models.flagged(item)
-            let decisions = try models.decisions(on: item, latest: asCard ? card.entries : 0)
+            let decisions = try models.decisions(on: item, latest: query.forReader ? card.entries : 0)
             let table = ResultTable(
                 columns: ["item", "author", "open_flaggers", "hidden", "version", "decisions", "author_removed_items", "author_flags_received", "content"],
                 rows: [[.text(item), Cell(author), .integer(Int64(flagged?.flaggers ?? 0)), .bool(flagged?.hidden ?? false),
                         .integer(try models.flagVersion(item)), .integer(Int64(decisions.total)),
                         .integer(Int64(try author.map(models.removedItems(of:)) ?? 0)),
                         .integer(Int64(try author.map { try models.flagsReceived(by: $0, reviews: true) } ?? 0)), .text(preview)]])
-            guard asCard else { return try query.emit(table) }
+            guard query.forReader else { return try query.emit(table) }
             var sections: [Card.Section] = []
             if let post {
                 let state = post.life == .live ? "live" : "\(post.life)"

@@ -32,8 +32,7 @@ struct ProductCommand: ParsableCommand {
 
     func run() throws {
         try query.withStoredModels { models in
-            let asCard = query.format == .table && query.out == nil
-            guard let found = try models.productCard(product, posts: asCard ? card.entries : 0) else {
+            guard let found = try models.productCard(product, posts: query.forReader ? card.entries : 0) else {
                 throw ConsoleError.notFound("unknown product \"\(product)\": no event in the log names it (try: products)")
             }
             let table = ResultTable(
@@ -42,7 +41,7 @@ struct ProductCommand: ParsableCommand {
                        + EventType.suggestionChannels.map { channel in
                            .integer(Int64(found.channels.first { $0.channel == channel }?.count ?? 0))
                        }])
-            guard asCard else { return try query.emit(table) }
+            guard query.forReader else { return try query.emit(table) }
             Terminal.write(Card.render(zip(table.columns, table.rows[0]).map { ($0, $1.plainText) }, sections: [
                 Card.list("posts showing it", found.posts) { post in
                     let life = post.life == .live ? "" : " (\(post.life == .deleted ? "deleted" : "removed"))"

@@ -25,7 +25,7 @@ struct StatsCommand: ParsableCommand {
             let figures = try models.engagement(on: day)
             let table = try AnswerTable.stats(figures, in: models)
             let columns = table.columns, row = table.rows[0]
-            if query.format == .table && query.out == nil {
+            if query.forReader {
                 // One day reads better down the page.
                 try query.emit(ResultTable(columns: ["metric", "value"], rows: zip(columns, row).map { [.text($0), $1] }))
             } else {
