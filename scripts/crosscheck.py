@@ -54,6 +54,8 @@ def name_order(name):
 
 # MARK: - Read models
 
+PROVIDERS = ["facebook", "aol", "google", "twitter", "yahoo"]
+
 def model_log(seed, count):
     """Events over a handful of users, posts, reviews and products."""
     r = random.Random(seed)
@@ -71,7 +73,10 @@ def model_log(seed, count):
              "user.privacy_changed": 2, "moderation.resolved": 5, "user.signed_up": 1, "user.followed": 14,
              "user.unfollowed": 2, "follow.approved": 3, "follow.declined": 1, "user.blocked": 1, "user.unblocked": 1,
              "user.profile_updated": 1, "post.shared": 2, "invite.sent": 1, "app.opened": 6,
-             "user.profile_completed": 3, "quickadd.shown": 3, "review.agreed": 2}
+             "user.profile_completed": 3, "quickadd.shown": 3, "review.agreed": 2,
+             # Types no rule applies: they count as activity and as the day's events only.
+             "track": 2, "user.signed_in": 1, "user.sign_in_failed": 1, "user.signed_out": 1,
+             "quickadd.skipped": 1, "shopping_list.emailed": 1, "notification.seen": 1}
     events = []
     for index in range(count):
         kind = r.choices(list(kinds), list(kinds.values()))[0]
@@ -120,7 +125,7 @@ def model_log(seed, count):
             if r.random() < 0.3:
                 data["note"] = r.choice(["spam, clearly", "", "=ok", "fine\nreally"])
         elif kind == "user.signed_up":
-            data = {"provider": "google", "name": r.choice([user.upper(), "ann", "Ann", "Émile", "bob", "@zoe", "=1+1", "ΟΔΟΣ", "οδοσ"])}
+            data = {"provider": r.choice(PROVIDERS), "name": r.choice([user.upper(), "ann", "Ann", "Émile", "bob", "@zoe", "=1+1", "ΟΔΟΣ", "οδοσ"])}
         elif kind == "user.profile_updated":
             data = {"name": r.choice(["zed", "Ann", "", "ébé", "ΣΑΣ"])} if r.random() < 0.8 else {}
         elif kind in ("user.followed", "user.unfollowed", "user.blocked", "user.unblocked"):
@@ -135,9 +140,15 @@ def model_log(seed, count):
             data = {"channel": "sms"}
         elif kind == "app.opened":
             data = {"first_launch": r.random() < 0.5}
+        elif kind == "track":
+            data = {"name": r.choice(["Home", "Shop"])}
+        elif kind in ("user.signed_in", "user.sign_in_failed"):
+            data = {"provider": r.choice(PROVIDERS)}
+        elif kind == "notification.seen":
+            data = {"notification": r.choice(["n1", "n2"])}
         at = 1_335_000_000_000 + r.randint(0, r.choice([5, 40]) * DAY)
         event = {"id": f"e{index}", "type": kind, "at": at, "data": data}
-        if kind != "app.opened" or r.random() < 0.3:
+        if kind not in ("app.opened", "track", "user.sign_in_failed") or r.random() < 0.3:
             event["user"] = user
         if r.random() < (0.9 if kind in ("app.opened", "user.signed_up") else 0.5):
             event["device"] = r.choice(["d1", "d2", "d3", "d4", "d5", "d6"])
@@ -426,7 +437,7 @@ class Community:
         signups = [provider for (signed, provider) in self.signups.values() if signed == day]
         return ([day.isoformat(), len(self.active.get(day, ())), active_over(7), active_over(30),
                  len(self.devices.get(day, ())), len(signups)]
-                + [signups.count(p) for p in ("facebook", "aol", "google", "twitter", "yahoo")]
+                + [signups.count(p) for p in PROVIDERS]
                 + [self.actions.get((day, a), 0) for a in ("posts", "hearts", "votes", "reviews", "flags", "shares",
                                                             "invites", "suggestions")]
                 + [self.day_events.get(day, 0)]
