@@ -11,6 +11,8 @@ final class ReadModelCache: @unchecked Sendable {
     static let shared = ReadModelCache()
     private let lock = NSLock()
     private var live: [String: LiveReadModels] = [:]
+    /// The stores whose slow read of the saved state this process has already spoken of.
+    private var advised: Set<String> = []
 
     /// `quiet`: no progress bar and no notice (a background catch-up, `--quiet`); `appended`: the
     /// events this process just appended, which a first fold takes as they are.
@@ -68,6 +70,18 @@ final class ReadModelCache: @unchecked Sendable {
         }
         defer { turn?.release() }
         try body()
+    }
+
+    /// Says on standard error, once a store, when this process read the store's saved fold state
+    /// back slowly (`ProjectorAdvice`): for writers, which pay that read at every run.
+    func adviseOnStateRead(_ store: any EventStore) {
+        let seconds: Double? = lock.withLock {
+            guard let models = live[store.location], advised.insert(store.location).inserted else { return nil }
+            return models.stateReadSeconds
+        }
+        guard let seconds, seconds >= ProjectorAdvice.threshold else { return }
+        let bytes = try? store.readTables { try FoldSnapshot.savedLength($0) }
+        if let line = ProjectorAdvice.line(seconds: seconds, bytes: bytes ?? nil) { Terminal.writeError(line + "\n") }
     }
 
     /// What a writer's `bringUpToDate` did.

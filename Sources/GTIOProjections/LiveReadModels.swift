@@ -36,6 +36,10 @@ public final class LiveReadModels: @unchecked Sendable {
     /// transaction (the transaction checks again: another process may have saved one since).
     private var savedSeq: Int64?
 
+    /// How long reading the saved fold state back took, 0 when none was read: what every writer
+    /// pays before its first events while no projector holds the state in memory.
+    public let stateReadSeconds: Double
+
     /// The fold up to where the stored tables stand, so the next catch-up writes increments:
     /// continued from the saved fold state when there is one, folded from seq 1 otherwise, the
     /// events `appended` holds taken from it rather than read back; `progress` hears the events
@@ -49,13 +53,16 @@ public final class LiveReadModels: @unchecked Sendable {
         var setAside: FoldSnapshotError?
         // Where the fold began: the saved state's seq, 0 without one.
         var savedAt: Int64 = 0
+        var stateReadSeconds = 0.0
         // With one common checkpoint the tables hold exactly the fold up to it. Tables never
         // built will be written whole: fold the whole log on the rebuild's fast path, not
         // event by event in the catch-up (20 M events: ~280 s that way).
         if marks.count == 1, let mark = marks.first {
             if mark > 0 {
+                let started = Date()
                 do {
                     state = try store.readTables { try FoldSnapshot.load($0, atMost: mark) } ?? state
+                    if state.lastSeq > 0 { stateReadSeconds = Date().timeIntervalSince(started) }
                 } catch let error as FoldSnapshotError {
                     setAside = error
                 }
@@ -67,6 +74,7 @@ public final class LiveReadModels: @unchecked Sendable {
         let folded = state.lastSeq - savedAt
         self.state = state
         self.setAside = setAside
+        self.stateReadSeconds = stateReadSeconds
         replaceSavedState = setAside != nil || FoldSnapshot.isWorthSaving(folded: folded, lastSeq: state.lastSeq)
         dropSavedStates = setAside != nil
         savedSeq = try store.readTables { try FoldSnapshot.savedSeq($0) }

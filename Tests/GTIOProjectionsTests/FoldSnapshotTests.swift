@@ -74,11 +74,17 @@ import Testing
     @Test func aWriterContinuesFromTheSavedStateAndFoldsOnlyTheEventsAfterIt() throws {
         let folder = TemporaryDirectory()
         let store = try store(seed: 7, count: 400, of: 430, in: folder)
-        _ = try ReadModelEngine(store: store).catchUp()
+        let first = try LiveReadModels(store: store)
+        // Nothing saved yet: the first writer folds the log and reads no state back.
+        #expect(first.stateReadSeconds == 0)
+        let saved = try first.catchUp().state
         #expect(try store.readTables { try FoldSnapshot.savedSeq($0) } == 400)
+        let halves = saved.encodedHalves(chunkSize: FoldSnapshot.partSize)
+        #expect(try store.readTables { try FoldSnapshot.savedLength($0) } == (halves.people + halves.rest).map(\.count).reduce(0, +))
         let more = RandomLog.events(seed: 7, count: 430).suffix(30)
         _ = try store.append(EventBatch(source: "more", events: more.enumerated().map { ($0.offset, $0.element) }))
         let live = try LiveReadModels(store: store)
+        #expect(live.stateReadSeconds > 0)
         let models = try live.catchUp()
         #expect(live.setAside == nil)
         #expect(models.state.lastSeq == 430)
@@ -107,6 +113,7 @@ import Testing
         let live = try LiveReadModels(store: store)
         #expect(live.setAside == .checksumMismatch(seq: 300))
         #expect(live.setAside?.description == "the saved fold state at seq 300 fails its checksum")
+        #expect(live.stateReadSeconds == 0)
         let models = try live.catchUp()
         #expect(compare.tables(models) == compare.tables(try ReadModelEngine(store: store).fold()))
     }

@@ -64,6 +64,9 @@ struct CopyCommand: ParsableCommand {
         case .current: seconds = 0
         case .caughtUp(let taken): seconds = taken
         }
-        if !quiet { Terminal.line(String(format: "read models up to date in %.2f s", seconds)) }
+        if !quiet {
+            Terminal.line(String(format: "read models up to date in %.2f s", seconds))
+            ReadModelCache.shared.adviseOnStateRead(destination)
+        }
     }
 }

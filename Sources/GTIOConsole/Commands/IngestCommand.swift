@@ -85,7 +85,9 @@ struct IngestCommand: ParsableCommand {
         switch upkeep {
         case .current: break
         case .leftToProjector: Terminal.line("read models: left to the projector that leads")
-        case .caughtUp(let seconds): Terminal.line(String(format: "read models up to date in %.2f s", seconds))
+        case .caughtUp(let seconds):
+            Terminal.line(String(format: "read models up to date in %.2f s", seconds))
+            ReadModelCache.shared.adviseOnStateRead(store)
         }
     }
 

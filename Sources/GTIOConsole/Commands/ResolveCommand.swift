@@ -68,6 +68,7 @@ struct ResolveCommand: ParsableCommand {
             // The decision is in the log; the queue others read is in the tables, which this
             // process brings up to date unless a projector leads.
             _ = try ReadModelCache.shared.bringUpToDate(store, quiet: false)
+            ReadModelCache.shared.adviseOnStateRead(store)
         } catch let refusal as ModerationDesk.Refusal {
             if refusal.isUsageError { throw ConsoleError.badArgument("resolve refused: \(refusal)") }
             throw ConsoleError.notFound("resolve refused: \(refusal)")

@@ -1,0 +1,19 @@
+import Foundation
+
+/// What a one-shot writer says when reading the saved fold state back took long: a cost every
+/// writer pays while no projector runs, which grows with the log, and how to be rid of it.
+enum ProjectorAdvice {
+    /// Below this a read of the state is not worth a word (on a 1 M-event store it takes ~0.1 s,
+    /// on a 20 M-event one ~2.3 s).
+    static let threshold = 1.0
+
+    /// The line for a read of the state that took `seconds`, the state `bytes` long; nil below
+    /// the threshold.
+    static func line(seconds: Double, bytes: Int?) -> String? {
+        guard seconds >= threshold else { return nil }
+        let size = bytes.map { " (\(($0 + 500_000) / 1_000_000) MB)" } ?? ""
+        return String(format: "gtio: reading the read models' saved state back%@ took %.2f s, as it does for every writer while "
+            + "no projector runs; gtio project --follow beside the writers keeps it in memory, and they then only append "
+            + "(docs/STORE.md, \"Writers on a large log\")", size, seconds)
+    }
+}
