@@ -69,6 +69,11 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         #expect(status["quarantined"] as? Int == 0)
         // The first writer built the read models whole, and saved its fold for the next one.
         #expect(status["fold_state_seq"] as? Int == 2)
+        // What a writer reads back before its first event: a two-event community's few kilobytes.
+        let bytes = try #require(status["fold_state_bytes"] as? Int)
+        #expect(bytes > 0 && bytes < 100_000, "\(bytes)")
+        let text = try GTIOBinary.run(["status", "--store", store]).stdout
+        #expect(text.contains("fold state   saved at seq 2 (\((bytes + 500) / 1000) KB); a writer folds the 0 events after it"), "\(text)")
     }
 
     @Test func theStoreComesFromTheEnvironmentOrTheCurrentFolder() throws {

@@ -29,6 +29,8 @@ struct StatusCommand: ParsableCommand {
         // Where a writer starts its fold: the saved state, or seq 1 when there is none.
         let savedStates = try store.readTables { try FoldSnapshot.saved($0) }
         let savedState = savedStates.last?.seq
+        // What a writer without a projector beside it reads back before its first event.
+        let savedBytes = try store.readTables { try FoldSnapshot.savedLength($0) }
         // The state kept from before the latest's day, where as-of views that end earlier start.
         let earlierState = savedStates.count > 1 ? savedStates.first : nil
         // Tables of another definition are rebuilt by the next command that needs them, whatever
@@ -45,6 +47,7 @@ struct StatusCommand: ParsableCommand {
                 ("last_at", Cell(status.lastAt)), ("batches", .integer(status.batches)),
                 ("quarantined", .integer(status.quarantined)), ("size_bytes", .integer(status.sizeBytes)),
                 ("fold_state_seq", Cell(savedState)), ("earlier_fold_state_seq", Cell(earlierState?.seq)),
+                ("fold_state_bytes", Cell(savedBytes.map(Int64.init))),
                 ("read_models_version", Cell(definition)),
                 ("read_models_version_expected", .integer(ReadModelSchema.version)),
                 ("projector_leads", .bool(projectorLeads)),
@@ -79,7 +82,8 @@ struct StatusCommand: ParsableCommand {
                     + "\(ReadModelSchema.version)): the next command that needs them rebuilds them, or gtio rebuild")
             }
             if let savedState {
-                lines.append("fold state   saved at seq \(savedState); a writer folds the \(status.lastSeq - savedState) events after it")
+                let size = savedBytes.map { $0 < 1_000_000 ? " (\(($0 + 500) / 1000) KB)" : String(format: " (%.1f MB)", Double($0) / 1e6) } ?? ""
+                lines.append("fold state   saved at seq \(savedState)\(size); a writer folds the \(status.lastSeq - savedState) events after it")
             }
             if let earlierState {
                 let newest = earlierState.newestAt.map { " (newest event \(Timestamp(milliseconds: $0)))" } ?? ""
