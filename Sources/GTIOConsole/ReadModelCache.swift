@@ -79,7 +79,7 @@ final class ReadModelCache: @unchecked Sendable {
             guard let models = live[store.location], advised.insert(store.location).inserted else { return nil }
             return models.stateReadSeconds
         }
-        guard let seconds, seconds >= ProjectorAdvice.threshold else { return }
+        guard let seconds, ProjectorAdvice.line(seconds: seconds, bytes: nil) != nil else { return }
         let bytes = try? store.readTables { try FoldSnapshot.savedLength($0) }
         if let line = ProjectorAdvice.line(seconds: seconds, bytes: bytes ?? nil) { Terminal.writeError(line + "\n") }
     }

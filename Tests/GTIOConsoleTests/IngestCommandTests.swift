@@ -76,6 +76,41 @@ func jsonObject(_ text: String) throws -> [String: Any] {
         #expect(text.contains("fold state   saved at seq 2 (\((bytes + 500) / 1000) KB); a writer folds the 0 events after it"), "\(text)")
     }
 
+    /// A writer that read the saved fold state back slowly says so on standard error, once,
+    /// unless `--quiet`; a store's first writer reads none and says nothing. A test's state
+    /// reads back in milliseconds, so the threshold is lowered to nothing (`GTIO_ADVISE_AFTER`).
+    @Test func aWriterThatReadTheSavedStateBackSlowlySaysSo() throws {
+        let demo = folder.file("demo.jsonl")
+        #expect(try GTIOBinary.run(["demo", "--events", "3000", "--seed", "8", "--out", demo]).status == 0)
+        let lines = try String(contentsOfFile: demo, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Two posts flagged at the end, for two decisions.
+        let flagged = ["pf1", "pf2"].flatMap { post in [
+            #"{"id":"c-\#(post)","type":"post.created","at":"2012-04-23T00:00:00Z","user":"uf","data":{"post":"\#(post)","kind":"outfit","voting":true}}"#,
+            #"{"id":"f-\#(post)","type":"post.flagged","at":"2012-04-23T00:01:00Z","user":"ug","data":{"post":"\#(post)"}}"#,
+        ] }
+        let parts = [Array(lines[..<2000]), Array(lines[2000..<2500]), lines[2500...] + flagged].enumerated().map { index, part in
+            folder.write("part\(index).jsonl", part.joined(separator: "\n") + "\n")
+        }
+        let advice = "gtio: reading the read models' saved state back ("
+        let slow = ["GTIO_ADVISE_AFTER": "0"]
+        let first = try GTIOBinary.run(["ingest", parts[0], "--store", store], environment: slow)
+        #expect(first.status == 0)
+        #expect(!first.stderr.contains(advice), "\(first.stderr)")
+        let next = try GTIOBinary.run(["ingest", parts[1], "--store", store], environment: slow)
+        #expect(next.stderr.components(separatedBy: advice).count == 2, "\(next.stderr)")
+        #expect(next.stderr.contains(" KB) took "), "\(next.stderr)")
+        let quiet = try GTIOBinary.run(["ingest", parts[2], "--store", store, "--quiet"], environment: slow)
+        #expect(quiet.stderr == "")
+        let items = ["post:pf1", "post:pf2"]
+        let decided = try GTIOBinary.run(["resolve", items[0], "dismiss", "--as", "mod", "--store", store], environment: slow)
+        #expect(decided.status == 0)
+        #expect(decided.stderr.contains(advice), "\(decided.stderr)")
+        // At the threshold users get (a second), a test's state is not worth a word.
+        let plain = try GTIOBinary.run(["resolve", items[1], "dismiss", "--as", "mod", "--store", store])
+        #expect(plain.status == 0)
+        #expect(plain.stderr == "", "\(plain.stderr)")
+    }
+
     @Test func theStoreComesFromTheEnvironmentOrTheCurrentFolder() throws {
         let path = folder.write("a.jsonl", heartLine("a"))
         #expect(try GTIOBinary.run(["ingest", path], environment: ["GTIO_STORE": store]).status == 0)

@@ -82,7 +82,7 @@ struct StatusCommand: ParsableCommand {
                     + "\(ReadModelSchema.version)): the next command that needs them rebuilds them, or gtio rebuild")
             }
             if let savedState {
-                let size = savedBytes.map { $0 < 1_000_000 ? " (\(($0 + 500) / 1000) KB)" : String(format: " (%.1f MB)", Double($0) / 1e6) } ?? ""
+                let size = savedBytes.map { " (\(ByteSize.text($0)))" } ?? ""
                 lines.append("fold state   saved at seq \(savedState)\(size); a writer folds the \(status.lastSeq - savedState) events after it")
             }
             if let earlierState {
