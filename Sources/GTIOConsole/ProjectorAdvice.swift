@@ -4,8 +4,8 @@ import Foundation
 /// writer pays while no projector runs, which grows with the log, and how to be rid of it.
 enum ProjectorAdvice {
     /// Below this many seconds a read of the state is not worth a word (on a 1 M-event store it
-    /// takes ~0.1 s, on a 20 M-event one ~2.3 s). `GTIO_ADVISE_AFTER` sets another, for the
-    /// tests, whose states read back in milliseconds.
+    /// takes ~0.1 s, on a 20 M-event one ~2.3 s). `GTIO_ADVISE_AFTER` sets another: a large one
+    /// silences the advice, and the tests lower it, their states reading back in milliseconds.
     static var threshold: Double {
         ProcessInfo.processInfo.environment["GTIO_ADVISE_AFTER"].flatMap(Double.init) ?? 1
     }
