@@ -729,8 +729,12 @@ FIELDS = {
     "user.followed": ["target", "via"],
     "invite.sent": ["channel"],
     "quickadd.shown": ["suggested"],
+    "user.signed_in": ["provider"],
+    "user.sign_in_failed": ["provider", "reason"],
+    "user.signed_out": [],
+    "notification.seen": ["notification"],
 }
-ANONYMOUS = ("track", "app.opened")
+ANONYMOUS = ("track", "app.opened", "user.sign_in_failed")
 
 
 def insight_log(seed, count):
@@ -744,7 +748,7 @@ def insight_log(seed, count):
     for index in range(count):
         clock += r.choice([0, 1, 1000, 60_000, 600_000, 1_800_000, 1_800_001, 3_600_000, 20 * 3_600_000])
         at = clock + (r.randint(-2 * DAY, 0) if r.random() < 0.05 else 0)
-        kind = r.choices(list(FIELDS), [3, 10, 2, 3, 3, 3, 2, 2, 1, 1])[0]
+        kind = r.choices(list(FIELDS), [3, 10, 2, 3, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1])[0]
         event = {"id": f"e{index}", "type": kind, "at": at}
         if kind not in ANONYMOUS or r.random() < 0.72:
             event["user"] = r.choice(users)
@@ -793,6 +797,12 @@ def insight_log(seed, count):
             data = {"channel": r.choice(["sms", "email"])}
         elif kind == "quickadd.shown":
             data = {"suggested": r.sample(users, r.randint(0, 2))}
+        elif kind in ("user.signed_in", "user.sign_in_failed"):
+            data = {"provider": r.choice(PROVIDERS)}
+            if kind == "user.sign_in_failed" and r.random() < 0.5:
+                data["reason"] = r.choice(["wrong password", ""])
+        elif kind == "notification.seen":
+            data = {"notification": r.choice(["n1", "n2"])}
         event["data"] = data
         events.append(event)
     return events
@@ -1131,9 +1141,11 @@ def check_insights(ask, events, view, r):
     selectors = ["track", "track[name=Shop]", "post.created,post.voted", "*", "post.created[price!=0]",
                  "track[name=Outfit, Detail]", "track[name!=Outfit, Detail,props.tags=x]", "track[props.tags!=x]",
                  "track[props.tab=a]", "post.created[brands=B]", "post.created[brands!=A]",
-                 "app.opened[first_launch=true]", "post.created[location=(none)]"]
+                 "app.opened[first_launch=true]", "post.created[location=(none)]", "user.signed_in,user.sign_in_failed",
+                 "user.sign_in_failed[reason=(none)]"]
     props = ["name", "brands", "user.provider", "price", "props.n", "device", "weekday", "location", "verdict",
-             "to", "user.signup_day", "screen", "props.tags", "props.at", "hour", "day", "suggested", "first_launch"]
+             "to", "user.signup_day", "screen", "props.tags", "props.at", "hour", "day", "suggested", "first_launch",
+             "provider", "reason", "notification"]
     measures = ["events", "users", "devices", "sum:price", "avg:price", "sum:props.n", "avg:frames"]
     found = []
     for _ in range(6):
