@@ -10,10 +10,16 @@ enum ProjectorAdvice {
         ProcessInfo.processInfo.environment["GTIO_ADVISE_AFTER"].flatMap(Double.init) ?? 1
     }
 
-    /// The line for a read of the state that took `seconds`, the state `bytes` long; nil when no
-    /// state was read or the read took less than `threshold`.
+    /// Whether a read of the state that took `seconds` is worth a word: one was read (a store's
+    /// first writer reads none), and it took `threshold` or more.
+    static func isDue(seconds: Double, threshold: Double = Self.threshold) -> Bool {
+        seconds > 0 && seconds >= threshold
+    }
+
+    /// The line for a read of the state that took `seconds`, the state `bytes` long; nil when it
+    /// is not due.
     static func line(seconds: Double, bytes: Int?, threshold: Double = Self.threshold) -> String? {
-        guard seconds > 0, seconds >= threshold else { return nil }
+        guard isDue(seconds: seconds, threshold: threshold) else { return nil }
         let size = bytes.map { " (\(ByteSize.text($0)))" } ?? ""
         return String(format: "gtio: reading the read models' saved state back%@ took %.2f s, as it does for every writer while "
             + "no projector runs; gtio project --follow beside the writers keeps it in memory, and they then only append "

@@ -79,8 +79,9 @@ final class ReadModelCache: @unchecked Sendable {
             guard let models = live[store.location], advised.insert(store.location).inserted else { return nil }
             return models.stateReadSeconds
         }
-        guard let seconds, ProjectorAdvice.line(seconds: seconds, bytes: nil) != nil else { return }
-        let bytes = try? store.readTables { try FoldSnapshot.savedLength($0) }
+        // Its size is read only when it is worth a word.
+        guard let seconds, ProjectorAdvice.isDue(seconds: seconds) else { return }
+        let bytes = try? store.readTables { try FoldSnapshot.saved($0).last?.length }
         if let line = ProjectorAdvice.line(seconds: seconds, bytes: bytes ?? nil) { Terminal.writeError(line + "\n") }
     }
 

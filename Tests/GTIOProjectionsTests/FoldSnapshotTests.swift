@@ -80,7 +80,7 @@ import Testing
         let saved = try first.catchUp().state
         #expect(try store.readTables { try FoldSnapshot.savedSeq($0) } == 400)
         let halves = saved.encodedHalves(chunkSize: FoldSnapshot.partSize)
-        #expect(try store.readTables { try FoldSnapshot.savedLength($0) } == (halves.people + halves.rest).map(\.count).reduce(0, +))
+        #expect(try store.readTables { try FoldSnapshot.saved($0).last?.length } == (halves.people + halves.rest).map(\.count).reduce(0, +))
         let more = RandomLog.events(seed: 7, count: 430).suffix(30)
         _ = try store.append(EventBatch(source: "more", events: more.enumerated().map { ($0.offset, $0.element) }))
         let live = try LiveReadModels(store: store)

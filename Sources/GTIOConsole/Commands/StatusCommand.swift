@@ -30,7 +30,7 @@ struct StatusCommand: ParsableCommand {
         let savedStates = try store.readTables { try FoldSnapshot.saved($0) }
         let savedState = savedStates.last?.seq
         // What a writer without a projector beside it reads back before its first event.
-        let savedBytes = try store.readTables { try FoldSnapshot.savedLength($0) }
+        let savedBytes = savedStates.last?.length
         // The state kept from before the latest's day, where as-of views that end earlier start.
         let earlierState = savedStates.count > 1 ? savedStates.first : nil
         // Tables of another definition are rebuilt by the next command that needs them, whatever

@@ -67,14 +67,10 @@ public enum FoldSnapshot {
         try headers(tables).map(\.header.seq).max()
     }
 
-    /// The length in bytes of the latest saved state this build can read, nil when there is none.
-    public static func savedLength(_ tables: any TableReading) throws -> Int? {
-        try headers(tables).max { $0.header.seq < $1.header.seq }?.header.length
-    }
-
-    /// The seq and newest `at` of each state saved that this build can read, the latest last.
-    public static func saved(_ tables: any TableReading) throws -> [(seq: Int64, newestAt: Int64?)] {
-        try headers(tables).map { ($0.header.seq, $0.header.newestAt) }.sorted { $0.seq < $1.seq }
+    /// The seq, newest `at` and length in bytes of each state saved that this build can read, the
+    /// latest last.
+    public static func saved(_ tables: any TableReading) throws -> [(seq: Int64, newestAt: Int64?, length: Int)] {
+        try headers(tables).map { ($0.header.seq, $0.header.newestAt, $0.header.length) }.sorted { $0.seq < $1.seq }
     }
 
     /// Whether a writer whose fold stands at `lastSeq` should save it: when more than an eighth
