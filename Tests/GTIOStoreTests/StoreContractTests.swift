@@ -186,6 +186,51 @@ import Testing
         }
     }
 
+    /// A listing by user or type, alone, together or with times and seqs, gives exactly the
+    /// events a filter of the whole log would, oldest first; with a limit the first ones, or the
+    /// last ones when asked newest first (`events --tail`), and each whole, lists included.
+    @Test(arguments: StoreBackend.all)
+    func aListingByUserOrTypeGivesTheEventsAWholeFilterWould(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        _ = try appendExamplesInThreeBatches(to: store)
+        // Hearts by three users in turn, one of them a user of the examples.
+        let user = "ua4b66f8c"
+        let hearts = (0..<24).map { heart("h\($0)", user: ["u1", "u2", user][$0 % 3], post: "p\($0 % 5)", second: 59 - 2 * $0) }
+        _ = try store.append(batch(hearts))
+        var records: [LogRecord] = []
+        try store.scan(LogScope()) { records.append($0) }
+        let byUser = records.filter { $0.user == user }
+        #expect(byUser.count == 13)
+        let late = records.map(\.at).sorted()[30]
+        func listed(_ change: (inout EventFilter) -> Void) throws -> [Int64] {
+            var filter = EventFilter()
+            change(&filter)
+            return try store.events(matching: filter).map(\.seq)
+        }
+        let cases: [(String, (inout EventFilter) -> Void, [LogRecord])] = [
+            ("user", { $0.user = user }, byUser),
+            ("types", { $0.types = [.postVoted, .quickaddShown] }, records.filter { $0.type == .postVoted || $0.type == .quickaddShown }),
+            ("user and type", { $0.user = user; $0.types = [.postCreated] }, byUser.filter { $0.type == .postCreated }),
+            ("user since", { $0.user = user; $0.since = Timestamp(milliseconds: late) }, byUser.filter { $0.at >= late }),
+            ("user until", { $0.user = user; $0.until = Timestamp(milliseconds: late) }, byUser.filter { $0.at <= late }),
+            ("user within seqs", { $0.user = user; $0.afterSeq = 12; $0.throughSeq = 50 }, byUser.filter { $0.seq > 12 && $0.seq <= 50 }),
+            ("user, first three", { $0.user = user; $0.limit = 3 }, Array(byUser.prefix(3))),
+            ("user, last three", { $0.user = user; $0.limit = 3; $0.newestFirst = true }, Array(byUser.suffix(3))),
+            ("user and post", { $0.user = user; $0.post = "p2545f4914f6d" },
+             byUser.filter { $0.subject == "p2545f4914f6d" || ($0.type == .reviewAdded && $0.object == "p2545f4914f6d") }),
+            ("nobody", { $0.user = "nobody" }, []),
+        ]
+        for (name, change, expected) in cases {
+            #expect(try listed(change) == expected.map(\.seq), "\(name)")
+        }
+        var shown = EventFilter()
+        shown.user = "u5e1ea978"
+        shown.types = [.quickaddShown]
+        let events = try store.events(matching: shown)
+        #expect(events.map(\.event.list) == [["u797d76de", "ua4b66f8c"]])
+        #expect(events.first?.event.original == SharedFiles.exampleLines[Int(events.first?.seq ?? 1) - 1])
+    }
+
     /// The earliest and latest `at` in view, for a view up to each seq and each time: the
     /// examples' times run back and forth against their seqs, and a day's last event may come
     /// in a later batch than its first.
