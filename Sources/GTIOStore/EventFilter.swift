@@ -21,8 +21,7 @@ public struct EventFilter: Sendable, Equatable {
 extension EventFilter {
     /// The statement selecting `columns` of the filter's events, and its arguments; `?` marks
     /// each argument, and the column `user` is named bare (a backend quotes it where it must).
-    /// `source` is the log's table, with whatever a backend adds to say how to read it.
-    public func sql(columns: String = "*", from source: String = "events") -> (String, [StoreValue]) {
+    public func sql(columns: String = "*") -> (String, [StoreValue]) {
         var clauses: [String] = []
         var arguments: [StoreValue] = []
         if !types.isEmpty {
@@ -38,18 +37,11 @@ extension EventFilter {
         if let until { clauses.append("at <= ?"); arguments.append(.integer(until.milliseconds)) }
         if let afterSeq { clauses.append("seq > ?"); arguments.append(.integer(afterSeq)) }
         if let throughSeq { clauses.append("seq <= ?"); arguments.append(.integer(throughSeq)) }
-        var sql = "SELECT \(columns) FROM \(source)"
+        var sql = "SELECT \(columns) FROM events"
         if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
         sql += newestFirst ? " ORDER BY seq DESC" : " ORDER BY seq"
         if let limit, limit > 0 { sql += " LIMIT \(limit)" }
         return (sql, arguments)
-    }
-
-    /// Whether every condition is on a column among the log's `seq`, `type`, `at` and `user`, and
-    /// at least one on `type` or `user`: such a filter can be decided from a narrow index of
-    /// those columns, which a backend may read instead of the whole rows.
-    public var isDecidedByTypeAndUser: Bool {
-        post == nil && (user != nil || !types.isEmpty)
     }
 }
 

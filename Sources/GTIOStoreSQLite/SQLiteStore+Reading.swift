@@ -15,19 +15,9 @@ extension SQLiteStore {
     }
 
     /// The events that match `filter`, oldest first.
-    ///
-    /// A filter by user or type (and times) finds its events' seqs in the window index, whose
-    /// entries are a sixth of a row, and reads only those rows: the log has no index by either,
-    /// and a scan of the rows reads every event's stored line (docs/PERFORMANCE.md).
     public func events(matching filter: EventFilter) throws -> [StoredEvent] {
         try readDatabase { db in
-            var (sql, arguments) = filter.sql(columns: Self.storedEventColumns)
-            if filter.isDecidedByTypeAndUser {
-                let (seqs, seqArguments) = filter.sql(columns: "seq", from: "events INDEXED BY \(Self.windowIndex)")
-                sql = "SELECT \(Self.storedEventColumns) FROM events WHERE seq IN (\(seqs)) ORDER BY seq"
-                    + (filter.newestFirst ? " DESC" : "")
-                arguments = seqArguments
-            }
+            let (sql, arguments) = filter.sql(columns: Self.storedEventColumns)
             var events = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue)))
                 .map { try Self.storedEvent($0, in: db) }
             if filter.newestFirst { events.reverse() }
