@@ -54,23 +54,40 @@ extension SQLiteStore {
 
     /// Walks the whole log (see `ChainVerifier`), after SQLite's check of the file and with its
     /// own of the dedup index, reported at the first seq where something is wrong.
+    ///
+    /// SQLite's check of the file, of the property rows and of the window index read the log on
+    /// a connection and a core of their own while the chain is walked, which is what a large
+    /// log's verify waits for (docs/PERFORMANCE.md). A damaged file is named first; the other
+    /// findings come after the chain's. Both connections see a whole number of commits of an
+    /// append-only log, so what each finds holds of the log as the other sees it, up to the
+    /// events appended between their two starts.
     public func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict {
-        try readDatabase { db in
-            if let problem = try Self.quickCheck(db) { return .broken(seq: 0, problem: problem) }
-            var verifier = ChainVerifier(audit: audit, signatures: try Self.signatures(in: db), records: try Self.batchRecords(in: db))
-            if let verdict = verifier.checkSignatures() { return verdict }
-            var verdict: LogVerdict?
-            try SQLiteStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, stored in
-                verdict = verifier.visit(seq: seq, hash: hash, stored: stored)
-                if seq & 0xFFFF == 0 { progress(seq) }
-                return verdict == nil
+        let aside = WorkAside(named: "gtio-verify") { [self] in
+            try readDatabase { db -> (file: String?, derived: LogVerdict?) in
+                if let problem = try Self.quickCheck(db) { return (problem, nil) }
+                return (nil, try Self.propertiesDisagree(in: db) ?? Self.windowIndexDisagrees(in: db))
             }
-            if let verdict { return verdict }
-            return try verifier.finish(
-                lowestSeq: try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events"),
-                batchesEnd: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(last_seq), 0) FROM batches") ?? 0,
-                backendCheck: { try Self.idsDisagree(in: db) ?? Self.daysDisagree(in: db) ?? Self.propertiesDisagree(in: db) })
         }
+        let chained: Result<LogVerdict, any Error> = Result {
+            try readDatabase { db in
+                var verifier = ChainVerifier(audit: audit, signatures: try Self.signatures(in: db), records: try Self.batchRecords(in: db))
+                if let verdict = verifier.checkSignatures() { return verdict }
+                var verdict: LogVerdict?
+                try SQLiteStore.chainStoredEvents(after: 0, from: EventHashChain.genesis, in: db) { seq, hash, stored in
+                    verdict = verifier.visit(seq: seq, hash: hash, stored: stored)
+                    if seq & 0xFFFF == 0 { progress(seq) }
+                    return verdict == nil
+                }
+                if let verdict { return verdict }
+                return try verifier.finish(
+                    lowestSeq: try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM events"),
+                    batchesEnd: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(last_seq), 0) FROM batches") ?? 0,
+                    backendCheck: { try Self.idsDisagree(in: db) ?? Self.daysDisagree(in: db) ?? aside.outcome().derived })
+            }
+        }
+        // A damaged file is named first, even where reading it made the chain's walk fail.
+        if let problem = try aside.outcome().file { return .broken(seq: 0, problem: problem) }
+        return try chained.get()
     }
 
     /// SQLite's own check of the file's structure; nil when it finds nothing.
@@ -118,6 +135,49 @@ extension SQLiteStore {
             },
             properties: properties.next)
     }
+
+    /// The window index must hold each event's `type`, `at`, `user`, `device` and `value` as its
+    /// row does: insights and time ranges read the index alone, and SQLite's `quick_check`
+    /// checks an index's pages, not that its entries match the rows. Both are read in seq order
+    /// and compared entry by entry; the first seq where they differ is named.
+    static func windowIndexDisagrees(in db: Database) throws -> LogVerdict? {
+        let columns = "seq, type, at, user, device, value"
+        let index = try db.makeStatement(sql: "SELECT \(columns) FROM events INDEXED BY \(windowIndex) ORDER BY seq")
+        let rows = try db.makeStatement(sql: "SELECT \(columns) FROM events NOT INDEXED ORDER BY seq")
+        let fromIndex = index.sqliteStatement, fromRow = rows.sqliteStatement
+        let names = ["seq", "type", "at", "user", "device", "value"]
+        func same(_ column: Int32) -> Bool {
+            let kind = sqlite3_column_type(fromIndex, column)
+            guard kind == sqlite3_column_type(fromRow, column) else { return false }
+            switch kind {
+            case SQLITE_NULL: return true
+            case SQLITE_INTEGER: return sqlite3_column_int64(fromIndex, column) == sqlite3_column_int64(fromRow, column)
+            default:
+                let left = sqlite3_column_blob(fromIndex, column), leftCount = sqlite3_column_bytes(fromIndex, column)
+                let right = sqlite3_column_blob(fromRow, column), rightCount = sqlite3_column_bytes(fromRow, column)
+                guard leftCount == rightCount else { return false }
+                guard leftCount > 0, let left, let right else { return true }
+                return memcmp(left, right, Int(leftCount)) == 0
+            }
+        }
+        while true {
+            let inIndex = try nextRow(fromIndex, in: db), inRows = try nextRow(fromRow, in: db)
+            guard inIndex || inRows else { return nil }
+            guard inIndex && inRows else {
+                let seq = sqlite3_column_int64(inIndex ? fromIndex : fromRow, 0)
+                return .broken(seq: seq, problem: inIndex
+                    ? "window index: it holds seq \(seq), past the log's last event \(Self.reindexAdvice)"
+                    : "window index: it ends before this event \(Self.reindexAdvice)")
+            }
+            if let column = (0..<Int32(names.count)).first(where: { !same($0) }) {
+                let seq = min(sqlite3_column_int64(fromIndex, 0), sqlite3_column_int64(fromRow, 0))
+                return .broken(seq: seq, problem: "window index: its \(names[Int(column)]) differs from the event's \(Self.reindexAdvice)")
+            }
+        }
+    }
+
+    /// What to do about a window index that differs from the rows.
+    private static let reindexAdvice = "(insights would read it; `REINDEX \(windowIndex)` in sqlite3 makes it again from the rows)"
 
     /// The dedup index must hold exactly the log's ids, less those of the newest events that
     /// have not moved there yet (`RecentIDs`): one missing lets a re-ingest append that id again,

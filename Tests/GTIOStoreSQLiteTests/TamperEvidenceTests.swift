@@ -155,6 +155,45 @@ import GTIOStore
         #expect(twice.text == "duplicated: id a was appended at seq 1 and again here (past the dedup check)")
     }
 
+    /// Insights read the window index alone, and SQLite's `quick_check` does not hold an index's
+    /// entries to the rows: an entry edited in the file is found by `verify`, named at its seq,
+    /// and gone once the index is made again.
+    @Test func anEditedEntryOfTheWindowIndexIsFound() throws {
+        let path = folder.file("window.gtio")
+        let users = ["user-AAAA", "user-BBBB", "user-CCCC", "user-DDDD", "user-EEEE", "user-FFFF", "user-GGGG"]
+        let page: Int64, pageSize: Int64
+        do {
+            let store = try SQLiteStore(path: path)
+            _ = try store.append(batch((0..<3_000).map { heart("h\($0)", user: users[$0 % 7], post: "p\($0 % 11)") }))
+            guard case .intact = try store.verify() else { Issue.record("the log is intact before the edit"); return }
+            (page, pageSize) = try store.pool.read { db in
+                (try #require(try Int64.fetchOne(db, sql: """
+                    SELECT pageno FROM dbstat WHERE name = 'events_window' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 2
+                    """)), try #require(try Int64.fetchOne(db, sql: "PRAGMA page_size")))
+            }
+        }
+        // Every page in the file itself, none left in the write-ahead log.
+        try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        try file.seek(toOffset: UInt64((page - 1) * pageSize))
+        var bytes = [UInt8](try #require(try file.read(upToCount: Int(pageSize))))
+        let name = Array("user-AAAA".utf8)
+        let at = try #require((0...(bytes.count - name.count)).last { Array(bytes[$0..<$0 + name.count]) == name })
+        bytes[at + name.count - 1] = UInt8(ascii: "B")
+        try file.seek(toOffset: UInt64((page - 1) * pageSize))
+        try file.write(contentsOf: bytes)
+        try file.close()
+
+        let store = try SQLiteStore(path: path)
+        #expect(try store.pool.read { try String.fetchAll($0, sql: "PRAGMA quick_check") } == ["ok"])
+        let edited = try #require(problem(try store.verify()))
+        // The events of user-AAAA are the 1st, 8th, 15th…
+        #expect(edited.seq % 7 == 1)
+        #expect(edited.text.hasPrefix("window index: its user differs from the event's"))
+        try store.pool.writeWithoutTransaction { try $0.execute(sql: "REINDEX events_window") }
+        guard case .intact = try store.verify() else { Issue.record("the index made again from the rows"); return }
+    }
+
     @Test func anEditedBatchRecordIsNotTheOneSigned() throws {
         let store = try signedStore()
         try execute(store, """
