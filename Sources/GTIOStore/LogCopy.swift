@@ -81,7 +81,7 @@ public struct LogCopy {
         outcome.quarantine = try destination.copyQuarantine(source.quarantineEntries(includeSettled: true, limit: nil))
 
         let verdict = try destination.verify(LogAudit(), progress: { _ in })
-        guard case .intact(let events, let head, _) = verdict else { throw refuse(in: destination, verdict) }
+        guard case .intact(let events, let head, _, _) = verdict else { throw refuse(in: destination, verdict) }
         // Both end with the same batch, hashes and all: the same chain head.
         if end > 0 {
             guard try destination.lastBatch() == end, try bothHold(batch: end) else {

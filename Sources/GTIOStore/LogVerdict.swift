@@ -1,7 +1,15 @@
 /// What `verify` found: intact, or the first place where the log is not what was appended.
 public enum LogVerdict: Sendable, Equatable {
-    case intact(events: Int64, head: [UInt8], signatures: SignatureFindings)
+    /// Every check passed; `unchecked` names, in words, what this store could not check (an
+    /// operator can make it checkable: each says how).
+    case intact(events: Int64, head: [UInt8], signatures: SignatureFindings, unchecked: [String] = [])
     case broken(seq: Int64, problem: String)
+
+    /// This verdict, where intact, naming `unchecked` too.
+    public func leaving(_ unchecked: [String]) -> LogVerdict {
+        guard case .intact(let events, let head, let signatures, let before) = self else { return self }
+        return .intact(events: events, head: head, signatures: signatures, unchecked: before + unchecked)
+    }
 }
 
 /// What an intact log's signatures showed.

@@ -55,11 +55,69 @@ extension PostgresStore {
                 }
                 if !more { break }
             }
+            var unchecked: [String] = []
             return try verifier.finish(
                 lowestSeq: try session.rows("SELECT MIN(seq) FROM events")[0][0].int64,
                 batchesEnd: try session.rows("SELECT COALESCE(MAX(last_seq), 0) FROM batches")[0][0].int64 ?? 0,
-                backendCheck: { try Self.propertiesDisagree(session, pageSize: pageSize) })
+                backendCheck: {
+                    try Self.propertiesDisagree(session, pageSize: pageSize) ?? Self.indexesDisagree(session, unchecked: &unchecked)
+                }
+            ).leaving(unchecked)
         }
+    }
+
+    /// The log's indexes must hold its rows as they are: answers find events through them (a
+    /// day's through `events_at`), and an entry changed or lost in the database's files would
+    /// hide an event from them while the rows, and so the chain, stay intact. Only the amcheck
+    /// extension (`bt_index_check` with `heapallindexed`) holds an index to its table's rows:
+    /// where the database lacks it, or the role may not run it, that is said, not failed.
+    private static func indexesDisagree(_ session: PostgresSession, unchecked: inout [String]) throws -> LogVerdict? {
+        let what = "the log's indexes against its rows"
+        guard let found = try session.rows("""
+            SELECT quote_ident(n.nspname), quote_ident(current_user) FROM pg_extension e
+            JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'amcheck'
+            """).first, let schema = found[0].string, let role = found[1].string
+        else {
+            unchecked.append("\(what): this database lacks the amcheck extension (CREATE EXTENSION amcheck; docs/POSTGRESQL.md)")
+            return nil
+        }
+        let check = "\(schema).bt_index_check"
+        let tables = PostgresRoles.logTables.map { "'\($0)'::regclass" }.joined(separator: ", ")
+        let indexes = try session.rows("""
+            SELECT c.oid::bigint, c.relname, t.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            JOIN pg_class t ON t.oid = i.indrelid JOIN pg_am a ON a.oid = c.relam
+            WHERE i.indrelid IN (\(tables)) AND a.amname = 'btree' AND i.indisvalid AND i.indisready ORDER BY c.relname
+            """)
+        for row in indexes {
+            let name = row[1].string ?? "", table = row[2].string ?? ""
+            // A failed check ends its savepoint, not the snapshot the chain was read in.
+            try session.execute("SAVEPOINT gtio_index_check")
+            do {
+                _ = try session.run("SELECT \(check)(?::bigint::oid::regclass, true)", [row[0]])
+                try session.execute("RELEASE SAVEPOINT gtio_index_check")
+            } catch let failure as PostgresFailure where failure.state == "42501" || failure.state?.hasPrefix("XX") == true {
+                try session.execute("ROLLBACK TO SAVEPOINT gtio_index_check")
+                guard failure.state != "42501" else {
+                    unchecked.append("\(what): this role may not run amcheck (GRANT EXECUTE ON FUNCTION \(check)(regclass, boolean) TO \(role))")
+                    return nil
+                }
+                return .broken(seq: try seq(namedIn: failure.message, of: table, session) ?? 0, problem: """
+                    index \(name): \(failure.message) (what is read through it would miss events; \
+                    REINDEX INDEX \(name), as the tables' owner, makes it again from the rows)
+                    """)
+            }
+        }
+        return nil
+    }
+
+    /// The seq of the row of `table` at the heap place "(page,offset)" amcheck's `message`
+    /// names first, when it names one and a row is there.
+    private static func seq(namedIn message: String, of table: String, _ session: PostgresSession) throws -> Int64? {
+        let seqs = ["events": "seq", "event_lists": "seq", "event_properties": "seq", "batches": "first_seq", "batch_signatures": "last_seq"]
+        guard let column = seqs[table], let open = message.firstIndex(of: "("), let close = message[open...].firstIndex(of: ")") else { return nil }
+        let inside = message[message.index(after: open)..<close]
+        guard inside.split(separator: ",").count == 2, inside.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ",") }) else { return nil }
+        return try session.rows("SELECT \(column) FROM \(table) WHERE ctid = ?::tid", [.text("(\(inside))")]).first?[0].int64
     }
 
     /// `event_properties` must hold what the originals give (`PropertyAudit`): both read in

@@ -64,7 +64,9 @@ import Glibc
         // The same head, proven with the same key, on both.
         let verified = try [source, destination].map { try GTIOBinary.run(["verify", "--key", key, "--store", $0]) }
         #expect(verified.allSatisfy { $0.status == 0 })
-        let heads = verified.map { $0.stdout.split(separator: "(").last.map(String.init) }
+        let heads = verified.map { run in
+            run.stdout.split(separator: "\n").first { $0.hasPrefix("verified ") }?.split(separator: "(").last.map(String.init)
+        }
         #expect(heads[0] != nil && heads[0] == heads[1])
         #expect(verified[1].stdout.contains("every event is covered by a head signed with key"))
 

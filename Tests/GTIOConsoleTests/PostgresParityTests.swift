@@ -69,7 +69,14 @@ struct PostgresParityTests {
             #expect(answer.stdout.replacingOccurrences(of: "\(postgres)", with: "STORE")
                     == expected.stdout.replacingOccurrences(of: "\(sqlite)", with: "STORE"), "\(query)")
         }
-        #expect(try gtio(["verify"], store: postgres).stdout.contains("the log is intact"))
+        let verified = try gtio(["verify"], store: postgres).stdout
+        #expect(verified.contains("the log is intact"))
+        // The server holds its indexes to the rows only through an extension this database lacks.
+        #expect(verified.hasSuffix("""
+            not checked: the log's indexes against its rows: this database lacks the amcheck extension \
+            (CREATE EXTENSION amcheck; docs/POSTGRESQL.md)
+
+            """), "\(verified)")
 
         // A moderator's decision is an event like any other: the same on both after it.
         for store in [sqlite, postgres] {

@@ -35,7 +35,7 @@ import GTIOStore
     @Test func aSignedLogIsProvenToItsEnd() throws {
         let store = try signedStore()
         let verdict = try store.verify(LogAudit(key: key))
-        guard case .intact(let events, _, let signatures) = verdict else { Issue.record("\(verdict)"); return }
+        guard case .intact(let events, _, let signatures, _) = verdict else { Issue.record("\(verdict)"); return }
         #expect(events == 4)
         #expect(signatures == SignatureFindings(signedBatches: 2, lastSignedSeq: 4, checked: true, anchors: 0))
     }

@@ -311,7 +311,7 @@ import Testing
         #expect(last.batch == 2)
         #expect(last.lastSeq == 3)
         #expect(last.isValid(by: signer.publicKey))
-        guard case .intact(_, let head, let signatures) = try store.verify(LogAudit(key: signer.publicKey)) else {
+        guard case .intact(_, let head, let signatures, _) = try store.verify(LogAudit(key: signer.publicKey)) else {
             Issue.record("a log appended with the key is proven by it")
             return
         }
@@ -353,7 +353,7 @@ import Testing
                 limits: SQLLimits())
             let quarantine = try store.quarantineEntries(includeSettled: true).map { "\($0.source):\($0.line) \($0.status) \($0.seq ?? 0)" }
             logs.append((events.rows + records.rows).map { "\($0)" } + quarantine)
-            guard case .intact(_, _, let signatures) = try store.verify(LogAudit(key: signer.publicKey)) else {
+            guard case .intact(_, _, let signatures, _) = try store.verify(LogAudit(key: signer.publicKey)) else {
                 Issue.record("batches appended together chain and sign as appended apart")
                 continue
             }
@@ -374,7 +374,7 @@ import Testing
         let reopened = try backend.open(in: folder)
         #expect(try reopened.status().events == 2)
         #expect(try reopened.append(batch([heart("b"), heart("c")])).appended == 1)
-        guard case .intact(let events, let head, _) = try reopened.verify() else {
+        guard case .intact(let events, let head, _, _) = try reopened.verify() else {
             Issue.record("the chain of an untouched log is intact")
             return
         }
@@ -470,7 +470,7 @@ import Testing
         upkeep?.stop()
         _ = try store.append(batch([heart("after")]))
         #expect(try store.lastSeq() == 50 + 19 * 40 + 1)
-        guard case .intact(let events, _, _) = try store.verify() else { Issue.record("the log is intact"); return }
+        guard case .intact(let events, _, _, _) = try store.verify() else { Issue.record("the log is intact"); return }
         #expect(events == 50 + 19 * 40 + 1)
     }
 
