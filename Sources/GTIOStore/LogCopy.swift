@@ -19,6 +19,9 @@ public struct LogCopy {
         /// Both logs' events and chain head, each verified.
         public var totalEvents: Int64 = 0
         public var head: [UInt8] = EventHashChain.genesis
+        /// What the verification of either store could not check there (`LogVerdict.intact`),
+        /// each after the store's location and a colon.
+        public var unchecked: [String] = []
     }
 
     public init(from source: any EventLog, to destination: any EventLog) {
@@ -35,7 +38,8 @@ public struct LogCopy {
         // next run, and the chain verified just after covers at least everything copied.
         let end = try source.lastBatch()
         let sourceVerdict = try source.verify(LogAudit(), progress: { _ in })
-        guard case .intact = sourceVerdict else { throw refuse(in: source, sourceVerdict) }
+        guard case .intact(_, _, _, let sourceUnchecked) = sourceVerdict else { throw refuse(in: source, sourceVerdict) }
+        outcome.unchecked = sourceUnchecked.map { "\(source.location): \($0)" }
         let after = try destination.lastBatch()
         outcome.resumedAfterBatch = after
         if after > 0 {
@@ -81,7 +85,8 @@ public struct LogCopy {
         outcome.quarantine = try destination.copyQuarantine(source.quarantineEntries(includeSettled: true, limit: nil))
 
         let verdict = try destination.verify(LogAudit(), progress: { _ in })
-        guard case .intact(let events, let head, _, _) = verdict else { throw refuse(in: destination, verdict) }
+        guard case .intact(let events, let head, _, let unchecked) = verdict else { throw refuse(in: destination, verdict) }
+        outcome.unchecked += unchecked.map { "\(destination.location): \($0)" }
         // Both end with the same batch, hashes and all: the same chain head.
         if end > 0 {
             guard try destination.lastBatch() == end, try bothHold(batch: end) else {

@@ -57,6 +57,7 @@ struct CopyCommand: ParsableCommand {
             if outcome.quarantine > 0 { Terminal.line("quarantine: \(outcome.quarantine) \(outcome.quarantine == 1 ? "entry" : "entries") added or settled") }
             let hex = outcome.head.prefix(8).map { String(format: "%02x", $0) }.joined()
             Terminal.line("verified both logs: \(outcome.totalEvents) events, the same chain head \(hex)…")
+            for what in outcome.unchecked { Terminal.line("not checked on \(what)") }
         }
         let seconds: Double
         switch try ReadModelCache.shared.bringUpToDate(destination, quiet: quiet) {
