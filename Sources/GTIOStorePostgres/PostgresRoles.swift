@@ -55,6 +55,11 @@ public enum PostgresRoles {
             GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(reader);
             ALTER DEFAULT PRIVILEGES FOR ROLE \(writer) IN SCHEMA public GRANT SELECT ON TABLES TO \(reader);
 
+            -- `gtio verify` holds the log's indexes to its rows where the database has the amcheck
+            -- extension, which only a superuser adds (docs/POSTGRESQL.md). To have it, as a superuser:
+            --   CREATE EXTENSION IF NOT EXISTS amcheck;
+            --   GRANT EXECUTE ON FUNCTION bt_index_check(regclass, boolean) TO \(writer), \(reader);
+
             """
     }
 }

@@ -87,5 +87,18 @@ struct PostgresRolesTests {
         #expect(try GTIOBinary.run(query + ["--store", reader]).stdout == caughtUp.stdout)
         #expect(try GTIOBinary.run(["insight", "list", "--store", reader]).stdout.contains("hearts"))
         #expect(try GTIOBinary.run(["rebuild", "--check", "--store", reader]).status == 0)
+
+        // verify says it left the indexes unchecked until the superuser's lines the script
+        // gives as comments are run; then the reader checks them too.
+        let unchecked = try GTIOBinary.run(["verify", "--store", reader])
+        #expect(unchecked.status == 0)
+        #expect(unchecked.stdout.contains("not checked: the log's indexes against its rows: this database lacks the amcheck extension"))
+        let superuser = script.stdout.split(separator: "\n").suffix(2).map { String($0.dropFirst(5)) }
+        #expect(superuser.first?.hasPrefix("CREATE EXTENSION") == true, "\(script.stdout)")
+        let added = try GTIOBinary.run(executable: psql, ["-q", "-v", "ON_ERROR_STOP=1", owner] + superuser.flatMap { ["-c", $0] })
+        #expect(added.status == 0, "\(added.stderr)")
+        let checked = try GTIOBinary.run(["verify", "--store", reader])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stdout.contains("the log is intact") && !checked.stdout.contains("not checked"), "\(checked.stdout)")
     }
 }
