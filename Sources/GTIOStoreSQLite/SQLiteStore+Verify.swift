@@ -141,24 +141,12 @@ extension SQLiteStore {
     /// checks an index's pages, not that its entries match the rows. Both are read in seq order
     /// and compared entry by entry; the first seq where they differ is named.
     static func windowIndexDisagrees(in db: Database) throws -> LogVerdict? {
-        let columns = "seq, type, at, user, device, value"
+        let names = ["seq", "type", "at", "user", "device", "value"], columns = names.joined(separator: ", ")
         let index = try db.makeStatement(sql: "SELECT \(columns) FROM events INDEXED BY \(windowIndex) ORDER BY seq")
         let rows = try db.makeStatement(sql: "SELECT \(columns) FROM events NOT INDEXED ORDER BY seq")
         let fromIndex = index.sqliteStatement, fromRow = rows.sqliteStatement
-        let names = ["seq", "type", "at", "user", "device", "value"]
         func same(_ column: Int32) -> Bool {
-            let kind = sqlite3_column_type(fromIndex, column)
-            guard kind == sqlite3_column_type(fromRow, column) else { return false }
-            switch kind {
-            case SQLITE_NULL: return true
-            case SQLITE_INTEGER: return sqlite3_column_int64(fromIndex, column) == sqlite3_column_int64(fromRow, column)
-            default:
-                let left = sqlite3_column_blob(fromIndex, column), leftCount = sqlite3_column_bytes(fromIndex, column)
-                let right = sqlite3_column_blob(fromRow, column), rightCount = sqlite3_column_bytes(fromRow, column)
-                guard leftCount == rightCount else { return false }
-                guard leftCount > 0, let left, let right else { return true }
-                return memcmp(left, right, Int(leftCount)) == 0
-            }
+            DatabaseValue(sqliteStatement: fromIndex, index: column) == DatabaseValue(sqliteStatement: fromRow, index: column)
         }
         while true {
             let inIndex = try nextRow(fromIndex, in: db), inRows = try nextRow(fromRow, in: db)
