@@ -43,6 +43,13 @@ public protocol EventLog: AnyObject, Sendable {
     /// Recomputes the hash chain over the whole log and holds it to `audit`'s key and anchors;
     /// `progress` hears the seq reached.
     func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict
+    /// The append-only guards that are not as this build makes them: gone, changed, disabled,
+    /// or triggers on the log's tables that gtio did not make. Empty when all stand.
+    func guardFindings() throws -> [LogGuardFinding]
+    /// Makes the append-only guards as this build makes them again (and drops triggers on the
+    /// log's tables that gtio did not make), in one transaction; returns what it found to mend.
+    /// Only a writer may: on PostgreSQL, the tables' owner.
+    func restoreGuards() throws -> [LogGuardFinding]
     /// The newest batch signature, nil when no batch was appended with a signing key.
     func lastSignature() throws -> BatchSignature?
 

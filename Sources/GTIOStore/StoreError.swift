@@ -19,6 +19,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case writeAheadFilesMissing(path: String, folder: String, files: [String])
     /// The server refused a write to this role (PostgreSQL's reader role, or grants that miss a table).
     case permissionDenied(path: String, reason: String)
+    /// What was asked changes the log's tables themselves, which only their owner may (`what`, in words).
+    case ownerOnly(path: String, what: String, reason: String)
     /// The server went away under a statement (a restart, a lost connection): trying again may work.
     case unavailable(path: String, reason: String)
     /// The read models' file beside an SQLite store's log belongs to another log.
@@ -70,6 +72,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the store \(path) did not answer: \(reason) (the server may be restarting: run the command again shortly)"
         case .permissionDenied(let path, let reason):
             "cannot write to the store \(path): \(reason) (this role may not write there: writers connect as the writer role, with the grants gtio pg roles prints, run by the store's owner)"
+        case .ownerOnly(let path, let what, let reason):
+            "cannot \(what) in \(path): \(reason) (only the owner of the log's tables may: connect as the role that created the store)"
         case .damaged(let path):
             "the store file \(path) is damaged (SQLite reports a malformed page): gtio verify says whether the log is hit; damaged read models are dropped and rebuilt by gtio rebuild"
         case .diskFull(let path):
@@ -91,7 +95,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
     /// Whether the store refused this process a write it may still read around: a read-only
     /// file, or a server role without the rights (queries then answer from a fold in memory).
     public var refusesWrites: Bool {
@@ -116,6 +119,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
     public var isUsageError: Bool {
         switch self {
         case .folderMissing, .missing, .notADatabase, .isAFolder, .notAGTIOStore, .tablesFileGiven, .writeRefused, .badSQL: true

@@ -61,4 +61,45 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("gtio: " + message), "\(result.stderr)")
     }
+
+    @Test func aGuardTakenAwayFailsTheCheckUntilItIsMadeAgain() throws {
+        let path = try store("unguarded.gtio")
+        // A guard redefined to refuse nothing, under its own name: the events are untouched.
+        try shell(path, """
+            DROP TRIGGER events_no_delete;
+            CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT 1; END;
+            """)
+        let found = try GTIOBinary.run(["verify", "--store", path])
+        #expect(found.status == 1)
+        #expect(found.stdout.contains("the log is intact (chain head "))
+        #expect(found.stdout.hasSuffix("""
+            guard: the trigger events_no_delete on events is not as gtio makes it \
+            (it refuses: the event log is append-only: events cannot be deleted)
+
+            """), "\(found.stdout)")
+        #expect(found.stderr == """
+            gtio: the log's events are intact, but one of its append-only guards is not as gtio makes them: \
+            someone with write access changed the store's schema (gtio verify --restore-guards makes them again)
+
+            """)
+
+        let mended = try GTIOBinary.run(["verify", "--restore-guards", "--store", path])
+        #expect(mended.status == 0, "\(mended.stderr)")
+        #expect(mended.stdout.hasPrefix("mended: the trigger events_no_delete on events is not as gtio makes it"))
+        #expect(!mended.stdout.contains("guard:"))
+        let again = Process()
+        again.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        again.arguments = [path, "DELETE FROM events WHERE seq = 1"]
+        again.standardError = Pipe()
+        try again.run()
+        again.waitUntilExit()
+        #expect(again.terminationStatus != 0)
+        #expect(try GTIOBinary.run(["verify", "--store", path]).status == 0)
+    }
+
+    @Test func restoringGuardsNeedsAStoreThere() throws {
+        let result = try GTIOBinary.run(["verify", "--restore-guards", "--store", folder.file("none.gtio")])
+        #expect(result.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("none.gtio")))
+    }
 }

@@ -382,6 +382,41 @@ import Testing
         #expect(head.count == 32)
     }
 
+    @Test(arguments: StoreBackend.all)
+    func guardsTakenAwayOrAddedAreNamedAndMadeAgain(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        _ = try store.append(batch([heart("a"), heart("b")]))
+        #expect(try store.guardFindings() == [])
+        #expect(try store.restoreGuards() == [])
+
+        // What someone with write access does before changing an event, and a trigger of their own.
+        try backend.tamper(store, sqlite: [
+            "DROP TRIGGER events_no_update",
+            "CREATE TRIGGER sneaky AFTER INSERT ON quarantine BEGIN SELECT 1; END",
+        ], postgres: [
+            "ALTER TABLE events DISABLE TRIGGER events_no_change",
+            "CREATE TRIGGER sneaky AFTER INSERT ON quarantine FOR EACH ROW EXECUTE FUNCTION gtio_refuse_change()",
+        ])
+        let expected = backend.name == StoreBackend.postgres.name
+            ? [LogGuardFinding(name: "events_no_change", table: "events", problem: .disabled, refuses: "UPDATE and DELETE"),
+               LogGuardFinding(name: "sneaky", table: "quarantine", problem: .foreign)]
+            : [LogGuardFinding(name: "events_no_update", table: "events", problem: .missing,
+                               refuses: "the event log is append-only: events cannot be updated"),
+               LogGuardFinding(name: "sneaky", table: "quarantine", problem: .foreign)]
+        #expect(try store.guardFindings() == expected)
+        // The events themselves are as appended: the chain holds.
+        guard case .intact(let events, _, _, _) = try store.verify() else { Issue.record("the events are untouched"); return }
+        #expect(events == 2)
+
+        #expect(try store.restoreGuards() == expected)
+        #expect(try store.guardFindings() == [])
+        #expect(throws: (any Error).self) {
+            try backend.tamper(store, sqlite: ["UPDATE events SET user = 'mallory' WHERE seq = 1"],
+                               postgres: ["UPDATE events SET \"user\" = 'mallory' WHERE seq = 1"])
+        }
+        guard case .intact = try store.verify() else { Issue.record("still intact"); return }
+    }
+
     /// A post with two brands and a place, and a heart: seqs 1 and 2.
     static let postLine = #"{"id":"p","type":"post.created","at":"2012-04-23T10:00:00Z","user":"u1","data":{"post":"p1","kind":"outfit","voting":true,"brands":["Zara","Gap"],"location":{"name":"Soho","lat":40.72,"lon":-74.0}}}"#
 

@@ -20,6 +20,11 @@ struct VerifyCommand: ParsableCommand {
             a rewrite breaks a signed head. With --anchor FILE (lines from gtio anchor, kept \
             outside the store), the log must still reach every anchored head, so a cut tail is \
             found even if its signatures were deleted too.
+
+            It also holds the log's append-only guards (the triggers that refuse changes to its \
+            tables) to what gtio makes: each one dropped, changed or disabled, and each trigger on \
+            the log's tables that gtio did not make, is named and fails the check, even while \
+            every event is as appended. --restore-guards makes them again.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -32,14 +37,24 @@ struct VerifyCommand: ParsableCommand {
                                valueName: "file"))
     var anchor: String?
 
+    @Flag(help: ArgumentHelp(
+        "First make the log's append-only guards (its triggers) as gtio makes them again, after one was dropped, changed or disabled.",
+        discussion: "This writes the store: on PostgreSQL, as the tables' owner."))
+    var restoreGuards = false
+
     func run() throws {
         let audit = LogAudit(key: try SigningKeyLocation.verifyingKey(key), anchors: try anchors())
+        if restoreGuards {
+            for finding in try storeOptions.openExisting().restoreGuards() { Terminal.line("mended: \(finding)") }
+        }
         let store = try storeOptions.openForReading()
         let total = try store.lastSeq()
         let bar = ProgressBar()
         let started = Date()
         let verdict = try store.verify(audit) { done in bar.update(done: done, total: total, count: Int(done), unit: "events") }
         bar.finish()
+        // Said whatever the chain shows: a guard dropped is how an event could be changed.
+        let guards = try store.guardFindings()
         switch verdict {
         case .intact(let events, let head, let signatures, let unchecked):
             let hex = head.prefix(8).map { String(format: "%02x", $0) }.joined()
@@ -52,7 +67,16 @@ struct VerifyCommand: ParsableCommand {
             }
             if signatures.anchors > 0 { Terminal.line(signatures.anchors == 1 ? "the log still contains the anchored head" : "the log still contains every anchored head (\(signatures.anchors))") }
             for what in unchecked { Terminal.line("not checked: \(what)") }
+            for finding in guards { Terminal.line("guard: \(finding)") }
+            if !guards.isEmpty {
+                let which = guards.count == 1 ? "one of its append-only guards is" : "\(guards.count) of its append-only guards are"
+                throw ConsoleError.failed("""
+                    the log's events are intact, but \(which) not as gtio makes them: someone with write access \
+                    changed the store's schema (gtio verify --restore-guards makes them again)
+                    """)
+            }
         case .broken(let seq, let problem):
+            for finding in guards { Terminal.line("guard: \(finding)") }
             let place = seq != 0 ? " at seq \(seq)" : ""
             throw ConsoleError.notFound("the log is not intact\(place): \(problem)")
         }
