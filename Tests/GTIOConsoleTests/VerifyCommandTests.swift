@@ -60,6 +60,9 @@ import Testing
         let result = try GTIOBinary.run(["verify", "--store", path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("gtio: " + message), "\(result.stderr)")
+        // The guard taken away first is named beside the event it let through.
+        let dropped = sql.prefix { $0 != ";" }.dropFirst("DROP TRIGGER ".count)
+        #expect(result.stdout.contains("guard: the trigger \(dropped) on "), "\(result.stdout)")
     }
 
     @Test func aGuardTakenAwayFailsTheCheckUntilItIsMadeAgain() throws {
