@@ -213,6 +213,28 @@ enum PostgresSchema {
                 RETURN NULL;
             END $$;
             """),
+        (5, "quarantine entries kept as they came", """
+            -- Nothing rejected is ever dropped: an entry stays, with the line and where it came
+            -- from as received; only an open entry is settled (its status, seq and time) or given
+            -- a new reason when a retry fails again. The writer role may update the quarantine
+            -- for that, and for nothing else.
+            CREATE FUNCTION gtio_quarantine_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF (NEW.entry, NEW.source, NEW.line, NEW.original, NEW.fingerprint, NEW.recorded)
+                       IS DISTINCT FROM (OLD.entry, OLD.source, OLD.line, OLD.original, OLD.fingerprint, OLD.recorded)
+                   OR (OLD.status <> 'open' AND (NEW.status, NEW.seq, NEW.settled) IS DISTINCT FROM (OLD.status, OLD.seq, OLD.settled)) THEN
+                    RAISE EXCEPTION 'the quarantine keeps every rejected line as it came: only an open entry is settled'
+                        USING ERRCODE = 'insufficient_privilege';
+                END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER quarantine_kept BEFORE UPDATE ON quarantine
+                FOR EACH ROW EXECUTE FUNCTION gtio_quarantine_kept();
+            CREATE TRIGGER quarantine_no_delete BEFORE DELETE ON quarantine
+                FOR EACH ROW EXECUTE FUNCTION gtio_refuse_change();
+            CREATE TRIGGER quarantine_no_truncate BEFORE TRUNCATE ON quarantine
+                FOR EACH STATEMENT EXECUTE FUNCTION gtio_refuse_change();
+            """),
     ]
 
     /// The version this build writes.

@@ -101,8 +101,10 @@ extension PostgresStore {
                 case .success(let event):
                     let batch = EventBatch(source: entry.source, events: [(entry.line, event)])
                     let appended = try Self.append(batch, in: session, signer: signer)
+                    // The append settles an open entry at its source and line already; this one
+                    // is left as that made it.
                     _ = try session.run(
-                        "UPDATE quarantine SET status = ?, seq = ?, settled = ? WHERE entry = ?",
+                        "UPDATE quarantine SET status = ?, seq = ?, settled = ? WHERE entry = ? AND status = 'open'",
                         [.text(appended.appended == 1 ? "appended" : "duplicate"), appended.lastSeq.map(StoreValue.integer) ?? .null,
                          .integer(recorded), .integer(entry.entry)])
                     if appended.appended == 1 { outcome.appended += 1 } else { outcome.duplicates += 1 }

@@ -94,8 +94,10 @@ extension SQLiteStore {
                 case .success(let event):
                     let batch = EventBatch(source: entry.source, events: [(entry.line, event)])
                     let appended = try Self.append(batch, in: db, signer: signer, recentIDs: recentIDs)
+                    // The append settles an open entry at its source and line already; this one
+                    // is left as that made it.
                     try db.execute(
-                        sql: "UPDATE quarantine SET status = ?, seq = ?, settled = ? WHERE entry = ?",
+                        sql: "UPDATE quarantine SET status = ?, seq = ?, settled = ? WHERE entry = ? AND status = 'open'",
                         arguments: [appended.appended == 1 ? "appended" : "duplicate", appended.lastSeq, recorded, entry.entry])
                     if appended.appended == 1 { outcome.appended += 1 } else { outcome.duplicates += 1 }
                 case .failure(let rejection):

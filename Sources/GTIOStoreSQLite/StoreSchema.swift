@@ -300,6 +300,20 @@ enum StoreSchema {
                 """)
             try EventDays.ofLog(in: db).record(in: db)
         }
+        migrator.registerMigration("v11 quarantine entries kept as they came") { db in
+            // Nothing rejected is ever dropped: an entry stays, with the line and where it came
+            // from as received; only an open entry is settled (its status, seq and time) or
+            // given a new reason when a retry fails again.
+            try db.execute(sql: """
+                CREATE TRIGGER quarantine_no_delete BEFORE DELETE ON quarantine
+                BEGIN SELECT RAISE(ABORT, 'the quarantine keeps every rejected line: entries cannot be deleted'); END;
+                CREATE TRIGGER quarantine_kept BEFORE UPDATE ON quarantine
+                WHEN NEW.entry IS NOT OLD.entry OR NEW.source IS NOT OLD.source OR NEW.line IS NOT OLD.line
+                  OR NEW.original IS NOT OLD.original OR NEW.fingerprint IS NOT OLD.fingerprint OR NEW.recorded IS NOT OLD.recorded
+                  OR (OLD.status != 'open' AND (NEW.status IS NOT OLD.status OR NEW.seq IS NOT OLD.seq OR NEW.settled IS NOT OLD.settled))
+                BEGIN SELECT RAISE(ABORT, 'the quarantine keeps every rejected line as it came: only an open entry is settled'); END;
+                """)
+        }
         return migrator
     }
 }

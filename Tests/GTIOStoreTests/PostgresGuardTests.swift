@@ -10,13 +10,15 @@ import Testing
 
     @Test func theGuardsAreReadFromTheMigrations() {
         let made = PostgresStore.madeGuards
-        // No change, no TRUNCATE on each of the five tables of the log, and the gapless check.
-        #expect(made.triggers.count == 11)
+        // No change and no TRUNCATE on each of the five tables of the log, the gapless check,
+        // and the quarantine's three.
+        #expect(made.triggers.count == 14)
+        #expect(made.triggers["quarantine_kept"]?.function == "gtio_quarantine_kept")
         #expect(made.triggers["events_no_change"]?.type == 1 | 2 | 8 | 16)
         #expect(made.triggers["batches_no_truncate"]?.type == 2 | 32)
         #expect(made.triggers["events_gapless"]?.type == 4)
         #expect(made.triggers["events_gapless"]?.function == "gtio_events_gapless")
-        #expect(Set(made.functions.keys) == ["gtio_refuse_change", "gtio_events_gapless"])
+        #expect(Set(made.functions.keys) == ["gtio_refuse_change", "gtio_events_gapless", "gtio_quarantine_kept"])
         // The latest definition of the check: the one that announces new events.
         #expect(made.functions["gtio_events_gapless"]?.body.contains("pg_notify('gtio_log', last_seq::text)") == true)
         #expect(made.functions["gtio_events_gapless"]?.body.contains("(SELECT max(seq) FROM events) > last_seq") == true)

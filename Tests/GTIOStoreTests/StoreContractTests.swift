@@ -556,6 +556,32 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.all)
+    func aQuarantinedLineStaysAsItCameAndASettledEntryStaysSettled(_ backend: StoreBackend) throws {
+        let store = try backend.open(in: folder)
+        _ = try store.append(EventBatch(source: "f.jsonl", rejected: [
+            RejectedLine(line: 1, reason: "bad", original: [1]), RejectedLine(line: 2, reason: "bad", original: [2]),
+        ]))
+        _ = try store.append(EventBatch(source: "f.jsonl", events: [(1, heart("fixed"))]))
+        let before = try store.quarantineEntries(includeSettled: true)
+        #expect(before.map(\.status) == ["appended", "open"])
+        for (sqlite, postgres) in [
+            ("DELETE FROM quarantine WHERE entry = 2", "DELETE FROM quarantine WHERE entry = 2"),
+            ("UPDATE quarantine SET original = X'03' WHERE entry = 2", "UPDATE quarantine SET original = '\\x03' WHERE entry = 2"),
+            ("UPDATE quarantine SET line = 9 WHERE entry = 2", "UPDATE quarantine SET line = 9 WHERE entry = 2"),
+            ("UPDATE quarantine SET status = 'open', seq = NULL WHERE entry = 1", "UPDATE quarantine SET status = 'open', seq = NULL WHERE entry = 1"),
+        ] {
+            #expect(throws: (any Error).self, "\(sqlite)") { try backend.tamper(store, sqlite: [sqlite], postgres: [postgres]) }
+        }
+        #expect(throws: (any Error).self) { try backend.tamper(store, sqlite: ["DELETE FROM quarantine"], postgres: ["TRUNCATE quarantine"]) }
+        #expect(try store.quarantineEntries(includeSettled: true) == before)
+        // An open entry is still settled, and given a new reason when a retry fails again.
+        try backend.tamper(store, sqlite: ["UPDATE quarantine SET reason = 'worse' WHERE entry = 2"],
+                           postgres: ["UPDATE quarantine SET reason = 'worse' WHERE entry = 2"])
+        #expect(try store.quarantineEntry(2)?.reason == "worse")
+        #expect(try store.guardFindings() == [])
+    }
+
+    @Test(arguments: StoreBackend.all)
     func retryAppendsWhatIsNowValidAndKeepsTheRest(_ backend: StoreBackend) throws {
         let store = try backend.open(in: folder)
         let good = #"{"id":"ok","type":"post.hearted","at":"2012-04-23T00:00:00Z","user":"u","data":{"post":"p"}}"#
