@@ -3,6 +3,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case folderMissing(path: String, folder: String)
     /// A command that only reads found no store at the path.
     case missing(path: String)
+    /// The server a PostgreSQL URL names has no database of that name.
+    case noDatabase(path: String, database: String)
     /// A read-only open found a store from an older gtio, which a writing command upgrades.
     case needsUpgrade(path: String)
     case notADatabase(path: String)
@@ -48,6 +50,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot create the store \(path): the folder \(folder) does not exist (create it, or pass --store with an existing folder)"
         case .missing(let path):
             "no store at \(path) (check --store or GTIO_STORE; gtio ingest FILE creates one)"
+        case .noDatabase(let path, let database):
+            "no database \(database) on the server of \(path) (check --store or GTIO_STORE; a store lives in a database its operator made, with createdb \(database), in which gtio ingest FILE then makes the store)"
         case .needsUpgrade(let path):
             "the store \(path) was written by an older gtio and must be upgraded by a command that writes (gtio rebuild, or any ingest)"
         case .notADatabase(let path):
@@ -122,7 +126,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the person named a wrong store (usage, exit 2) rather than the system failing (exit 1).
     public var isUsageError: Bool {
         switch self {
-        case .folderMissing, .missing, .notADatabase, .isAFolder, .notAGTIOStore, .tablesFileGiven, .writeRefused, .badSQL: true
+        case .folderMissing, .missing, .noDatabase, .notADatabase, .isAFolder, .notAGTIOStore, .tablesFileGiven, .writeRefused, .badSQL: true
         default: false
         }
     }

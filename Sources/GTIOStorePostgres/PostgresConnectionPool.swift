@@ -125,17 +125,29 @@ final class PostgresConnectionPool: @unchecked Sendable {
             do {
                 return try connection.get()
             } catch {
-                throw StoreError.cannotOpen(path: location.description, reason: Self.describe(connecting: error, after: seconds))
+                throw failure(connecting: error, after: seconds)
             }
         }
         let started = Date()
         do {
             return try Self.connect(configuration, id: id)
         } catch {
-            throw StoreError.cannotOpen(
-                path: location.description, reason: Self.describe(connecting: error, after: Date().timeIntervalSince(started)))
+            throw failure(connecting: error, after: Date().timeIntervalSince(started))
         }
     }
+
+    /// What a connection that could not be set up means for the command: a database that is
+    /// not there is a store named wrongly, like a missing file; anything else, a store that
+    /// could not be opened.
+    private func failure(connecting error: any Error, after seconds: Double) -> StoreError {
+        if PostgresFailure(error).state == Self.invalidCatalogName {
+            return .noDatabase(path: location.description, database: location.database)
+        }
+        return .cannotOpen(path: location.description, reason: Self.describe(connecting: error, after: seconds))
+    }
+
+    /// The SQLSTATE of a connection to a database the server does not have.
+    private static let invalidCatalogName = "3D000"
 
     /// Why a connection could not be set up, in words: postgres-nio says `serverClosedConnection`
     /// alike for a connect that timed out and for a server that hung up, and names TLS refused by

@@ -47,6 +47,16 @@ struct PostgresConnectionFailureTests {
         }
     }
 
+    @Test func aDatabaseTheServerDoesNotHaveIsAStoreNamedWrongly() throws {
+        var url = try #require(URLComponents(string: try StoreBackend.postgres.location(in: folder)))
+        url.path = "/gtio_no_such_database"
+        let location = try #require(url.string)
+        #expect(throws: StoreError.noDatabase(path: try PostgresLocation(url: location).description, database: "gtio_no_such_database")) {
+            try PostgresStore(url: location, readOnly: true, scratchTables: { try SQLiteStore.memoryTables() })
+        }
+        #expect(StoreError.noDatabase(path: "p", database: "d").isUsageError)
+    }
+
     @Test func aLeadWhoseSessionTheServerEndedIsLostLetGoAndTakenAgain() throws {
         let store = try StoreBackend.postgres.open(in: folder)
         let lease = try #require(try store.lead("projector"))
