@@ -3,6 +3,7 @@ import GRDB
 import GTIOCatalog
 import GTIOStore
 import GRDBSQLite
+import Synchronization
 
 extension SQLiteStore {
     /// Hashes every stored event after `seq` in seq order, straight from SQLite's column bytes
@@ -62,10 +63,15 @@ extension SQLiteStore {
     /// append-only log, so what each finds holds of the log as the other sees it, up to the
     /// events appended between their two starts.
     public func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict {
+        let chainDone = ChainDone()
         let aside = WorkAside(named: "gtio-verify") { [self] in
             try readDatabase { db -> (file: String?, derived: LogVerdict?) in
                 if let problem = try Self.quickCheck(db) { return (problem, nil) }
-                return (nil, try Self.propertiesDisagree(in: db) ?? Self.windowIndexDisagrees(in: db))
+                // A chain that broke is reported before these: they are not read for nothing.
+                if chainDone.isSet { return (nil, nil) }
+                if let verdict = try Self.propertiesDisagree(in: db) { return (nil, verdict) }
+                if chainDone.isSet { return (nil, nil) }
+                return (nil, try Self.windowIndexDisagrees(in: db))
             }
         }
         let chained: Result<LogVerdict, any Error> = Result {
@@ -85,9 +91,20 @@ extension SQLiteStore {
                     backendCheck: { try Self.idsDisagree(in: db) ?? Self.daysDisagree(in: db) ?? aside.outcome().derived })
             }
         }
+        // The walk has taken the derived checks' finding if it needed it (an intact chain); if
+        // it broke, only the file's check is still to come.
+        chainDone.set()
         // A damaged file is named first, even where reading it made the chain's walk fail.
         if let problem = try aside.outcome().file { return .broken(seq: 0, problem: problem) }
         return try chained.get()
+    }
+
+    /// Set once the chain's side of `verify` has its verdict, for the second connection to leave
+    /// out checks that can no longer be reported.
+    private final class ChainDone: Sendable {
+        private let flag = Atomic<Bool>(false)
+        func set() { flag.store(true, ordering: .relaxed) }
+        var isSet: Bool { flag.load(ordering: .relaxed) }
     }
 
     /// SQLite's own check of the file's structure; nil when it finds nothing.
