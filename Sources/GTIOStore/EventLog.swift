@@ -44,8 +44,9 @@ public protocol EventLog: AnyObject, Sendable {
     /// `progress` hears the seq reached.
     func verify(_ audit: LogAudit, progress: (Int64) -> Void) throws -> LogVerdict
     /// The append-only guards that are not as this build makes them: gone, changed, disabled,
-    /// or triggers on the log's tables that gtio did not make. Empty when all stand.
-    func guardFindings() throws -> [LogGuardFinding]
+    /// or triggers on the log's tables that gtio did not make. Empty when all stand; nil when a
+    /// newer gtio migrated the store, whose guards are as that one makes them.
+    func guardFindings() throws -> [LogGuardFinding]?
     /// Makes the append-only guards as this build makes them again (and drops triggers on the
     /// log's tables that gtio did not make), in one transaction; returns what it found to mend.
     /// Only a writer may: on PostgreSQL, the tables' owner.

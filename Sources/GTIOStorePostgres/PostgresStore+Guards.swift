@@ -54,8 +54,12 @@ extension PostgresStore {
         return operations.joined(separator: " and ")
     }
 
-    public func guardFindings() throws -> [LogGuardFinding] {
-        try read(Self.guardFindings)
+    /// The guards that are not as this build's migrations make them; nil when a newer gtio's
+    /// migrations went further (such a database is refused on opening before this).
+    public func guardFindings() throws -> [LogGuardFinding]? {
+        try read { session in
+            try (PostgresSchema.applied(session) ?? 0) > PostgresSchema.current ? nil : Self.guardFindings(session)
+        }
     }
 
     /// Makes each guard as the migrations make it again, in one transaction that holds the

@@ -8,10 +8,13 @@ extension SQLiteStore {
         var sql: String
     }
 
-    /// The log's triggers that are not as this build's migrations make them.
-    public func guardFindings() throws -> [LogGuardFinding] {
+    /// The log's triggers that are not as this build's migrations make them; nil when a newer
+    /// gtio's migrations went further.
+    public func guardFindings() throws -> [LogGuardFinding]? {
         let made = try Self.madeTriggers()
-        return Self.compare(found: try readDatabase(Self.triggers), made: made)
+        return try readDatabase { db in
+            try StoreSchema.migrator.hasBeenSuperseded(db) ? nil : Self.compare(found: try Self.triggers(in: db), made: made)
+        }
     }
 
     /// Drops each trigger that is not as the migrations make it, or that they do not make, and
