@@ -74,8 +74,9 @@ public protocol EventLog: AnyObject, Sendable {
     /// hashes, signatures) in one transaction, after checking that each continues this log
     /// (`CommittedBatch.checkContinues`): a copy, not new events.
     func appendCommitted(_ batches: [CommittedBatch]) throws
-    /// Adds quarantine entries of another store that this one lacks, by number, and takes over
-    /// how the others were settled; the entries added or changed.
+    /// Adds quarantine entries of another store that this one lacks, by number, and settles
+    /// those still open here that the other settled (a settled entry stays as it is); the
+    /// entries added or changed.
     func copyQuarantine(_ entries: [QuarantineEntry]) throws -> Int
 
     /// Several consumers' checkpoints in one read; names never checkpointed are left out.

@@ -83,7 +83,7 @@ extension PostgresStore {
                     INSERT INTO quarantine (entry, source, line, reason, original, fingerprint, recorded, status, seq, settled)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (entry) DO UPDATE SET status = excluded.status, seq = excluded.seq, settled = excluded.settled
-                    WHERE quarantine.status IS DISTINCT FROM excluded.status
+                    WHERE quarantine.status = 'open' AND excluded.status <> 'open'
                     """,
                     [.integer(entry.entry), .text(entry.source), .integer(Int64(entry.line)), .text(entry.reason),
                      .blob(entry.original), .integer(fingerprint), .integer(entry.recorded.milliseconds), .text(entry.status),

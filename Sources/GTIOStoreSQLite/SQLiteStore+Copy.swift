@@ -90,7 +90,7 @@ extension SQLiteStore {
                 INSERT INTO quarantine (entry, source, line, reason, original, fingerprint, recorded, status, seq, settled)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (entry) DO UPDATE SET status = excluded.status, seq = excluded.seq, settled = excluded.settled
-                WHERE quarantine.status IS NOT excluded.status
+                WHERE quarantine.status = 'open' AND excluded.status != 'open'
                 """)
             for entry in entries {
                 let fingerprint = RejectedLine(line: entry.line, reason: entry.reason, original: entry.original).fingerprint

@@ -553,6 +553,13 @@ import Testing
         let copy = try backend.open(in: other)
         #expect(try copy.copyQuarantine([entry]) == 1)
         #expect(try copy.quarantineEntries(includeSettled: true) == [entry])
+        // A copy settles an entry still open, but never opens a settled one again.
+        var reopened = entry
+        reopened.status = "open"
+        reopened.seq = nil
+        reopened.settled = nil
+        #expect(try copy.copyQuarantine([reopened]) == 0)
+        #expect(try copy.quarantineEntries(includeSettled: true) == [entry])
     }
 
     @Test(arguments: StoreBackend.all)
