@@ -34,6 +34,11 @@ extension SQLiteStore {
     /// The triggers of a store made by this build: an empty store migrated in memory, so that
     /// the migrations stay the one place where the guards are written.
     private static func madeTriggers() throws -> [String: Trigger] {
+        try made.get()
+    }
+
+    /// `madeTriggers`, migrated once a process (`--restore-guards` asks, then the check).
+    private static let made = Result { () throws -> [String: Trigger] in
         let scratch = try DatabaseQueue()
         try StoreSchema.migrator.migrate(scratch)
         return try scratch.read(triggers)
