@@ -22,6 +22,11 @@ struct DayRangeOptions: ParsableArguments {
     var firstDay: Int64? { from.flatMap(Timestamp.init(date:))?.day }
     var lastDay: Int64? { to.flatMap(Timestamp.init(date:))?.day }
 
+    /// The options as given, for messages ("--from 2012-05-01 --to 2012-05-07").
+    var asked: String {
+        [("--from", from), ("--to", to)].compactMap { name, value in value.map { "\(name) \($0)" } }.joined(separator: " ")
+    }
+
     /// The days asked for, an end not given left open; nil when neither was given.
     var days: ClosedRange<Int64>? {
         if from == nil && to == nil { return nil }

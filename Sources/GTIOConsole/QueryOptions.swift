@@ -146,6 +146,20 @@ struct QueryOptions: ParsableArguments {
         }
     }
 
+    /// Says on standard error when `days` (asked as `asked`, e.g. "--date 2021-05-01") lie wholly
+    /// before or after the days of the log in view: the answer's zeros then mean that the log
+    /// has nothing there, not a quiet day, and a mistyped year would otherwise pass unseen.
+    func noteDaysOutsideLog(_ days: ClosedRange<Int64>, asked: String, _ models: StoredReadModels) throws {
+        guard let logged = try models.loggedDays() else { return }
+        if days.lowerBound > logged.upperBound {
+            Terminal.writeError(
+                "note: \(asked) is after the last day of the log in view (\(Timestamp.dateString(ofDay: logged.upperBound))): no event lies there\n")
+        } else if days.upperBound < logged.lowerBound {
+            Terminal.writeError(
+                "note: \(asked) is before the log's first day (\(Timestamp.dateString(ofDay: logged.lowerBound))): no event lies there\n")
+        }
+    }
+
     /// Prints or writes `table` in the requested format.
     func emit(_ table: ResultTable) throws { try output.emit(table) }
 }

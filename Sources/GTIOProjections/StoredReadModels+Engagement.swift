@@ -5,6 +5,15 @@ extension StoredReadModels {
     /// The UTC day of "now".
     public var today: Int64 { Timestamp(milliseconds: now).day }
 
+    /// The UTC days from the first event in view to the newest (those `rm_days` keeps a row
+    /// for); nil for a view without events.
+    public func loggedDays() throws -> ClosedRange<Int64>? {
+        let row = try read { try $0.row("SELECT MIN(date), MAX(date) FROM rm_days", []) }
+        guard let first = row?[0].string.flatMap(Timestamp.init(date:)), let last = row?[1].string.flatMap(Timestamp.init(date:))
+        else { return nil }
+        return first.day...last.day
+    }
+
     /// Engagement of one UTC day: `rm_days` keeps a row for each day from the log's first to its
     /// last, with events or not, and `rm_days_after` the WAU and MAU of the month after it; any
     /// other day is a quiet one.

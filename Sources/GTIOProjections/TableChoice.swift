@@ -60,8 +60,8 @@ extension TableChoice {
     public static let anomalies = only(["rm_anomalies", "rm_anomaly_days"])
     /// `engagement(on:)`, `queueSize()`, `decisionFigures`: a day's `stats`.
     public static let engagement = only(["rm_days", "rm_days_after", "rm_signups", "rm_desk", "rm_decisions", "rm_moderators"])
-    /// The onboarding funnel.
-    public static let onboarding = only(["rm_funnel_days"])
-    /// Retention by sign-up cohort.
-    public static let cohorts = only(["rm_cohort_days"])
+    /// The onboarding funnel, and `loggedDays()` for its note on days outside the log.
+    public static let onboarding = only(["rm_funnel_days", "rm_days"])
+    /// Retention by sign-up cohort, and `loggedDays()` likewise.
+    public static let cohorts = only(["rm_cohort_days", "rm_days"])
 }

@@ -200,6 +200,27 @@ import Testing
         #expect(!inside.stderr.contains("note:"))
     }
 
+    /// Days wholly before or after the log's answer zeros or nothing, and say why on standard
+    /// error; the log's days are those of the view.
+    @Test func daysOutsideTheLogSaySo() throws {
+        try makeStore()
+        let late = try GTIOBinary.run(["stats", "--date", "2021-04-23", "--store", store])
+        #expect(late.status == 0)
+        #expect(late.stderr == "note: --date 2021-04-23 is after the last day of the log in view (2012-04-23): no event lies there\n", "\(late.stderr)")
+        let early = try GTIOBinary.run(["funnel", "--to", "2012-04-21", "--store", store])
+        #expect(early.status == 0)
+        #expect(early.stderr == "note: --to 2012-04-21 is before the log's first day (2012-04-22): no event lies there\n", "\(early.stderr)")
+        let cohorts = try GTIOBinary.run(["retention", "--from", "2012-05-01", "--to", "2012-05-31", "--store", store])
+        #expect(cohorts.stderr.hasPrefix("note: --from 2012-05-01 --to 2012-05-31 is after the last day of the log in view (2012-04-23)"), "\(cohorts.stderr)")
+        let view = try GTIOBinary.run(["stats", "--date", "2012-04-23", "--as-of", "2012-04-22", "--store", store])
+        #expect(view.stderr.hasPrefix("note: --date 2012-04-23 is after the last day of the log in view (2012-04-22)"), "\(view.stderr)")
+        for inside in [["stats", "--date", "2012-04-22"], ["funnel", "--from", "2012-04-23", "--by-day"], ["retention", "--to", "2012-04-22"],
+                       ["funnel", "--from", "2012-04-23", "--to", "2099-01-01"]] {
+            let answer = try GTIOBinary.run(inside + ["--store", store])
+            #expect(answer.status == 0 && answer.stderr.isEmpty, "\(inside): \(answer.stderr)")
+        }
+    }
+
     @Test func aRetryThatLeavesLinesRejectedExitsThree() throws {
         let bad = folder.write("bad.jsonl", "not json\n")
         #expect(try GTIOBinary.run(["ingest", bad, "--store", store]).status == 3)

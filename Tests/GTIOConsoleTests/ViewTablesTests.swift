@@ -38,7 +38,7 @@ import Testing
             ["verdicts"], ["verdict", post], ["followers", author], ["following", author], ["suggest", author],
             ["flags"], ["flags", "--reason", reason], ["flags", "--reason", reason, "--limit", "2"], ["flaggers"], ["products"], ["places"], ["prices"],
             ["prices", "--by", "brand"], ["prices", "--by", "place"], ["anomalies"], ["stats"], ["stats", "--date", day],
-            ["funnel"], ["funnel", "--by-day"], ["retention"],
+            ["funnel"], ["funnel", "--by-day"], ["funnel", "--from", day], ["retention"], ["retention", "--to", day],
         ]
         for query in queries {
             let stored = try gtio(query + ["--format", "csv"])

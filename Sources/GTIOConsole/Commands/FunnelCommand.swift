@@ -41,6 +41,7 @@ struct FunnelCommand: InsightAnswering {
             throw ValidationError("--within, --by, --actor and --where need steps (e.g. funnel post.created post.hearted --within 1d)")
         }
         try query.withStoredModels(reading: .onboarding) { models in
+            if let days = range.days { try query.noteDaysOutsideLog(days, asked: range.asked, models) }
             if byDay {
                 guard let first = try range.firstDay ?? models.firstOpenDay(), case let last = range.lastDay ?? models.today, first <= last else {
                     return try query.emit(AnswerTable.funnelByDay([]))

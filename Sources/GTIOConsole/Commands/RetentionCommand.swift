@@ -36,7 +36,10 @@ struct RetentionCommand: InsightAnswering {
         if interval != nil || periods != nil || !filters.isEmpty || chart != nil {
             throw ValidationError("--interval, --periods, --where and --chart need --start and --return")
         }
-        try query.emit(AnswerTable.retention(try query.withStoredModels(reading: .cohorts) { try $0.retention(cohorts: range.days) }))
+        try query.emit(AnswerTable.retention(try query.withStoredModels(reading: .cohorts) { models in
+            if let days = range.days { try query.noteDaysOutsideLog(days, asked: range.asked, models) }
+            return try models.retention(cohorts: range.days)
+        }))
     }
 
     /// The retention of the start and return events; nil without them (sign-up cohorts).

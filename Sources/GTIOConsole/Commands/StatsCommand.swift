@@ -21,6 +21,7 @@ struct StatsCommand: ParsableCommand {
                     throw ConsoleError.badArgument("--date: \"\(date)\" is not a date (expected YYYY-MM-DD)")
                 }
                 day = start.day
+                try query.noteDaysOutsideLog(day...day, asked: "--date \(date)", models)
             }
             let figures = try models.engagement(on: day)
             let table = try AnswerTable.stats(figures, in: models)
