@@ -221,6 +221,18 @@ import Testing
         }
     }
 
+    /// `flags` lists items (`post:p1`); given to `post` or `verdict`, such an id points at the post.
+    @Test func aQueueItemsIdGivenForAPostPointsAtThePost() throws {
+        try makeStore()
+        let card = try GTIOBinary.run(["post", "post:p1", "--store", store])
+        #expect(card.status == 1)
+        #expect(card.stderr == #"gtio: unknown post "post:p1": that is the id of a queue item; its post's id is "p1" (try: post p1, or item post:p1)"# + "\n", "\(card.stderr)")
+        let verdict = try GTIOBinary.run(["verdict", "post:p1", "--store", store])
+        #expect(verdict.status == 1 && verdict.stderr.contains("(try: verdict p1, or item post:p1)"), "\(verdict.stderr)")
+        let none = try GTIOBinary.run(["post", "post:p9", "--store", store])
+        #expect(none.stderr == #"gtio: unknown post "post:p9": no post.created with that id in the log (try: looks new)"# + "\n", "\(none.stderr)")
+    }
+
     @Test func aRetryThatLeavesLinesRejectedExitsThree() throws {
         let bad = folder.write("bad.jsonl", "not json\n")
         #expect(try GTIOBinary.run(["ingest", bad, "--store", store]).status == 3)

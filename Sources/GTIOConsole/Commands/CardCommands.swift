@@ -17,7 +17,7 @@ struct PostCommand: ParsableCommand {
     func run() throws {
         try query.withStoredModels { models in
             guard let (table, found) = try AnswerTable.post(post, hearters: query.forReader ? card.entries : 0, in: models) else {
-                throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
+                throw try ConsoleError.unknownPost(post, command: "post", in: models)
             }
             guard query.forReader else { return try query.emit(table) }
             let item = "post:" + post

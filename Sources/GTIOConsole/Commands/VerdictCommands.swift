@@ -14,7 +14,7 @@ struct VerdictCommand: ParsableCommand {
     func run() throws {
         try query.withStoredModels(reading: .verdicts) { models in
             guard let found = try models.post(post) else {
-                throw ConsoleError.notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
+                throw try ConsoleError.unknownPost(post, command: "verdict", in: models)
             }
             var table = ResultTable(columns: AnswerTable.verdictColumns)
             if let verdict = try models.verdict(post: post) {
