@@ -221,14 +221,18 @@ import Testing
         }
     }
 
-    /// `flags` lists items (`post:p1`); given to `post` or `verdict`, such an id points at the post.
-    @Test func aQueueItemsIdGivenForAPostPointsAtThePost() throws {
+    /// `flags` lists items (`post:p1`), `looks` posts (`p1`): each given where the other is
+    /// wanted points at the right one.
+    @Test func anItemIdAndAPostIdGivenForEachOtherPointAtTheRightOne() throws {
         try makeStore()
         let card = try GTIOBinary.run(["post", "post:p1", "--store", store])
         #expect(card.status == 1)
         #expect(card.stderr == #"gtio: unknown post "post:p1": that is the id of a queue item; its post's id is "p1" (try: post p1, or item post:p1)"# + "\n", "\(card.stderr)")
         let verdict = try GTIOBinary.run(["verdict", "post:p1", "--store", store])
         #expect(verdict.status == 1 && verdict.stderr.contains("(try: verdict p1, or item post:p1)"), "\(verdict.stderr)")
+        let bare = try GTIOBinary.run(["item", "p1", "--store", store])
+        #expect(bare.status == 2)
+        #expect(bare.stderr == #"gtio: "p1" is not an item (expected post:<id> or review:<id>); it is a post: try item post:p1"# + "\n", "\(bare.stderr)")
         let none = try GTIOBinary.run(["post", "post:p9", "--store", store])
         #expect(none.stderr == #"gtio: unknown post "post:p9": no post.created with that id in the log (try: looks new)"# + "\n", "\(none.stderr)")
     }

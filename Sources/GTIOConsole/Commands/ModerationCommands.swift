@@ -16,7 +16,12 @@ struct ItemCommand: ParsableCommand {
 
     func run() throws {
         guard let ref = ItemRef(item) else {
-            throw ConsoleError.badArgument("\"\(item)\" is not an item (expected post:<id> or review:<id>)")
+            // A bare post or review id, as `looks` and `post` show them, is pointed at its item.
+            let kind = try query.withStoredModels { models in
+                try models.post(item) != nil ? "post" : try models.review(item) != nil ? "review" : nil
+            }
+            throw ConsoleError.badArgument(
+                "\"\(item)\" is not an item (expected post:<id> or review:<id>)" + (kind.map { "; it is a \($0): try item \($0):\(item)" } ?? ""))
         }
         try query.withStoredModels { models in
             let review = ref.kind == .review ? try models.review(ref.id) : nil
