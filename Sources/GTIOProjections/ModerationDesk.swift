@@ -67,7 +67,7 @@ public struct ModerationDesk: Sendable {
         _ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp,
         from models: ReadModels
     ) throws -> [Int64] {
-        try checkWellFormed(requests)
+        try checkWellFormed(requests, action: action, moderator: moderator, note: note, at: at)
         return try store.write { tx in
             var state = models.state
             try tx.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
@@ -83,7 +83,7 @@ public struct ModerationDesk: Sendable {
     public func resolveFromTables(
         _ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp
     ) throws -> [Int64]? {
-        try checkWellFormed(requests)
+        try checkWellFormed(requests, action: action, moderator: moderator, note: note, at: at)
         return try store.write { tx -> [Int64]? in
             // The log's writer holds its lock for the whole transaction: the log cannot move
             // between this look and the append, and tables standing at its end cannot either.
@@ -93,9 +93,13 @@ public struct ModerationDesk: Sendable {
         }
     }
 
-    private func checkWellFormed(_ requests: [Request]) throws {
-        for request in requests where ItemRef(request.item) == nil {
-            throw Refusal.malformed(request.item)
+    /// Refuses what no state of the log could make right, an item id that is not one or a
+    /// decision the validator would refuse, so that a caller may ask before it pays for the
+    /// state the rest is checked against (seconds and gigabytes for a lone writer on a large log).
+    public func checkWellFormed(_ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp) throws {
+        for request in requests {
+            guard ItemRef(request.item) != nil else { throw Refusal.malformed(request.item) }
+            _ = try decisionEvent(request.item, action: action, moderator: moderator, note: note, at: at)
         }
     }
 

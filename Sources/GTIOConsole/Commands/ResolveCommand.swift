@@ -55,6 +55,7 @@ struct ResolveCommand: ParsableCommand {
         let desk = ModerationDesk(store: store)
         let action = words.last!
         do {
+            try desk.checkWellFormed(requests, action: action, moderator: moderator, note: note, at: moment)
             let seqs: [Int64]
             if let decided = try decideBesideProjector(desk, requests, action: action, at: moment) {
                 seqs = decided
