@@ -93,6 +93,22 @@ public struct ModerationDesk: Sendable {
         }
     }
 
+    /// The refusal the tables give `requests` while they stand at the log's end; nil when they
+    /// accept every one, or lag. A decision refused there (no such item, nothing open, changed
+    /// since the moderator looked) is refused without the log's state, which a lone writer
+    /// would read back first; one accepted is checked again where it is appended.
+    public func refusalFromTables(_ requests: [Request]) throws -> Refusal? {
+        try store.readTables { tables -> Refusal? in
+            guard try StoredReadModels.position(in: tables, appliedThrough: nil) != nil else { return nil }
+            do {
+                for request in requests { try check(request, try Facts(request.item, in: tables)) }
+                return nil
+            } catch let refusal as Refusal {
+                return refusal
+            }
+        }
+    }
+
     /// Refuses what no state of the log could make right, an item id that is not one or a
     /// decision the validator would refuse, so that a caller may ask before it pays for the
     /// state the rest is checked against (seconds and gigabytes for a lone writer on a large log).

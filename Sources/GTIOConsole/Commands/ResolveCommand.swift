@@ -60,6 +60,7 @@ struct ResolveCommand: ParsableCommand {
             if let decided = try decideBesideProjector(desk, requests, action: action, at: moment) {
                 seqs = decided
             } else {
+                if let refusal = try desk.refusalFromTables(requests) { throw refusal }
                 let models = try ReadModelCache.shared.live(for: store).catchUp()
                 seqs = try desk.resolve(requests, action: action, moderator: moderator, note: note, at: moment, from: models)
             }
