@@ -2,6 +2,14 @@ import GTIOCatalog
 import GTIOStore
 
 extension StoredReadModels {
+    /// The item a bare id names, as `looks` and cards show posts and reviews (`p1` for
+    /// `post:p1`); nil when no post or review has that id.
+    public func item(namedByBareID id: String) throws -> ItemRef? {
+        if try post(id) != nil { return ItemRef("post:" + id) }
+        if try review(id) != nil { return ItemRef("review:" + id) }
+        return nil
+    }
+
     static let flagColumns = "item, flaggers, first_flagged, last_flagged, hidden, version, reasons, author, preview"
 
     /// An item of the queue from a row of `flagColumns`, read a column at a time.

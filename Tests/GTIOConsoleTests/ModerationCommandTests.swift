@@ -65,7 +65,8 @@ private let queueLog = [
             // A batch is all or nothing: r1 is fine, p2 is not, so neither is decided.
             ("resolve review:r1 post:p2 dismiss --as mod", 1, "gtio: resolve refused: post:p2 has no open flags, so there is nothing to decide; nothing appended\n"),
             // Not an item at all: the person's to fix, as a decision the log would refuse is.
-            ("resolve p1 remove --as mod", 2, "gtio: resolve refused: \"p1\" is not an item (expected post:<id> or review:<id>)\n"),
+            ("resolve p1 remove --as mod", 2, "gtio: resolve refused: \"p1\" is not an item (expected post:<id> or review:<id>); it is a post: give post:p1\n"),
+            ("resolve p7 remove --as mod", 2, "gtio: resolve refused: \"p7\" is not an item (expected post:<id> or review:<id>)\n"),
         ]
         for (command, status, message) in cases {
             let result = try gtio(command)

@@ -17,11 +17,9 @@ struct ItemCommand: ParsableCommand {
     func run() throws {
         guard let ref = ItemRef(item) else {
             // A bare post or review id, as `looks` and `post` show them, is pointed at its item.
-            let kind = try query.withStoredModels { models in
-                try models.post(item) != nil ? "post" : try models.review(item) != nil ? "review" : nil
-            }
+            let named = try query.withStoredModels { try $0.item(namedByBareID: item) }
             throw ConsoleError.badArgument(
-                "\"\(item)\" is not an item (expected post:<id> or review:<id>)" + (kind.map { "; it is a \($0): try item \($0):\(item)" } ?? ""))
+                "\"\(item)\" is not an item (expected post:<id> or review:<id>)" + (named.map { "; it is a \($0.kind): try item \($0)" } ?? ""))
         }
         try query.withStoredModels { models in
             let review = ref.kind == .review ? try models.review(ref.id) : nil
