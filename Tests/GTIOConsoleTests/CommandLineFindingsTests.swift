@@ -200,7 +200,7 @@ import Testing
         #expect(!inside.stderr.contains("note:"))
     }
 
-    /// Days wholly before or after the log's answer zeros or nothing, and say why on standard
+    /// Days wholly before or after the log's days answer zeros or nothing, and say why on standard
     /// error; the log's days are those of the view.
     @Test func daysOutsideTheLogSaySo() throws {
         try makeStore()
