@@ -85,6 +85,31 @@ private let queueLog = [
         #expect(try gtio("resolve review:r1@6 post:p1@4 dismiss --as mod").stdout == "review:r1: dismissed by mod (seq 8)\npost:p1: dismissed by mod (seq 9)\n")
     }
 
+    /// On either backend, a decision the tables refuse is refused in their words without the
+    /// log's state, and one they accept goes on to the state and is appended.
+    @Test(arguments: StoreBackend.all)
+    func aDecisionTheTablesRefuseReadsNoState(_ backend: StoreBackend) throws {
+        let location = try backend.location(in: folder)
+        #expect(try GTIOBinary.run(["ingest", folder.write("b.jsonl", queueLog), "--store", location]).status == 0)
+        let counted = ["GTIO_SCAN_STATS": "1"]
+        let cases: [([String], Int32, String)] = [
+            (["post:p2", "dismiss"], 1, "post:p2 has no open flags, so there is nothing to decide; nothing appended"),
+            (["post:p1", "remove", "--expect", "3"], 1, "post:p1 changed since you looked (version 3, now 4 with 2 flaggers)"),
+            (["review:r9", "dismiss"], 1, "no such item review:r9"),
+            (["r1", "dismiss"], 2, "\"r1\" is not an item (expected post:<id> or review:<id>); it is a review: give review:r1"),
+        ]
+        for (words, status, message) in cases {
+            let refused = try GTIOBinary.run(["resolve"] + words + ["--as", "mod", "--store", location], environment: counted)
+            #expect(refused.status == status, "\(words): \(refused.stderr)")
+            #expect(refused.stderr.contains("gtio: resolve refused: \(message)"), "\(words): \(refused.stderr)")
+            #expect(refused.stderr.contains("gtio: fold states read: 0\n") && refused.stderr.contains("gtio: events scanned: 0\n"), "\(words): \(refused.stderr)")
+        }
+        let decided = try GTIOBinary.run(["resolve", "post:p1", "dismiss", "--expect", "4", "--as", "mod", "--at", "2012-04-23T05:00:00Z", "--store", location])
+        #expect(decided.status == 0 && decided.stdout.hasPrefix("post:p1: dismissed by mod (seq 8)"), "\(decided.stderr)")
+        let late = try GTIOBinary.run(["stats", "--date", "2012-05-01", "--store", location])
+        #expect(late.stderr == "note: --date 2012-05-01 is after the last day of the log in view (2012-04-23): no event lies there\n", "\(late.stderr)")
+    }
+
     @Test func twoModeratorsAtOnceExactlyOneSucceeds() throws {
         for round in 0..<8 {
             let store = folder.file("race-\(round).gtio")
