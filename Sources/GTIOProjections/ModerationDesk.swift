@@ -61,13 +61,17 @@ public struct ModerationDesk: Sendable {
     }
 
     /// Decides every item of `requests` alike, all or nothing; returns the appended seqs.
-    /// `models` is a recent view of the log (say the REPL's); events after it are folded in
-    /// inside the transaction before checking.
+    /// `models` gives a recent view of the log (say the REPL's); events after it are folded in
+    /// inside the transaction before checking. It is asked for only once the request is well
+    /// formed and the tables, where they stand at the log's end, have not refused it: a lone
+    /// writer's view is the saved state read back (seconds and gigabytes on a large log).
     public func resolve(
         _ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp,
-        from models: ReadModels
+        from models: () throws -> ReadModels
     ) throws -> [Int64] {
         try checkWellFormed(requests, action: action, moderator: moderator, note: note, at: at)
+        if let refusal = try refusalFromTables(requests) { throw refusal }
+        let models = try models()
         return try store.write { tx in
             var state = models.state
             try tx.scan(LogScope(afterSeq: state.lastSeq)) { state.apply($0) }
@@ -87,21 +91,19 @@ public struct ModerationDesk: Sendable {
         return try store.write { tx -> [Int64]? in
             // The log's writer holds its lock for the whole transaction: the log cannot move
             // between this look and the append, and tables standing at its end cannot either.
-            guard try StoredReadModels.position(in: tx, appliedThrough: nil) != nil else { return nil }
-            for request in requests { try check(request, try Facts(request.item, in: tx)) }
+            guard try check(requests, in: tx) else { return nil }
             return try append(requests, action: action, moderator: moderator, note: note, at: at, in: tx)
         }
     }
 
     /// The refusal the tables give `requests` while they stand at the log's end; nil when they
     /// accept every one, or lag. A decision refused there (no such item, nothing open, changed
-    /// since the moderator looked) is refused without the log's state, which a lone writer
-    /// would read back first; one accepted is checked again where it is appended.
-    public func refusalFromTables(_ requests: [Request]) throws -> Refusal? {
+    /// since the moderator looked) is refused without the log's state; one accepted is checked
+    /// again where it is appended.
+    private func refusalFromTables(_ requests: [Request]) throws -> Refusal? {
         try store.readTables { tables -> Refusal? in
-            guard try StoredReadModels.position(in: tables, appliedThrough: nil) != nil else { return nil }
             do {
-                for request in requests { try check(request, try Facts(request.item, in: tables)) }
+                _ = try check(requests, in: tables)
                 return nil
             } catch let refusal as Refusal {
                 return refusal
@@ -109,10 +111,17 @@ public struct ModerationDesk: Sendable {
         }
     }
 
-    /// Refuses what no state of the log could make right, an item id that is not one or a
-    /// decision the validator would refuse, so that a caller may ask before it pays for the
-    /// state the rest is checked against (seconds and gigabytes for a lone writer on a large log).
-    public func checkWellFormed(_ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp) throws {
+    /// Checks `requests` against the read-model tables; false, with nothing checked, when they
+    /// do not stand at the end of the log.
+    private func check(_ requests: [Request], in tables: any TableReading) throws -> Bool {
+        guard try StoredReadModels.position(in: tables, appliedThrough: nil) != nil else { return false }
+        for request in requests { try check(request, try Facts(request.item, in: tables)) }
+        return true
+    }
+
+    /// Refuses what no state of the log could make right: an item id that is not one, or a
+    /// decision the validator would refuse.
+    private func checkWellFormed(_ requests: [Request], action: String, moderator: String, note: String?, at: Timestamp) throws {
         for request in requests {
             guard ItemRef(request.item) != nil else { throw Refusal.malformed(request.item) }
             _ = try decisionEvent(request.item, action: action, moderator: moderator, note: note, at: at)

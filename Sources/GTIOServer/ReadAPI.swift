@@ -251,7 +251,7 @@ struct ReadAPI: Sendable {
             do {
                 seqs = try ModerationDesk(store: store).resolve(
                     [.init(item: item, expectedVersion: version)], action: action, moderator: moderator, note: note,
-                    at: moment, from: models)
+                    at: moment, from: { models })
             } catch let refusal as ModerationDesk.Refusal {
                 switch refusal {
                 case .malformed, .invalidDecision: throw ServerError.badParameter(refusal.description)

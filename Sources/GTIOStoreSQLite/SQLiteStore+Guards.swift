@@ -11,7 +11,7 @@ extension SQLiteStore {
     /// The log's triggers that are not as this build's migrations make them; nil when a newer
     /// gtio's migrations went further.
     public func guardFindings() throws -> [LogGuardFinding]? {
-        let made = try Self.madeTriggers()
+        let made = try Self.madeTriggers.get()
         return try readDatabase { db in
             try StoreSchema.migrator.hasBeenSuperseded(db) ? nil : Self.compare(found: try Self.triggers(in: db), made: made)
         }
@@ -20,7 +20,7 @@ extension SQLiteStore {
     /// Drops each trigger that is not as the migrations make it, or that they do not make, and
     /// makes the missing and changed ones again from the migrations' own text.
     public func restoreGuards() throws -> [LogGuardFinding] {
-        let made = try Self.madeTriggers()
+        let made = try Self.madeTriggers.get()
         return try writeDatabase { db in
             let findings = Self.compare(found: try Self.triggers(in: db), made: made)
             for finding in findings {
@@ -32,13 +32,9 @@ extension SQLiteStore {
     }
 
     /// The triggers of a store made by this build: an empty store migrated in memory, so that
-    /// the migrations stay the one place where the guards are written.
-    private static func madeTriggers() throws -> [String: Trigger] {
-        try made.get()
-    }
-
-    /// `madeTriggers`, migrated once a process (`--restore-guards` asks, then the check).
-    private static let made = Result { () throws -> [String: Trigger] in
+    /// the migrations stay the one place where the guards are written; once a process
+    /// (`--restore-guards` asks, then the check).
+    private static let madeTriggers = Result { () throws -> [String: Trigger] in
         let scratch = try DatabaseQueue()
         try StoreSchema.migrator.migrate(scratch)
         return try scratch.read(triggers)

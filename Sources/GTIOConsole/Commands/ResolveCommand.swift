@@ -55,14 +55,13 @@ struct ResolveCommand: ParsableCommand {
         let desk = ModerationDesk(store: store)
         let action = words.last!
         do {
-            try desk.checkWellFormed(requests, action: action, moderator: moderator, note: note, at: moment)
             let seqs: [Int64]
             if let decided = try decideBesideProjector(desk, requests, action: action, at: moment) {
                 seqs = decided
             } else {
-                if let refusal = try desk.refusalFromTables(requests) { throw refusal }
-                let models = try ReadModelCache.shared.live(for: store).catchUp()
-                seqs = try desk.resolve(requests, action: action, moderator: moderator, note: note, at: moment, from: models)
+                seqs = try desk.resolve(requests, action: action, moderator: moderator, note: note, at: moment) {
+                    try ReadModelCache.shared.live(for: store).catchUp()
+                }
             }
             for (request, seq) in zip(requests, seqs) {
                 Terminal.line("\(request.item): \(action == "remove" ? "removed" : "dismissed") by \(moderator) (seq \(seq))")
