@@ -16,8 +16,8 @@ public enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No post has the id `post` that `command` was given. A queue item's id (`post:ID`, as
     /// `flags` and `decisions` list them) whose post exists is pointed at it and at `item`.
     static func unknownPost(_ post: String, command: String, in models: StoredReadModels) throws -> ConsoleError {
-        if let item = ItemRef(post), item.kind == .post, try models.post(item.id) != nil {
-            return .notFound("unknown post \"\(post)\": that is the id of a queue item; its post's id is \"\(item.id)\" (try: \(command) \(item.id), or item \(post))")
+        if let id = try models.post(namedByItemID: post) {
+            return .notFound("unknown post \"\(post)\": that is the id of a queue item; its post's id is \"\(id)\" (try: \(command) \(id), or item \(post))")
         }
         return .notFound("unknown post \"\(post)\": no post.created with that id in the log (try: looks new)")
     }

@@ -10,6 +10,13 @@ extension StoredReadModels {
         return nil
     }
 
+    /// The post a queue item's id names (`p1` for `post:p1`, as `flags` and `decisions` list
+    /// items); nil when `id` names no post's item or no post has that id.
+    public func post(namedByItemID id: String) throws -> String? {
+        guard let item = ItemRef(id), item.kind == .post, try post(item.id) != nil else { return nil }
+        return item.id
+    }
+
     static let flagColumns = "item, flaggers, first_flagged, last_flagged, hidden, version, reasons, author, preview"
 
     /// An item of the queue from a row of `flagColumns`, read a column at a time.

@@ -43,6 +43,10 @@ struct ReadAPI: Sendable {
             let post = try Self.pathParameter("id", of: context)
             return try await self.answer(request) { models in
                 guard let found = try AnswerTable.post(post, hearters: 0, in: models) else {
+                    if let id = try models.post(namedByItemID: post) {
+                        let path = id.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? id
+                        throw ServerError.notFound("unknown post \"\(post)\": that is the id of a queue item; its post's id is \"\(id)\" (/v1/posts/\(path))")
+                    }
                     throw ServerError.notFound("unknown post \"\(post)\": no post.created with that id in the log")
                 }
                 return .row(found.table)
@@ -113,6 +117,9 @@ struct ReadAPI: Sendable {
             return .table(AnswerTable.follows(try list(models)(user, limit)))
         }
     }
+
+    /// What a path segment may hold unescaped (RFC 3986's unreserved characters).
+    private static let segmentCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     private static func unknown(_ user: String) -> ServerError {
         .notFound("unknown user \"\(user)\": no event in the log names them")

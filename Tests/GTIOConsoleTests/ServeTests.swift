@@ -198,6 +198,12 @@ import Testing
         }
         #expect(try await server.request("GET", "/v1/users/nobody", headers: auth).status == 404)
         #expect(try await server.request("GET", "/v1/looks/nope", headers: auth).status == 404)
+        // A queue item's id where a post's is asked is pointed at the post.
+        let post = try #require((looks.json as? [[String: Any]])?.first?["post"] as? String)
+        let itemID = try await server.request("GET", "/v1/posts/post:\(post)", headers: auth)
+        #expect(itemID.status == 404)
+        #expect((itemID.json as? [String: Any])?["error"] as? String
+                == "unknown post \"post:\(post)\": that is the id of a queue item; its post's id is \"\(post)\" (/v1/posts/\(post))", "\(itemID.text)")
         let missingID = try await server.request("GET", "/v1/users//followers", headers: auth)
         #expect(missingID.status == 404 && missingID.text.contains("an id is missing"), "\(missingID.text)")
         let misspelt = try await server.request("GET", "/v1/verdicts?limt=1", headers: auth)
