@@ -261,7 +261,14 @@ struct ReadAPI: Sendable {
                     at: moment, from: { models })
             } catch let refusal as ModerationDesk.Refusal {
                 switch refusal {
-                case .malformed, .invalidDecision: throw ServerError.badParameter(refusal.description)
+                case .malformed(let word):
+                    // A bare post or review id, pointed at its item's path where the tables can say cheaply.
+                    if let named = try? StoredReadModels.whenCurrent(store, { try $0.item(namedByBareID: word) }) ?? nil {
+                        let path = named.description.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters.union([":"]))
+                        throw ServerError.badParameter("\(refusal); it is a \(named.kind): /v1/flags/\(path ?? named.description)/resolve")
+                    }
+                    throw ServerError.badParameter(refusal.description)
+                case .invalidDecision: throw ServerError.badParameter(refusal.description)
                 case .noSuchItem: throw ServerError.notFound(refusal.description)
                 case .nothingOpen, .changed: throw ServerError.conflict(refusal.description)
                 }

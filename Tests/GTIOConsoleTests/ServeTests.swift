@@ -224,6 +224,12 @@ import Testing
                                              body: Data("{\"action\":\"dismiss\",\"version\":\(version - 1)}".utf8))
         #expect(stale.status == 409)
         #expect(stale.text.contains("changed since you looked"))
+        // A post's bare id is pointed at its item's path.
+        let bare = try await server.request("POST", "/v1/flags/\(post)/resolve", headers: moderate,
+                                            body: Data("{\"action\":\"dismiss\",\"version\":\(version)}".utf8))
+        #expect(bare.status == 400)
+        #expect((bare.json as? [String: Any])?["error"] as? String
+                == "\"\(post)\" is not an item (expected post:<id> or review:<id>); it is a post: /v1/flags/post:\(post)/resolve", "\(bare.text)")
         let byReader = try await server.request("POST", "/v1/flags/\(item)/resolve", headers: auth,
                                                 body: Data("{\"action\":\"dismiss\",\"version\":\(version)}".utf8))
         #expect(byReader.status == 403)
