@@ -28,4 +28,14 @@ import Testing
         let recorded = try String(contentsOf: file, encoding: .utf8)
         #expect(result.stdout == recorded, "gtio \(arguments.joined(separator: " ")) differs from Help/\(file.lastPathComponent)")
     }
+
+    /// docs/COMMANDS.md tells shell users to install these: each shell's script offers every command.
+    @Test(arguments: ["bash", "zsh", "fish"]) func completionScriptsNameEveryCommand(shell: String) throws {
+        let result = try GTIOBinary.run(["--generate-completion-script", shell])
+        #expect(result.status == 0)
+        // Words of letters, digits and `-`, as commands are spelt; `_` parts them (bash names `_gtio_ingest`).
+        let words = Set(result.stdout.split { !($0.isLetter || $0.isNumber || $0 == "-") }.map(String.init))
+        let missing = Self.commands.filter { !$0.isEmpty && !$0.contains(" ") && !words.contains($0) }
+        #expect(missing.isEmpty, "\(shell): \(missing)")
+    }
 }
