@@ -44,8 +44,7 @@ struct ReadAPI: Sendable {
             return try await self.answer(request) { models in
                 guard let found = try AnswerTable.post(post, hearters: 0, in: models) else {
                     if let id = try models.post(namedByItemID: post) {
-                        let path = id.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? id
-                        throw ServerError.notFound("unknown post \"\(post)\": that is the id of a queue item; its post's id is \"\(id)\" (/v1/posts/\(path))")
+                        throw ServerError.notFound("unknown post \"\(post)\": that is the id of a queue item; its post's id is \"\(id)\" (/v1/posts/\(Self.segment(id)))")
                     }
                     throw ServerError.notFound("unknown post \"\(post)\": no post.created with that id in the log")
                 }
@@ -118,8 +117,13 @@ struct ReadAPI: Sendable {
         }
     }
 
-    /// What a path segment may hold unescaped (RFC 3986's unreserved characters).
-    private static let segmentCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    /// `id` as a path segment names it: percent-encoded but for RFC 3986's unreserved characters
+    /// and `:` (an item's `post:`), as `pathParameter` decodes it.
+    private static func segment(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? id
+    }
+
+    private static let segmentCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:")
 
     private static func unknown(_ user: String) -> ServerError {
         .notFound("unknown user \"\(user)\": no event in the log names them")
@@ -264,8 +268,7 @@ struct ReadAPI: Sendable {
                 case .malformed(let word):
                     // A bare post or review id, pointed at its item's path where the tables can say cheaply.
                     if let named = try? StoredReadModels.whenCurrent(store, { try $0.item(namedByBareID: word) }) ?? nil {
-                        let path = named.description.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters.union([":"]))
-                        throw ServerError.badParameter("\(refusal); it is a \(named.kind): /v1/flags/\(path ?? named.description)/resolve")
+                        throw ServerError.badParameter("\(refusal); it is a \(named.kind): /v1/flags/\(Self.segment(named.description))/resolve")
                     }
                     throw ServerError.badParameter(refusal.description)
                 case .invalidDecision: throw ServerError.badParameter(refusal.description)
