@@ -10,6 +10,12 @@ extension StoredReadModels {
         return nil
     }
 
+    /// The item a bare id names in `store`'s tables, for a hint; nil when the tables lag (they
+    /// are not folded for a hint) or cannot be read, or no post or review has that id.
+    public static func item(namedByBareID id: String, in store: any EventStore) -> ItemRef? {
+        (try? whenCurrent(store) { try $0.item(namedByBareID: id) }) ?? nil
+    }
+
     /// The post a queue item's id names (`p1` for `post:p1`, as `flags` and `decisions` list
     /// items); nil when `id` names no post's item or no post has that id.
     public func post(namedByItemID id: String) throws -> String? {

@@ -267,7 +267,7 @@ struct ReadAPI: Sendable {
                 switch refusal {
                 case .malformed(let word):
                     // A bare post or review id, pointed at its item's path where the tables can say cheaply.
-                    if let named = try? StoredReadModels.whenCurrent(store, { try $0.item(namedByBareID: word) }) ?? nil {
+                    if let named = StoredReadModels.item(namedByBareID: word, in: store) {
                         throw ServerError.badParameter("\(refusal); it is a \(named.kind): /v1/flags/\(Self.segment(named.description))/resolve")
                     }
                     throw ServerError.badParameter(refusal.description)

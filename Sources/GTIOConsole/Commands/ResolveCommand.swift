@@ -71,7 +71,7 @@ struct ResolveCommand: ParsableCommand {
             _ = try ReadModelCache.shared.bringUpToDate(store, quiet: false)
             ReadModelCache.shared.adviseOnStateRead(store)
         } catch let refusal as ModerationDesk.Refusal {
-            if case .malformed(let word) = refusal, let named = try? StoredReadModels.whenCurrent(store, { try $0.item(namedByBareID: word) }) ?? nil {
+            if case .malformed(let word) = refusal, let named = StoredReadModels.item(namedByBareID: word, in: store) {
                 // A bare post or review id, pointed at its item where the tables can say cheaply.
                 throw ConsoleError.badArgument("resolve refused: \(refusal); it is a \(named.kind): give \(named)")
             }
